@@ -1,0 +1,31 @@
+// What loading a model gives: the mesh, its materials and textures, and the warnings about
+// things that were wrong but recoverable (missing MTL or texture, unknown material, dropped
+// faces). Rendering a model with warnings uses the default material where one was missing.
+#pragma once
+
+#include "core/material.h"
+#include "core/mesh.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace facet {
+
+struct Warning {
+    std::string file;
+    std::size_t line = 0; // 1-based; 0 when it concerns the whole file
+    std::string message;
+
+    std::string toString() const; // "file:line: message" (or "file: message")
+};
+
+struct Model {
+    std::string source;
+    Mesh mesh;
+    std::vector<Material> materials; // every MaterialRange::material indexes this
+    std::vector<Texture> textures;
+    std::vector<Warning> warnings;
+};
+
+} // namespace facet

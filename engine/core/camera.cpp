@@ -1,0 +1,87 @@
+#include "core/camera.h"
+
+#include "core/error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace facet {
+
+namespace {
+
+float radians(float degrees) { return degrees * (3.14159265358979323846f / 180.0f); }
+
+std::string describe(const char* what, float value) {
+    std::ostringstream s;
+    s << "camera " << what << " " << value;
+    return s.str();
+}
+
+} // namespace
+
+glm::vec3 Camera::forward() const {
+    const float yaw = radians(yawDegrees), pitch = radians(pitchDegrees);
+    return {-std::sin(yaw) * std::cos(pitch), std::sin(pitch), -std::cos(yaw) * std::cos(pitch)};
+}
+
+glm::vec3 Camera::right() const {
+    const float yaw = radians(yawDegrees);
+    return {std::cos(yaw), 0.0f, -std::sin(yaw)};
+}
+
+glm::vec3 Camera::up() const { return glm::cross(right(), forward()); }
+
+glm::mat3 Camera::rotation() const {
+    // glm is column-major: build the columns right|up|forward, then transpose so they are rows.
+    return glm::transpose(glm::mat3(right(), up(), forward()));
+}
+
+float Camera::focus() const { return 1.0f / std::tan(radians(fovYDegrees) * 0.5f); }
+
+void Camera::validate() const {
+    if (!std::isfinite(eye.x) || !std::isfinite(eye.y) || !std::isfinite(eye.z))
+        throw Error("camera eye (" + std::to_string(eye.x) + ", " + std::to_string(eye.y) + ", " +
+                    std::to_string(eye.z) + ") is not finite");
+    if (!std::isfinite(yawDegrees)) throw Error(describe("yaw is not finite:", yawDegrees));
+    if (!(std::abs(pitchDegrees) <= kMaxPitchDegrees))
+        throw Error(describe("pitch must lie within +-89 degrees, got", pitchDegrees));
+    if (!(fovYDegrees > 0.0f && fovYDegrees < 180.0f))
+        throw Error(describe("fov must lie strictly between 0 and 180 degrees, got", fovYDegrees));
+    if (!(nearPlane > 0.0f && std::isfinite(nearPlane)))
+        throw Error(describe("near plane must be positive, got", nearPlane));
+    if (!(farPlane > nearPlane && std::isfinite(farPlane)))
+        throw Error(describe("far plane must be finite and beyond the near plane, got", farPlane));
+}
+
+ViewParams Camera::view(float aspect) const {
+    validate();
+    if (!(aspect > 0.0f && std::isfinite(aspect))) throw Error(describe("aspect ratio must be positive, got", aspect));
+    return ViewParams{eye, rotation(), focus(), aspect, nearPlane, farPlane};
+}
+
+void Camera::moveLocal(float alongRight, float alongUp, float alongForward) {
+    eye += alongRight * right() + alongUp * up() + alongForward * forward();
+}
+
+void Camera::turn(float yawDeltaDegrees, float pitchDeltaDegrees) {
+    yawDegrees = std::remainder(yawDegrees + yawDeltaDegrees, 360.0f);
+    pitchDegrees = std::clamp(pitchDegrees + pitchDeltaDegrees, -kMaxPitchDegrees, kMaxPitchDegrees);
+}
+
+Camera Camera::framing(const Bounds& bounds, float fovY) {
+    Camera camera;
+    camera.fovYDegrees = fovY;
+    camera.yawDegrees = 25.0f;
+    camera.pitchDegrees = -20.0f;
+    if (bounds.empty()) return camera;
+    const float radius = std::max(bounds.radius(), 1e-6f);
+    // The bounding sphere fits the vertical field of view at this distance.
+    const float distance = radius / std::sin(radians(fovY) * 0.5f);
+    camera.eye = bounds.center() - distance * camera.forward();
+    camera.nearPlane = std::max(distance - radius, distance * 1e-3f) * 0.5f;
+    camera.farPlane = (distance + radius) * 2.0f;
+    return camera;
+}
+
+} // namespace facet

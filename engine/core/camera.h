@@ -1,0 +1,46 @@
+// The camera convention, identical to OpenGL with glm::lookAt + glm::perspective:
+// right-handed world, +Y up; yaw = pitch = 0 looks down -Z; positive yaw turns left (about +Y),
+// positive pitch looks up (about the camera's right axis); fov is vertical, in degrees.
+// The vertex stage sees d = R (v - eye) with R's rows right, up, forward, so d.z > 0 in front;
+// x_ndc = (focus / aspect) d.x / d.z and y_ndc = focus d.y / d.z with focus = 1 / tan(fov / 2).
+#pragma once
+
+#include "core/bounds.h"
+#include "core/transform.h"
+
+namespace facet {
+
+struct Camera {
+    static constexpr float kMaxPitchDegrees = 89.0f;
+
+    glm::vec3 eye{0.0f, 0.0f, 0.0f};
+    float yawDegrees = 0.0f;
+    float pitchDegrees = 0.0f;
+    float fovYDegrees = 60.0f;
+    float nearPlane = 0.1f;
+    float farPlane = 1000.0f;
+
+    glm::vec3 forward() const;
+    glm::vec3 right() const;
+    glm::vec3 up() const;
+    glm::mat3 rotation() const; // rows: right, up, forward
+    float focus() const;
+
+    // Throws facet::Error naming the offending value (non-finite eye, fov outside (0, 180),
+    // near <= 0, far <= near, pitch beyond the clamp).
+    void validate() const;
+
+    // The vertex stage's parameters for an image of the given aspect ratio (width / height > 0).
+    ViewParams view(float aspect) const;
+
+    // Fly-camera moves: distances along the camera's right, up and forward axes, and turns in
+    // degrees with pitch clamped short of +-90 so the view never flips.
+    void moveLocal(float alongRight, float alongUp, float alongForward);
+    void turn(float yawDeltaDegrees, float pitchDeltaDegrees);
+
+    // A view that shows the whole box from the front, slightly above and to the right,
+    // with near and far planes that enclose it.
+    static Camera framing(const Bounds& bounds, float fovYDegrees = 60.0f);
+};
+
+} // namespace facet

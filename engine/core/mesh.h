@@ -1,0 +1,42 @@
+// A triangle mesh as the pipeline consumes it: structure-of-arrays vertex attributes (one
+// array per component, so vector code and coalesced kernels read them directly), triangle
+// indices, and contiguous triangle ranges per material.
+#pragma once
+
+#include "core/bounds.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace facet {
+
+struct MaterialRange {
+    std::uint32_t firstTriangle = 0;
+    std::uint32_t triangleCount = 0;
+    std::uint32_t material = 0; // index into Model::materials
+};
+
+struct Mesh {
+    std::vector<float> px, py, pz;     // positions
+    std::vector<float> u, v;           // texture coordinates; 0 where the file has none
+    std::vector<float> nx, ny, nz;     // unit normals; area-weighted where the file has none
+    std::vector<float> cr, cg, cb;     // per-vertex colours in [0, 1]; empty when the file has none
+    std::vector<std::uint32_t> indices; // three per triangle
+    std::vector<MaterialRange> ranges;  // cover [0, triangleCount()) in order, no gaps
+    bool hasTexCoords = false;          // some vertex carried a vt
+    Bounds bounds;
+
+    std::size_t vertexCount() const { return px.size(); }
+    std::size_t triangleCount() const { return indices.size() / 3; }
+    glm::vec3 position(std::size_t i) const { return {px[i], py[i], pz[i]}; }
+};
+
+// Fills nx/ny/nz with area-weighted vertex normals (the sum of the unnormalised face normals
+// cross(b - a, c - a) around each vertex). Vertices on no triangle get (0, 1, 0).
+void generateNormals(Mesh& mesh);
+
+// Recomputes mesh.bounds from the positions.
+void computeBounds(Mesh& mesh);
+
+} // namespace facet
