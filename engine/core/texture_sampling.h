@@ -1,0 +1,84 @@
+// Texel sampling shared by both backends, matching OpenGL's GL_NEAREST, GL_LINEAR and
+// GL_LINEAR_MIPMAP_LINEAR with GL_REPEAT wrapping on an RGBA8 texture (spec 8.14, 8.15).
+#pragma once
+
+#include "core/material.h"
+
+#include <cstdint>
+
+namespace facet {
+
+enum class TextureFilter { Nearest, Bilinear, Trilinear };
+
+// What a kernel needs to sample one texture: raw pointers, valid on whichever side samples.
+struct TextureView {
+    const std::uint32_t* texels = nullptr;
+    const MipLevel* levels = nullptr;
+    int levelCount = 0;
+};
+
+FACET_HD glm::vec4 unpackRgba8(std::uint32_t c) {
+    return {static_cast<float>(c & 0xFFu), static_cast<float>((c >> 8) & 0xFFu),
+            static_cast<float>((c >> 16) & 0xFFu), static_cast<float>(c >> 24)};
+}
+
+// Channels in [0, 255], rounded to nearest.
+FACET_HD std::uint32_t packRgba8(glm::vec4 c) {
+    const glm::vec4 k = glm::clamp(c, 0.0f, 255.0f) + 0.5f;
+    return static_cast<std::uint32_t>(k.x) | (static_cast<std::uint32_t>(k.y) << 8) |
+           (static_cast<std::uint32_t>(k.z) << 16) | (static_cast<std::uint32_t>(k.w) << 24);
+}
+
+// GL_REPEAT: the integer texel index i taken modulo size, for negative i too.
+FACET_HD int wrapRepeat(int i, int size) {
+    const int m = i % size;
+    return m < 0 ? m + size : m;
+}
+
+FACET_HD std::uint32_t fetchTexel(const TextureView& t, int level, int x, int y) {
+    const MipLevel& l = t.levels[level];
+    const int w = static_cast<int>(l.width), h = static_cast<int>(l.height);
+    return t.texels[l.offset + static_cast<std::uint32_t>(wrapRepeat(y, h) * w + wrapRepeat(x, w))];
+}
+
+// Texel space coordinate u * size, reduced into [0, size) first so huge uvs keep precision.
+FACET_HD float texelCoordinate(float u, std::uint32_t size) {
+    return (u - glm::floor(u)) * static_cast<float>(size);
+}
+
+FACET_HD glm::vec4 sampleNearest(const TextureView& t, int level, glm::vec2 uv) {
+    const MipLevel& l = t.levels[level];
+    const int x = static_cast<int>(glm::floor(texelCoordinate(uv.x, l.width)));
+    const int y = static_cast<int>(glm::floor(texelCoordinate(uv.y, l.height)));
+    return unpackRgba8(fetchTexel(t, level, x, y));
+}
+
+FACET_HD glm::vec4 sampleBilinear(const TextureView& t, int level, glm::vec2 uv) {
+    const MipLevel& l = t.levels[level];
+    const float s = texelCoordinate(uv.x, l.width) - 0.5f;
+    const float r = texelCoordinate(uv.y, l.height) - 0.5f;
+    const float fs = glm::floor(s), fr = glm::floor(r);
+    const int x0 = static_cast<int>(fs), y0 = static_cast<int>(fr);
+    const float a = s - fs, b = r - fr;
+    const glm::vec4 c00 = unpackRgba8(fetchTexel(t, level, x0, y0));
+    const glm::vec4 c10 = unpackRgba8(fetchTexel(t, level, x0 + 1, y0));
+    const glm::vec4 c01 = unpackRgba8(fetchTexel(t, level, x0, y0 + 1));
+    const glm::vec4 c11 = unpackRgba8(fetchTexel(t, level, x0 + 1, y0 + 1));
+    return (1.0f - a) * (1.0f - b) * c00 + a * (1.0f - b) * c10 + (1.0f - a) * b * c01 + a * b * c11;
+}
+
+// lod is log2 of the texel footprint on level 0 (see textureLod). At or below 0 the
+// magnification filter (bilinear on level 0) applies, as in OpenGL with GL_LINEAR mag filter.
+FACET_HD glm::vec4 sampleTexture(const TextureView& t, TextureFilter filter, glm::vec2 uv, float lod) {
+    if (filter == TextureFilter::Nearest) return sampleNearest(t, 0, uv);
+    if (filter == TextureFilter::Bilinear || lod <= 0.0f || t.levelCount == 1) return sampleBilinear(t, 0, uv);
+    const float maxLevel = static_cast<float>(t.levelCount - 1);
+    const float d = glm::min(lod, maxLevel);
+    const int lo = static_cast<int>(glm::floor(d));
+    const int hi = glm::min(lo + 1, t.levelCount - 1);
+    const float f = d - static_cast<float>(lo);
+    const glm::vec4 a = sampleBilinear(t, lo, uv);
+    return f > 0.0f ? (1.0f - f) * a + f * sampleBilinear(t, hi, uv) : a;
+}
+
+} // namespace facet

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what facet needs from Debian's packages (only what is missing), then configures and
+# builds it in build/. Safe to run again: the second time it only rebuilds what changed.
+# Environment: FACET_CUDA=AUTO|ON|OFF (default AUTO), FACET_BUILD_DIR (default build),
+# FACET_MODELS_DIR (the shared OBJ corpus the tests read; default ../shared/models).
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build_dir="${FACET_BUILD_DIR:-$root/build}"
+
+packages=(
+  cmake ninja-build g++ pkg-config
+  libglm-dev libstb-dev libtinyobjloader-dev
+  libglfw3-dev libgl-dev libegl-dev libimgui-dev python3-glad
+  libgtest-dev libgmock-dev libbenchmark-dev
+  xvfb xauth xdotool
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "facet: installing missing packages: ${missing[*]}"
+  sudo=()
+  if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
+  # Wait for another apt (e.g. unattended upgrades) rather than failing on its lock.
+  apt=("${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 -q)
+  "${apt[@]}" update
+  "${apt[@]}" install -y --no-install-recommends "${missing[@]}"
+fi
+
+mkdir -p "$build_dir"
+log="$build_dir/configure.log"
+cmake -S "$root" -B "$build_dir" -G Ninja -DFACET_CUDA="${FACET_CUDA:-AUTO}" \
+  ${FACET_MODELS_DIR:+"-DFACET_MODELS_DIR=$FACET_MODELS_DIR"} > "$log" 2>&1 || { cat "$log"; exit 1; }
+grep -E '^-- facet:' "$log" || true
+cmake --build "$build_dir" -j "$(nproc)"

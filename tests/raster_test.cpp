@@ -1,0 +1,261 @@
+// The shared rasterization math and the CPU renderer: watertight edges, the top-left rule,
+// depth order, near-plane clipping, perspective-correct texture coordinates, mip selection.
+#include "asset/image.h"
+#include "core/camera.h"
+#include "core/error.h"
+#include "core/triangle_setup.h"
+#include "cpu/cpu_renderer.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace facet {
+namespace {
+
+// Counts, for every pixel, how many of the screen triangles cover it (shared setup + coverage).
+std::vector<int> coverageCounts(const std::vector<glm::vec2>& pixelPositions, const std::vector<glm::uvec3>& tris,
+                                int w, int h) {
+    std::vector<int> counts(std::size_t(w) * h, 0);
+    for (const glm::uvec3& t : tris) {
+        ScreenVertex v[3];
+        for (int k = 0; k < 3; ++k) {
+            const glm::vec2 p = pixelPositions[t[k]];
+            v[k] = ScreenVertex{{snapToFixed(p.x), snapToFixed(p.y)}, 0.5f, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)};
+        }
+        ScreenTriangle tri;
+        if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;
+        for (int y = tri.minY; y <= tri.maxY; ++y)
+            for (int x = tri.minX; x <= tri.maxX; ++x)
+                if (covers(tri, edgeValues(tri, x, y))) ++counts[std::size_t(y) * w + x];
+    }
+    return counts;
+}
+
+TEST(Raster, JitteredGridIsWatertight) {
+    // A grid over the whole target with interior vertices jittered to arbitrary sub-pixel
+    // positions, each cell split along a random diagonal with random winding.
+    const int w = 97, h = 61, n = 23;
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> jitter(-0.6f, 0.6f); // under a quarter cell: no folds
+    std::vector<glm::vec2> pos;
+    for (int j = 0; j <= n; ++j)
+        for (int i = 0; i <= n; ++i) {
+            glm::vec2 p{float(i) * w / n, float(j) * h / n};
+            if (i > 0 && i < n) p.x += jitter(rng);
+            if (j > 0 && j < n) p.y += jitter(rng);
+            pos.push_back(p);
+        }
+    std::vector<glm::uvec3> tris;
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            const unsigned a = j * (n + 1) + i, b = a + 1, c = a + n + 1, d = c + 1;
+            const bool flip = rng() & 1, diag = rng() & 1;
+            glm::uvec3 t0 = diag ? glm::uvec3(a, b, d) : glm::uvec3(a, b, c);
+            glm::uvec3 t1 = diag ? glm::uvec3(a, d, c) : glm::uvec3(b, d, c);
+            if (flip) {
+                std::swap(t0.y, t0.z);
+                std::swap(t1.y, t1.z);
+            }
+            tris.push_back(t0);
+            tris.push_back(t1);
+        }
+    const std::vector<int> counts = coverageCounts(pos, tris, w, h);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) ASSERT_EQ(counts[std::size_t(y) * w + x], 1) << "pixel " << x << "," << y;
+}
+
+TEST(Raster, FanAroundOneVertexIsWatertight) {
+    // 37 triangles around a centre at a pixel centre, reaching past the target on all sides.
+    const int w = 64, h = 64;
+    std::vector<glm::vec2> pos{{32.5f, 32.5f}};
+    const int spokes = 37;
+    for (int k = 0; k < spokes; ++k) {
+        const float a = 6.2831853f * float(k) / spokes;
+        pos.push_back(glm::vec2(32.5f, 32.5f) + 80.0f * glm::vec2(std::cos(a), std::sin(a)));
+    }
+    std::vector<glm::uvec3> tris;
+    for (unsigned k = 0; k < spokes; ++k) tris.push_back({0u, 1u + k, 1u + (k + 1) % spokes});
+    const std::vector<int> counts = coverageCounts(pos, tris, w, h);
+    for (int i = 0; i < w * h; ++i) ASSERT_EQ(counts[std::size_t(i)], 1) << "pixel " << i % w << "," << i / w;
+}
+
+TEST(Raster, TopLeftRuleOnEdgesThroughPixelCentres) {
+    // An axis-aligned rectangle whose edges pass exactly through pixel centres: the top and left
+    // edges include their pixels, the bottom and right edges do not.
+    const std::vector<glm::vec2> pos{{2.5f, 3.5f}, {8.5f, 3.5f}, {8.5f, 9.5f}, {2.5f, 9.5f}};
+    for (const bool ccw : {false, true}) {
+        const std::vector<glm::uvec3> tris = ccw ? std::vector<glm::uvec3>{{0, 3, 2}, {0, 2, 1}}
+                                                 : std::vector<glm::uvec3>{{0, 1, 2}, {0, 2, 3}};
+        const std::vector<int> counts = coverageCounts(pos, tris, 12, 12);
+        for (int y = 0; y < 12; ++y)
+            for (int x = 0; x < 12; ++x) {
+                const int expected = (x >= 2 && x < 8 && y >= 3 && y < 9) ? 1 : 0;
+                EXPECT_EQ(counts[std::size_t(y) * 12 + x], expected) << "pixel " << x << "," << y << " ccw " << ccw;
+            }
+    }
+}
+
+// A model with one material whose triangles are given in world space.
+Model makeModel(const std::vector<glm::vec3>& p, const std::vector<glm::vec2>& uv, int texture = -1) {
+    Model m;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        m.mesh.px.push_back(p[i].x);
+        m.mesh.py.push_back(p[i].y);
+        m.mesh.pz.push_back(p[i].z);
+        m.mesh.u.push_back(uv.empty() ? 0.0f : uv[i].x);
+        m.mesh.v.push_back(uv.empty() ? 0.0f : uv[i].y);
+        m.mesh.indices.push_back(static_cast<std::uint32_t>(i));
+    }
+    m.mesh.hasTexCoords = !uv.empty();
+    generateNormals(m.mesh);
+    computeBounds(m.mesh);
+    m.mesh.ranges.push_back({0, static_cast<std::uint32_t>(p.size() / 3), 0});
+    Material mat;
+    mat.texture = texture;
+    m.materials.push_back(mat);
+    return m;
+}
+
+struct Frame {
+    int w, h;
+    std::vector<std::uint32_t> color;
+    std::vector<float> depth;
+    Frame(int width, int height) : w(width), h(height), color(std::size_t(w) * h), depth(std::size_t(w) * h) {}
+    FrameView view() { return FrameView{color.data(), depth.data(), w, h}; }
+    std::uint32_t at(int x, int y) const { return color[std::size_t(y) * w + x]; }
+};
+
+TEST(Raster, NearerSurfaceWinsWhateverTheOrder) {
+    // Two full-screen quads at z = -5 (red) and z = -3 (green), drawn in both orders.
+    const auto quad = [](float z) {
+        return std::vector<glm::vec3>{{-10, -10, z}, {10, -10, z}, {10, 10, z}, {-10, -10, z}, {10, 10, z}, {-10, 10, z}};
+    };
+    for (const bool nearFirst : {false, true}) {
+        std::vector<glm::vec3> p = nearFirst ? quad(-3.0f) : quad(-5.0f);
+        const std::vector<glm::vec3> second = nearFirst ? quad(-5.0f) : quad(-3.0f);
+        p.insert(p.end(), second.begin(), second.end());
+        Model m = makeModel(p, {});
+        m.mesh.ranges = {{0, 2, 0}, {2, 2, 1}};
+        m.materials.push_back(m.materials[0]);
+        m.materials[nearFirst ? 0 : 1].diffuse = {0, 1, 0};
+        m.materials[nearFirst ? 1 : 0].diffuse = {1, 0, 0};
+        Frame f(32, 24);
+        Camera cam;
+        CpuRenderer r;
+        r.render(m, cam.view(32.0f / 24.0f), RenderSettings{}, f.view());
+        for (std::uint32_t c : f.color) ASSERT_EQ(c, 0xFF00FF00u);
+        // Depth is OpenGL's window depth of z = 3.
+        EXPECT_NEAR(f.depth[0], windowDepth(3.0f, cam.nearPlane, cam.farPlane), 1e-6f);
+    }
+}
+
+TEST(Raster, CameraInsideABoxSeesWallsEverywhere) {
+    // A closed box around the eye: after near-plane clipping every pixel is covered once by a
+    // wall, whatever the view direction, and nothing behind the eye leaks in.
+    std::vector<glm::vec3> p;
+    const float s = 2.0f;
+    const glm::vec3 c[8] = {{-s, -s, -s}, {s, -s, -s}, {s, s, -s}, {-s, s, -s}, {-s, -s, s}, {s, -s, s}, {s, s, s}, {-s, s, s}};
+    const int faces[6][4] = {{0, 1, 2, 3}, {5, 4, 7, 6}, {4, 0, 3, 7}, {1, 5, 6, 2}, {3, 2, 6, 7}, {4, 5, 1, 0}};
+    for (const auto& q : faces)
+        for (const int t : {0, 1})
+            for (const int k : {0, t + 1, t + 2}) p.push_back(c[q[k % 4]]);
+    Model m = makeModel(p, {});
+    for (const float yaw : {0.0f, 45.0f, 137.0f, -90.0f})
+        for (const float pitch : {-80.0f, 0.0f, 33.0f}) {
+            Camera cam;
+            cam.eye = {0.3f, -0.2f, 0.1f};
+            cam.yawDegrees = yaw;
+            cam.pitchDegrees = pitch;
+            Frame f(40, 30);
+            CpuRenderer r;
+            r.render(m, cam.view(40.0f / 30.0f), RenderSettings{}, f.view());
+            for (float d : f.depth) ASSERT_LT(d, 1.0f) << "yaw " << yaw << " pitch " << pitch;
+        }
+}
+
+TEST(Raster, PerspectiveCorrectTextureCoordinatesOnASlantedPlane) {
+    // A floor plane y = -1 with uv = world (x, -z) / 8, seen at a grazing angle. Each texel of a
+    // 64x64 nearest-filtered texture has a unique colour, so the texel drawn at a pixel can be
+    // compared with the analytic ray-plane intersection.
+    const int ts = 64;
+    Image img{ts, ts, std::vector<std::uint32_t>(ts * ts)};
+    for (std::uint32_t y = 0; y < ts; ++y)
+        for (std::uint32_t x = 0; x < ts; ++x) img.pixels[y * ts + x] = 0xFF000000u | x | ((ts - 1 - y) << 8);
+    std::vector<glm::vec3> p{{-8, -1, 0}, {8, -1, 0}, {8, -1, -16}, {-8, -1, 0}, {8, -1, -16}, {-8, -1, -16}};
+    std::vector<glm::vec2> uv;
+    for (const glm::vec3& q : p) uv.push_back({q.x / 8.0f, -q.z / 8.0f});
+    Model m = makeModel(p, uv, 0);
+    m.textures.push_back(makeTexture(img, "unique texels"));
+
+    Camera cam;
+    cam.eye = {0.0f, 0.5f, 0.5f};
+    cam.pitchDegrees = -20.0f;
+    const int w = 160, h = 120;
+    const ViewParams vp = cam.view(float(w) / h);
+    RenderSettings settings;
+    settings.filter = TextureFilter::Nearest;
+    Frame f(w, h);
+    CpuRenderer().render(m, vp, settings, f.view());
+
+    int compared = 0;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            // The ray through the pixel centre, intersected with y = -1.
+            const float ndcX = (2.0f * (x + 0.5f) / w - 1.0f), ndcY = 1.0f - 2.0f * (y + 0.5f) / h;
+            const glm::vec3 dir = cam.right() * (ndcX * vp.aspect / vp.focus) + cam.up() * (ndcY / vp.focus) + cam.forward();
+            if (dir.y >= -1e-3f) continue;
+            const glm::vec3 hit = cam.eye + dir * ((-1.0f - cam.eye.y) / dir.y);
+            if (std::abs(hit.x) > 7.9f || hit.z > -0.1f || hit.z < -15.9f) continue;
+            const glm::vec2 texel = glm::vec2(hit.x / 8.0f, -hit.z / 8.0f) * float(ts);
+            const glm::vec2 frac = texel - glm::floor(texel);
+            // Skip pixels within a hair of a texel boundary, where rounding may pick either.
+            if (glm::min(frac.x, frac.y) < 0.02f || glm::max(frac.x, frac.y) > 0.98f) continue;
+            const int tx = (int(std::floor(texel.x)) % ts + ts) % ts, ty = (int(std::floor(texel.y)) % ts + ts) % ts;
+            const std::uint32_t c = f.at(x, y);
+            ASSERT_EQ(c & 0xFFu, std::uint32_t(tx)) << "pixel " << x << "," << y;
+            ASSERT_EQ((c >> 8) & 0xFFu, std::uint32_t(ty)) << "pixel " << x << "," << y;
+            ++compared;
+        }
+    EXPECT_GT(compared, w * h / 4);
+}
+
+TEST(Raster, TrilinearPicksTheMipLevelOfTheFootprint) {
+    // A screen-filling quad facing the camera with 4 texels per pixel in each direction: the
+    // level of detail is log2(4) = 2, so trilinear filtering returns level 2's colour exactly.
+    const int w = 64, h = 64;
+    Image img{w * 4, h * 4, std::vector<std::uint32_t>(std::size_t(w) * 4 * h * 4, 0xFF0000FFu)};
+    Texture tex = makeTexture(img, "levels");
+    const std::uint32_t levelColour[] = {0xFF0000FFu, 0xFF00FF00u, 0xFFFF0000u, 0xFFFFFFFFu};
+    for (std::size_t l = 0; l < tex.levels.size(); ++l)
+        std::fill_n(tex.texels.begin() + tex.levels[l].offset, tex.levels[l].width * tex.levels[l].height,
+                    levelColour[std::min<std::size_t>(l, 3)]);
+    EXPECT_NEAR(textureLod({4.0f, 0.0f}, {0.0f, 4.0f}), 2.0f, 1e-6f);
+
+    // At distance 1 with fov 90, the quad [-1, 1]^2 fills the 64x64 target exactly.
+    std::vector<glm::vec3> p{{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, -1, -1}, {1, 1, -1}, {-1, 1, -1}};
+    std::vector<glm::vec2> uv{{0, 0}, {1, 0}, {1, 1}, {0, 0}, {1, 1}, {0, 1}};
+    Model m = makeModel(p, uv, 0);
+    m.textures.push_back(tex);
+    Camera cam;
+    cam.fovYDegrees = 90.0f;
+    Frame f(w, h);
+    RenderSettings s;
+    s.filter = TextureFilter::Trilinear;
+    CpuRenderer().render(m, cam.view(1.0f), s, f.view());
+    for (std::uint32_t c : f.color) ASSERT_EQ(c, levelColour[2]);
+    s.filter = TextureFilter::Bilinear; // bilinear always reads level 0
+    CpuRenderer().render(m, cam.view(1.0f), s, f.view());
+    for (std::uint32_t c : f.color) ASSERT_EQ(c, levelColour[0]);
+}
+
+TEST(Raster, EmptyTargetIsAnError) {
+    Model m = makeModel({{0, 0, -1}, {1, 0, -1}, {0, 1, -1}}, {});
+    Frame f(1, 1);
+    FrameView v = f.view();
+    v.width = 0;
+    EXPECT_THROW(CpuRenderer().render(m, Camera{}.view(1.0f), RenderSettings{}, v), Error);
+}
+
+} // namespace
+} // namespace facet
