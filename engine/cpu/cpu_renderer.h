@@ -1,12 +1,22 @@
 // The CPU backend: the reference every other path must match, and the fallback without a GPU.
+// A frame runs in three parallel stages on a persistent thread pool:
+//   1. vertex stage: d = R (v - eye) for every vertex (vectorised);
+//   2. triangle stage: chunks of triangles are culled, clipped, projected, set up and binned
+//      into screen tiles, each chunk keeping its triangles in input order;
+//   3. raster stage: threads take whole tiles, so no pixel is ever shared and nothing is
+//      locked; a tile walks the chunks in order, so the picture is the same for any thread
+//      count and equals drawing the triangles one by one.
 #pragma once
 
 #include "asset/model.h"
 #include "core/frame.h"
 #include "core/shading.h"
 #include "core/transform.h"
+#include "core/triangle_setup.h"
+#include "cpu/thread_pool.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace facet {
@@ -14,22 +24,46 @@ namespace facet {
 struct CpuFrameStats {
     std::size_t trianglesIn = 0;
     std::size_t trianglesClipped = 0; // crossed the near plane or the guard band
-    std::size_t trianglesCulled = 0;  // outside the frustum, back-facing or degenerate
+    std::size_t trianglesCulled = 0;  // outside the frustum, back-facing, degenerate or non-finite
     std::size_t fragmentsShaded = 0;
+    double vertexMs = 0.0, triangleMs = 0.0, rasterMs = 0.0;
 };
+
+// Screen tiles are kTileSize pixels square; even, so 2x2 quads never straddle two tiles.
+inline constexpr int kTileSize = 64;
 
 class CpuRenderer {
 public:
+    // threads <= 0: one per hardware thread.
+    explicit CpuRenderer(int threads = 0);
+
+    int threadCount() const { return pool_.threadCount(); }
+
     // Renders the model into `target` (cleared first). Throws facet::Error for an empty or
-    // invalid target. Buffers grow with the mesh and are reused from frame to frame.
+    // invalid target. Scratch buffers grow with the mesh and are reused from frame to frame.
     CpuFrameStats render(const Model& model, const ViewParams& view, const RenderSettings& settings,
                          const FrameView& target);
 
 private:
+    struct Chunk {
+        std::vector<ScreenTriangle> triangles;  // set-up triangles, input order
+        std::vector<std::uint32_t> materials;   // material of each
+        std::vector<std::uint32_t> binOffsets;  // tile t's triangles: binTriangles[offsets[t], offsets[t+1])
+        std::vector<std::uint32_t> binTriangles;
+        std::vector<std::uint32_t> binFill; // scratch for filling the bins
+        CpuFrameStats stats;
+    };
+
+    ThreadPool pool_;
     std::vector<float> dx_, dy_, dz_; // camera-space positions from the vertex stage
+    std::vector<Chunk> chunks_;
+    std::vector<ShadeMaterial> materials_;
+    std::vector<std::size_t> fragments_; // per thread
 };
 
-// The vertex stage: d = R (v - eye) for every vertex, into structure-of-arrays outputs.
-void transformVertices(const Mesh& mesh, const ViewParams& view, float* dx, float* dy, float* dz);
+// The vertex stage over vertices [begin, end): d = R (v - eye) into structure-of-arrays
+// outputs. Uses AVX-512 where the CPU has it, AVX2 otherwise; every path rounds identically.
+void transformVertices(const Mesh& mesh, const ViewParams& view, std::size_t begin, std::size_t end, float* dx,
+                       float* dy, float* dz);
 
 } // namespace facet

@@ -1,0 +1,57 @@
+// The CPU vertex stage: the kernel's per-thread function in a loop that the compiler
+// vectorises, built twice: for the x86-64-v3 baseline (AVX2) and for AVX-512, picked at run
+// time. With FP contraction off both compute exactly the same roundings as the scalar code.
+#include "cpu/cpu_renderer.h"
+
+#include "shaders_cuda/vertex_stage.h"
+
+namespace facet {
+
+namespace {
+
+inline void transformRange(const VertexStageParams& p, std::uint32_t begin, std::uint32_t end) {
+    // Hoisted and unpacked so the loop body is plain float arithmetic on restrict pointers.
+    const glm::mat3& r = p.view.rotation;
+    const float ex = p.view.eye.x, ey = p.view.eye.y, ez = p.view.eye.z;
+    const float r00 = r[0][0], r01 = r[1][0], r02 = r[2][0];
+    const float r10 = r[0][1], r11 = r[1][1], r12 = r[2][1];
+    const float r20 = r[0][2], r21 = r[1][2], r22 = r[2][2];
+    const float* __restrict px = p.px;
+    const float* __restrict py = p.py;
+    const float* __restrict pz = p.pz;
+    float* __restrict dx = p.dx;
+    float* __restrict dy = p.dy;
+    float* __restrict dz = p.dz;
+    for (std::uint32_t i = begin; i < end; ++i) {
+        const float sx = px[i] - ex, sy = py[i] - ey, sz = pz[i] - ez;
+        dx[i] = r00 * sx + r01 * sy + r02 * sz;
+        dy[i] = r10 * sx + r11 * sy + r12 * sz;
+        dz[i] = r20 * sx + r21 * sy + r22 * sz;
+    }
+}
+
+__attribute__((target("avx512f,avx512vl"))) void transformRangeAvx512(const VertexStageParams& p, std::uint32_t begin,
+                                                                      std::uint32_t end) {
+    transformRange(p, begin, end);
+}
+
+void transformRangeAvx2(const VertexStageParams& p, std::uint32_t begin, std::uint32_t end) {
+    transformRange(p, begin, end);
+}
+
+bool cpuHasAvx512() { return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl"); }
+
+} // namespace
+
+void transformVertices(const Mesh& mesh, const ViewParams& view, std::size_t begin, std::size_t end, float* dx,
+                       float* dy, float* dz) {
+    const VertexStageParams params{mesh.px.data(), mesh.py.data(), mesh.pz.data(), dx, dy, dz,
+                                   static_cast<std::uint32_t>(mesh.vertexCount()), view};
+    const auto b = static_cast<std::uint32_t>(begin), e = static_cast<std::uint32_t>(end);
+    if (cpuHasAvx512())
+        transformRangeAvx512(params, b, e);
+    else
+        transformRangeAvx2(params, b, e);
+}
+
+} // namespace facet

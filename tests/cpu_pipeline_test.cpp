@@ -1,0 +1,117 @@
+// The CPU pipeline's machinery: the vectorised vertex stage equals the kernel's per-thread
+// function bit for bit, the thread pool runs every task once, and the picture does not depend
+// on the thread count.
+#include "core/camera.h"
+#include "core/error.h"
+#include "cpu/cpu_renderer.h"
+#include "cpu/thread_pool.h"
+#include "shaders_cuda/vertex_stage.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+#include <random>
+
+namespace facet {
+namespace {
+
+Mesh randomMesh(std::size_t vertices, std::size_t triangles, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> pos(-50.0f, 50.0f);
+    Mesh m;
+    for (std::size_t i = 0; i < vertices; ++i) {
+        m.px.push_back(pos(rng));
+        m.py.push_back(pos(rng));
+        m.pz.push_back(pos(rng) - 60.0f);
+    }
+    std::uniform_int_distribution<std::uint32_t> idx(0, std::uint32_t(vertices - 1));
+    for (std::size_t t = 0; t < 3 * triangles; ++t) m.indices.push_back(idx(rng));
+    m.u.assign(vertices, 0.0f);
+    m.v.assign(vertices, 0.0f);
+    generateNormals(m);
+    computeBounds(m);
+    m.ranges.push_back({0, std::uint32_t(triangles), 0});
+    return m;
+}
+
+TEST(CpuPipeline, VectorisedVertexStageEqualsThePerThreadKernelLogic) {
+    const Mesh mesh = randomMesh(1003, 0, 11); // an odd count exercises the loop tails
+    Camera cam;
+    cam.eye = {1.5f, -2.25f, 10.0f};
+    cam.yawDegrees = 31.0f;
+    cam.pitchDegrees = -17.0f;
+    const ViewParams view = cam.view(16.0f / 9.0f);
+    std::vector<float> dx(mesh.vertexCount()), dy(dx.size()), dz(dx.size());
+    transformVertices(mesh, view, 0, mesh.vertexCount(), dx.data(), dy.data(), dz.data());
+
+    std::vector<float> rx(dx.size()), ry(dx.size()), rz(dx.size());
+    const VertexStageParams p{mesh.px.data(), mesh.py.data(), mesh.pz.data(), rx.data(), ry.data(), rz.data(),
+                              std::uint32_t(mesh.vertexCount()), view};
+    for (std::uint32_t i = 0; i < p.count + 5; ++i) vertexStageThread(p, i); // past the end: bounds-checked
+    EXPECT_EQ(std::memcmp(dx.data(), rx.data(), dx.size() * 4), 0);
+    EXPECT_EQ(std::memcmp(dy.data(), ry.data(), dy.size() * 4), 0);
+    EXPECT_EQ(std::memcmp(dz.data(), rz.data(), dz.size() * 4), 0);
+}
+
+TEST(CpuPipeline, ThreadPoolRunsEveryTaskOnceAndPropagatesErrors) {
+    ThreadPool pool(3);
+    EXPECT_EQ(pool.threadCount(), 3);
+    for (int round = 0; round < 50; ++round) {
+        std::vector<std::atomic<int>> hits(257);
+        pool.run(hits.size(), [&](std::size_t i, int thread) {
+            ASSERT_GE(thread, 0);
+            ASSERT_LT(thread, 3);
+            hits[i]++;
+        });
+        for (auto& h : hits) ASSERT_EQ(h.load(), 1);
+    }
+    EXPECT_THROW(pool.run(10, [](std::size_t i, int) {
+        if (i == 4) throw Error("task 4 failed");
+    }),
+                 Error);
+    int after = 0;
+    pool.run(1, [&](std::size_t, int) { ++after; }); // still usable after an error
+    EXPECT_EQ(after, 1);
+}
+
+TEST(CpuPipeline, PictureIsTheSameForAnyThreadCount) {
+    Model model;
+    model.mesh = randomMesh(3000, 6000, 5);
+    model.materials.push_back(Material{});
+    Camera cam;
+    const int w = 301, h = 203; // not a multiple of the tile size
+    const ViewParams view = cam.view(float(w) / h);
+    std::vector<std::uint32_t> reference;
+    std::vector<float> referenceDepth;
+    for (const int threads : {1, 2, 3, 5}) {
+        std::vector<std::uint32_t> color(std::size_t(w) * h);
+        std::vector<float> depth(color.size());
+        RenderSettings s;
+        s.headlight = true;
+        CpuRenderer r(threads);
+        const CpuFrameStats stats = r.render(model, view, s, FrameView{color.data(), depth.data(), w, h});
+        EXPECT_EQ(stats.trianglesIn, 6000u);
+        EXPECT_GT(stats.fragmentsShaded, 0u);
+        if (reference.empty()) {
+            reference = color;
+            referenceDepth = depth;
+        } else {
+            EXPECT_EQ(color, reference) << threads << " threads";
+            EXPECT_EQ(std::memcmp(depth.data(), referenceDepth.data(), depth.size() * 4), 0) << threads << " threads";
+        }
+    }
+}
+
+TEST(CpuPipeline, BadMaterialRangeIsAnError) {
+    Model model;
+    model.mesh = randomMesh(10, 4, 1);
+    model.mesh.ranges[0].material = 3;
+    std::vector<std::uint32_t> color(16);
+    std::vector<float> depth(16);
+    EXPECT_THROW(CpuRenderer(1).render(model, Camera{}.view(1.0f), RenderSettings{}, FrameView{color.data(), depth.data(), 4, 4}),
+                 Error);
+}
+
+} // namespace
+} // namespace facet
