@@ -37,6 +37,7 @@ Picture:
   --light            headlight Lambert shading
   --texture PATH     use this image as every material's texture (e.g. for a mesh without MTL)
   --stage S          cpu | gpu | auto (default auto: the GPU when one is usable)
+  --threads N        CPU threads (default: one per hardware thread)
 Output:
   -o, --output FILE  PNG to write (default facet.png)
   --depth FILE       also write the depth buffer: raw little-endian float32 window depth in
@@ -56,6 +57,7 @@ struct Options {
     facet::RenderSettings settings;
     std::string stage = "auto";
     int benchFrames = 0;
+    int threads = 0;
     bool info = false;
     bool help = false;
 };
@@ -150,6 +152,8 @@ Options parseArguments(int argc, char** argv) {
             o.stage = value();
             if (o.stage != "cpu" && o.stage != "gpu" && o.stage != "auto")
                 throw UsageError("--stage expects cpu, gpu or auto, got '" + o.stage + "'");
+        } else if (arg == "--threads") {
+            o.threads = parsePositiveInt(arg, value(), 1024);
         } else if (arg == "--bench") {
             o.benchFrames = parsePositiveInt(arg, value(), 100000);
         } else if (arg == "--info") {
@@ -224,19 +228,24 @@ int run(const Options& o) {
     std::vector<std::uint32_t> color(pixels);
     std::vector<float> depth(pixels);
     const facet::FrameView target{color.data(), depth.data(), o.width, o.height};
-    facet::CpuRenderer renderer;
+    facet::CpuRenderer renderer(o.threads);
     if (o.stage == "auto" && !gpu.usable) std::cerr << "note: rendering on the CPU: " << gpu.reason << "\n";
 
-    const int frames = std::max(1, o.benchFrames);
-    std::vector<double> ms;
-    facet::CpuFrameStats stats;
-    for (int f = 0; f < frames; ++f) {
+    // One warm-up frame (first touch of the buffers), then the measured ones.
+    facet::CpuFrameStats stats = renderer.render(model, view, o.settings, target);
+    std::vector<double> frameMs, vertexMs, triangleMs, rasterMs;
+    for (int f = 0; f < o.benchFrames; ++f) {
         const auto t0 = std::chrono::steady_clock::now();
         stats = renderer.render(model, view, o.settings, target);
-        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        frameMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        vertexMs.push_back(stats.vertexMs);
+        triangleMs.push_back(stats.triangleMs);
+        rasterMs.push_back(stats.rasterMs);
     }
     if (o.benchFrames > 0)
-        std::cout << "frame (cpu, 1 thread): median " << medianOf(ms) << " ms over " << frames << " frames\n";
+        std::cout << "cpu, " << renderer.threadCount() << " threads, " << o.width << "x" << o.height << ", median of "
+                  << o.benchFrames << " frames: frame " << medianOf(frameMs) << " ms (vertex " << medianOf(vertexMs)
+                  << ", triangle " << medianOf(triangleMs) << ", raster " << medianOf(rasterMs) << ")\n";
 
     facet::Image image{static_cast<std::uint32_t>(o.width), static_cast<std::uint32_t>(o.height), std::move(color)};
     facet::writePng(o.output, image);

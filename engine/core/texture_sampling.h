@@ -71,7 +71,8 @@ FACET_HD glm::vec4 sampleBilinear(const TextureView& t, int level, glm::vec2 uv)
 // magnification filter (bilinear on level 0) applies, as in OpenGL with GL_LINEAR mag filter.
 FACET_HD glm::vec4 sampleTexture(const TextureView& t, TextureFilter filter, glm::vec2 uv, float lod) {
     if (filter == TextureFilter::Nearest) return sampleNearest(t, 0, uv);
-    if (filter == TextureFilter::Bilinear || lod <= 0.0f || t.levelCount == 1) return sampleBilinear(t, 0, uv);
+    // "!(lod > 0)" also catches a NaN lod (helper pixels past the horizon): level 0 then.
+    if (filter == TextureFilter::Bilinear || !(lod > 0.0f) || t.levelCount == 1) return sampleBilinear(t, 0, uv);
     const float maxLevel = static_cast<float>(t.levelCount - 1);
     const float d = glm::min(lod, maxLevel);
     const int lo = static_cast<int>(glm::floor(d));
