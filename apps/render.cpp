@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "cpu/cpu_renderer.h"
 #include "cuda/device.h"
+#include "gl/gl_reference.h"
 
 #include <algorithm>
 #include <chrono>
@@ -36,7 +37,8 @@ Picture:
   --cull C           none | back (default none: OBJ files mix windings)
   --light            headlight Lambert shading
   --texture PATH     use this image as every material's texture (e.g. for a mesh without MTL)
-  --stage S          cpu | gpu | auto (default auto: the GPU when one is usable)
+  --stage S          cpu | gpu | gl | auto (default auto: the GPU when one is usable;
+                     gl: the OpenGL reference path, offscreen)
   --threads N        CPU threads (default: one per hardware thread)
 Output:
   -o, --output FILE  PNG to write (default facet.png)
@@ -150,8 +152,8 @@ Options parseArguments(int argc, char** argv) {
             o.settings.headlight = true;
         } else if (arg == "--stage") {
             o.stage = value();
-            if (o.stage != "cpu" && o.stage != "gpu" && o.stage != "auto")
-                throw UsageError("--stage expects cpu, gpu or auto, got '" + o.stage + "'");
+            if (o.stage != "cpu" && o.stage != "gpu" && o.stage != "gl" && o.stage != "auto")
+                throw UsageError("--stage expects cpu, gpu, gl or auto, got '" + o.stage + "'");
         } else if (arg == "--threads") {
             o.threads = parsePositiveInt(arg, value(), 1024);
         } else if (arg == "--bench") {
@@ -230,19 +232,36 @@ int run(const Options& o) {
     const facet::FrameView target{color.data(), depth.data(), o.width, o.height};
     facet::CpuRenderer renderer(o.threads);
     if (o.stage == "auto" && !gpu.usable) std::cerr << "note: rendering on the CPU: " << gpu.reason << "\n";
+    std::optional<facet::GlReferenceRenderer> gl;
+    if (o.stage == "gl") {
+        try {
+            gl.emplace();
+        } catch (const facet::Error& e) {
+            throw facet::Error(std::string("--stage gl: OpenGL is unusable: ") + e.what());
+        }
+    }
+    // The OpenGL path reports no per-stage statistics.
+    const auto renderFrame = [&]() -> facet::CpuFrameStats {
+        if (!gl) return renderer.render(model, view, o.settings, target);
+        gl->render(model, view, o.settings, target);
+        return {};
+    };
 
     // One warm-up frame (first touch of the buffers), then the measured ones.
-    facet::CpuFrameStats stats = renderer.render(model, view, o.settings, target);
+    facet::CpuFrameStats stats = renderFrame();
     std::vector<double> frameMs, vertexMs, triangleMs, rasterMs;
     for (int f = 0; f < o.benchFrames; ++f) {
         const auto t0 = std::chrono::steady_clock::now();
-        stats = renderer.render(model, view, o.settings, target);
+        stats = renderFrame();
         frameMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
         vertexMs.push_back(stats.vertexMs);
         triangleMs.push_back(stats.triangleMs);
         rasterMs.push_back(stats.rasterMs);
     }
-    if (o.benchFrames > 0)
+    if (o.benchFrames > 0 && gl)
+        std::cout << "gl (" << gl->rendererName() << "), " << o.width << "x" << o.height << ", median of "
+                  << o.benchFrames << " frames: frame " << medianOf(frameMs) << " ms\n";
+    else if (o.benchFrames > 0)
         std::cout << "cpu, " << renderer.threadCount() << " threads, " << o.width << "x" << o.height << ", median of "
                   << o.benchFrames << " frames: frame " << medianOf(frameMs) << " ms (vertex " << medianOf(vertexMs)
                   << ", triangle " << medianOf(triangleMs) << ", raster " << medianOf(rasterMs) << ")\n";
@@ -255,7 +274,11 @@ int run(const Options& o) {
         if (!out) throw facet::Error(*o.depthFile + ": cannot write the depth file");
     }
     std::cout << "wrote " << o.output << " (" << o.width << "x" << o.height << ", " << model.mesh.triangleCount()
-              << " triangles, " << stats.fragmentsShaded << " fragments)\n";
+              << " triangles, ";
+    if (gl)
+        std::cout << "OpenGL " << gl->rendererName() << ")\n";
+    else
+        std::cout << stats.fragmentsShaded << " fragments)\n";
     return 0;
 }
 

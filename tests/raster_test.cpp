@@ -21,7 +21,7 @@ std::vector<int> coverageCounts(const std::vector<glm::vec2>& pixelPositions, co
         ScreenVertex v[3];
         for (int k = 0; k < 3; ++k) {
             const glm::vec2 p = pixelPositions[t[k]];
-            v[k] = ScreenVertex{{snapToFixed(p.x), snapToFixed(p.y)}, 0.5f, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)};
+            v[k] = ScreenVertex{{snapToFixed(p.x), snapToFixed(p.y)}, p, 0.5f, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)};
         }
         ScreenTriangle tri;
         if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;
@@ -80,9 +80,10 @@ TEST(Raster, FanAroundOneVertexIsWatertight) {
     for (int i = 0; i < w * h; ++i) ASSERT_EQ(counts[std::size_t(i)], 1) << "pixel " << i % w << "," << i / w;
 }
 
-TEST(Raster, TopLeftRuleOnEdgesThroughPixelCentres) {
-    // An axis-aligned rectangle whose edges pass exactly through pixel centres: the top and left
-    // edges include their pixels, the bottom and right edges do not.
+TEST(Raster, FillRuleOnEdgesThroughPixelCentres) {
+    // An axis-aligned rectangle whose edges pass exactly through pixel centres: the left and
+    // bottom edges include their pixels, the right and top edges do not (OpenGL's top-left
+    // rule, applied in its bottom-up row order).
     const std::vector<glm::vec2> pos{{2.5f, 3.5f}, {8.5f, 3.5f}, {8.5f, 9.5f}, {2.5f, 9.5f}};
     for (const bool ccw : {false, true}) {
         const std::vector<glm::uvec3> tris = ccw ? std::vector<glm::uvec3>{{0, 3, 2}, {0, 2, 1}}
@@ -90,7 +91,7 @@ TEST(Raster, TopLeftRuleOnEdgesThroughPixelCentres) {
         const std::vector<int> counts = coverageCounts(pos, tris, 12, 12);
         for (int y = 0; y < 12; ++y)
             for (int x = 0; x < 12; ++x) {
-                const int expected = (x >= 2 && x < 8 && y >= 3 && y < 9) ? 1 : 0;
+                const int expected = (x >= 2 && x < 8 && y > 3 && y <= 9) ? 1 : 0;
                 EXPECT_EQ(counts[std::size_t(y) * 12 + x], expected) << "pixel " << x << "," << y << " ccw " << ccw;
             }
     }

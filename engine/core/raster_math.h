@@ -1,5 +1,5 @@
 // Rasterization math shared by the CPU rasterizer and the CUDA kernels: fixed-point snapping,
-// edge functions with the top-left fill rule, and the 2x2-quad texture level of detail.
+// edge functions with OpenGL's fill rule, and the texture level of detail.
 #pragma once
 
 #include "core/hd.h"
@@ -33,14 +33,16 @@ FACET_HD std::int64_t edgeFunction(FixedPoint2 a, FixedPoint2 b, FixedPoint2 p) 
     return static_cast<std::int64_t>(b.x - a.x) * (p.y - a.y) - static_cast<std::int64_t>(b.y - a.y) * (p.x - a.x);
 }
 
-// Top-left rule for edges of a triangle oriented so its interior is positive: a pixel centre
-// exactly on an edge belongs to the triangle only for a top edge (horizontal, interior below)
-// or a left edge (going up the screen). Returned as the bias to add before testing "> 0"
-// on the edge value, so coverage is simply edge + bias > 0.
-FACET_HD std::int64_t topLeftBias(FixedPoint2 a, FixedPoint2 b) {
+// The fill rule for edges of a triangle oriented so its interior is positive: a pixel centre
+// exactly on an edge belongs to the triangle only for a left edge (going up the screen) or a
+// horizontal edge with the interior above it. This is the top-left rule as OpenGL applies it:
+// in OpenGL's framebuffer row order, whose row 0 is the bottom of the picture (Mesa and
+// desktop GPUs alike), so in our top-down picture horizontal edges count at the bottom.
+// Returned as the bias to add before testing "> 0": coverage is edge + bias > 0.
+FACET_HD std::int64_t fillRuleBias(FixedPoint2 a, FixedPoint2 b) {
     const std::int32_t dx = b.x - a.x, dy = b.y - a.y;
-    const bool topLeft = dy < 0 || (dy == 0 && dx > 0);
-    return topLeft ? 1 : 0;
+    const bool owned = dy < 0 || (dy == 0 && dx < 0);
+    return owned ? 1 : 0;
 }
 
 // Texture level of detail from the screen-space derivatives of the texel coordinates

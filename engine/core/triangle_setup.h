@@ -1,8 +1,9 @@
-// Triangle setup and per-pixel interpolation, shared by both backends: a clipped vertex is
-// projected and snapped; a triangle is oriented so its interior has positive edge values;
-// attributes divided by w interpolate linearly on screen, which makes them perspective-correct
-// after dividing by the interpolated 1/w (Heckbert & Moreton, "Interpolation for Polygon
-// Texture Mapping and Shading", 1991).
+// Triangle setup and per-pixel interpolation, shared by both backends. A clipped vertex is
+// projected; coverage uses its position snapped to fixed point (exact, watertight), while
+// interpolation uses the unsnapped position, as OpenGL implementations do. Attributes divided
+// by w interpolate linearly on screen, which makes them perspective-correct after dividing by
+// the interpolated 1/w (Heckbert & Moreton, "Interpolation for Polygon Texture Mapping and
+// Shading", 1991).
 #pragma once
 
 #include "core/clip.h"
@@ -11,7 +12,8 @@
 namespace facet {
 
 struct ScreenVertex {
-    FixedPoint2 p;     // snapped pixel position
+    FixedPoint2 p;     // snapped pixel position, for coverage
+    glm::vec2 pos;     // exact pixel position, for interpolation
     float depth;       // window depth in [0, 1]
     float invW;        // 1 / d.z
     glm::vec2 uvOverW; // uv / d.z
@@ -22,6 +24,7 @@ FACET_HD ScreenVertex projectVertex(const ClipVertex& v, const ViewParams& view,
     const glm::vec2 px = ndcToPixel(perspectiveDivide(v.d, view.focus, view.aspect), width, height);
     const float invW = 1.0f / v.d.z;
     return ScreenVertex{{snapToFixed(px.x), snapToFixed(px.y)},
+                        px,
                         windowDepth(v.d.z, view.nearPlane, view.farPlane),
                         invW,
                         v.uv * invW,
@@ -30,10 +33,30 @@ FACET_HD ScreenVertex projectVertex(const ClipVertex& v, const ViewParams& view,
 
 struct ScreenTriangle {
     ScreenVertex v[3];     // ordered so the interior is positive
-    std::int64_t area;     // twice the area in sub-pixel units squared, > 0
-    std::int64_t bias[3];  // top-left rule bias of the edge opposite vertex i
+    std::int64_t area;     // twice the snapped area in sub-pixel units squared, > 0
+    std::int64_t bias[3];  // fill rule bias of the edge opposite vertex i
+    glm::vec2 db1, db2;    // gradients of barycentrics 1 and 2 over the exact positions
     int minX, minY, maxX, maxY; // pixel bounds, clamped to the target, inclusive
 };
+
+// Gradients of barycentrics 1 and 2 (each 0 at vertex 0): b1 = dot(db1, p - v0.pos), etc.
+// Computed in double from the exact positions; where rounding makes those degenerate or
+// flipped although the snapped triangle is not, the snapped positions stand in.
+FACET_HD void barycentricGradients(ScreenTriangle& t) {
+    const auto gradients = [&t](double x0, double y0, double x1, double y1, double x2, double y2) {
+        const double area = (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0);
+        if (!(area > 0.0)) return false;
+        t.db1 = glm::vec2(static_cast<float>((y2 - y0) / area), static_cast<float>((x0 - x2) / area));
+        t.db2 = glm::vec2(static_cast<float>((y0 - y1) / area), static_cast<float>((x1 - x0) / area));
+        return true;
+    };
+    const ScreenVertex &a = t.v[0], &b = t.v[1], &c = t.v[2];
+    if (gradients(a.pos.x, a.pos.y, b.pos.x, b.pos.y, c.pos.x, c.pos.y)) return;
+    const double s = 1.0 / kSubpixelOne;
+    gradients(a.p.x * s, a.p.y * s, b.p.x * s, b.p.y * s, c.p.x * s, c.p.y * s);
+    // Interpolation is then relative to the snapped vertex 0.
+    t.v[0].pos = glm::vec2(static_cast<float>(a.p.x * s), static_cast<float>(a.p.y * s));
+}
 
 // Why setupTriangle refused a triangle.
 enum class SetupResult { Ok, Degenerate, Culled, Offscreen };
@@ -50,9 +73,10 @@ FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b,
     tri.v[1] = area > 0 ? b : c;
     tri.v[2] = area > 0 ? c : b;
     tri.area = area > 0 ? area : -area;
-    tri.bias[0] = topLeftBias(tri.v[1].p, tri.v[2].p);
-    tri.bias[1] = topLeftBias(tri.v[2].p, tri.v[0].p);
-    tri.bias[2] = topLeftBias(tri.v[0].p, tri.v[1].p);
+    tri.bias[0] = fillRuleBias(tri.v[1].p, tri.v[2].p);
+    tri.bias[1] = fillRuleBias(tri.v[2].p, tri.v[0].p);
+    tri.bias[2] = fillRuleBias(tri.v[0].p, tri.v[1].p);
+    barycentricGradients(tri);
 
     const std::int32_t loX = glm::min(a.p.x, glm::min(b.p.x, c.p.x)), hiX = glm::max(a.p.x, glm::max(b.p.x, c.p.x));
     const std::int32_t loY = glm::min(a.p.y, glm::min(b.p.y, c.p.y)), hiY = glm::max(a.p.y, glm::max(b.p.y, c.p.y));
@@ -88,10 +112,14 @@ FACET_HD bool covers(const ScreenTriangle& t, const EdgeValues& e) {
     return e.w[0] + t.bias[0] > 0 && e.w[1] + t.bias[1] > 0 && e.w[2] + t.bias[2] > 0;
 }
 
-// Screen-space barycentrics (they also extrapolate, for the helper pixels of a 2x2 quad).
-FACET_HD glm::vec3 barycentrics(const ScreenTriangle& t, const EdgeValues& e) {
-    const float inv = 1.0f / static_cast<float>(t.area);
-    return {static_cast<float>(e.w[0]) * inv, static_cast<float>(e.w[1]) * inv, static_cast<float>(e.w[2]) * inv};
+// Screen-space barycentrics at the centre of pixel (x, y); they extrapolate outside the
+// triangle, for the helper pixels of a 2x2 quad.
+FACET_HD glm::vec3 barycentrics(const ScreenTriangle& t, int x, int y) {
+    const float px = static_cast<float>(x) + 0.5f - t.v[0].pos.x;
+    const float py = static_cast<float>(y) + 0.5f - t.v[0].pos.y;
+    const float b1 = t.db1.x * px + t.db1.y * py;
+    const float b2 = t.db2.x * px + t.db2.y * py;
+    return {1.0f - b1 - b2, b1, b2};
 }
 
 FACET_HD float interpolateDepth(const ScreenTriangle& t, glm::vec3 b) {

@@ -20,25 +20,25 @@ struct TileRect {
 };
 
 // Rasterizes one set-up triangle within a tile, in 2x2 pixel quads: the quad's helper pixels
-// give the uv derivatives for the texture level of detail, as on a GPU.
+// give the uv derivatives for the texture level of detail, as on a GPU. Quads pair rows as
+// OpenGL does, counting from the bottom of the picture, so they start at row `quadRowOffset`
+// (1 for an odd height; row -1 is then only ever a helper).
 std::size_t rasterizeTriangle(const ScreenTriangle& tri, const ShadeMaterial& material,
                               const RenderSettings& settings, glm::vec3 viewForward, const FrameView& target,
-                              const TileRect& tile) {
+                              const TileRect& tile, int quadRowOffset) {
     const int minX = std::max(tri.minX, tile.x0), maxX = std::min(tri.maxX, tile.x1);
     const int minY = std::max(tri.minY, tile.y0), maxY = std::min(tri.maxY, tile.y1);
     const bool textured = material.texture.levelCount > 0;
     const glm::vec2 texSize = textured ? glm::vec2(material.texture.levels[0].width, material.texture.levels[0].height)
                                        : glm::vec2(0.0f);
     std::size_t shaded = 0;
-    for (int qy = minY & ~1; qy <= maxY; qy += 2) {
+    for (int qy = ((minY + quadRowOffset) & ~1) - quadRowOffset; qy <= maxY; qy += 2) {
         for (int qx = minX & ~1; qx <= maxX; qx += 2) {
-            EdgeValues e[4];
             bool covered[4];
             bool any = false;
             for (int k = 0; k < 4; ++k) {
                 const int x = qx + (k & 1), y = qy + (k >> 1);
-                e[k] = edgeValues(tri, x, y);
-                covered[k] = x >= minX && x <= maxX && y >= minY && y <= maxY && covers(tri, e[k]);
+                covered[k] = x >= minX && x <= maxX && y >= minY && y <= maxY && covers(tri, edgeValues(tri, x, y));
                 any = any || covered[k];
             }
             if (!any) continue;
@@ -47,11 +47,13 @@ std::size_t rasterizeTriangle(const ScreenTriangle& tri, const ShadeMaterial& ma
             float invW[4];
             glm::vec2 uv[4];
             for (int k = 0; k < 4; ++k) {
-                b[k] = barycentrics(tri, e[k]);
+                b[k] = barycentrics(tri, qx + (k & 1), qy + (k >> 1));
                 invW[k] = interpolateInvW(tri, b[k]);
                 uv[k] = interpolateUv(tri, b[k], invW[k]);
             }
-            const float lod = textured ? textureLod((uv[1] - uv[0]) * texSize, (uv[2] - uv[0]) * texSize) : 0.0f;
+            // Derivatives along the quad's lower row and left column: OpenGL's first quad row is
+            // the lower one (its rows count up from the bottom of the picture).
+            const float lod = textured ? textureLod((uv[3] - uv[2]) * texSize, (uv[0] - uv[2]) * texSize) : 0.0f;
 
             for (int k = 0; k < 4; ++k) {
                 if (!covered[k]) continue;
@@ -117,8 +119,10 @@ CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, co
 
     // 2. Triangle stage: a few chunks per thread, each set up and binned on its own.
     t0 = Clock::now();
+    // Tile rows start at -quadRowOffset so that quads never straddle two tiles.
+    const int quadRowOffset = target.height & 1;
     const int tilesX = (target.width + kTileSize - 1) / kTileSize;
-    const int tilesY = (target.height + kTileSize - 1) / kTileSize;
+    const int tilesY = (target.height + quadRowOffset + kTileSize - 1) / kTileSize;
     const std::size_t tileCount = std::size_t(tilesX) * std::size_t(tilesY);
     const std::size_t chunkSize =
         std::max<std::size_t>(4096, (triangleCount + std::size_t(threads) * 4 - 1) / (std::size_t(threads) * 4));
@@ -197,7 +201,7 @@ CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, co
         // Bin by the tiles each triangle's bounds touch: count, prefix-sum, fill (in order).
         chunk.binOffsets.assign(tileCount + 1, 0);
         const auto forTiles = [&](const ScreenTriangle& tri, auto&& f) {
-            for (int ty = tri.minY / kTileSize; ty <= tri.maxY / kTileSize; ++ty)
+            for (int ty = (tri.minY + quadRowOffset) / kTileSize; ty <= (tri.maxY + quadRowOffset) / kTileSize; ++ty)
                 for (int tx = tri.minX / kTileSize; tx <= tri.maxX / kTileSize; ++tx)
                     f(std::size_t(ty) * std::size_t(tilesX) + std::size_t(tx));
         };
@@ -222,8 +226,9 @@ CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, co
     std::fill(fragments_.begin(), fragments_.end(), 0);
     pool_.run(tileCount, [&](std::size_t tile, int thread) {
         const int tx = int(tile % std::size_t(tilesX)), ty = int(tile / std::size_t(tilesX));
-        const TileRect rect{tx * kTileSize, ty * kTileSize, std::min(target.width, (tx + 1) * kTileSize) - 1,
-                            std::min(target.height, (ty + 1) * kTileSize) - 1};
+        const TileRect rect{tx * kTileSize, std::max(0, ty * kTileSize - quadRowOffset),
+                            std::min(target.width, (tx + 1) * kTileSize) - 1,
+                            std::min(target.height, (ty + 1) * kTileSize - quadRowOffset) - 1};
         for (int y = rect.y0; y <= rect.y1; ++y) {
             const std::size_t row = std::size_t(y) * std::size_t(target.width);
             std::fill(target.color + row + rect.x0, target.color + row + rect.x1 + 1, settings.clearColor);
@@ -235,7 +240,7 @@ CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, co
             for (std::uint32_t k = chunk.binOffsets[tile]; k < chunk.binOffsets[tile + 1]; ++k) {
                 const std::uint32_t i = chunk.binTriangles[k];
                 shaded += rasterizeTriangle(chunk.triangles[i], materials_[chunk.materials[i]], settings, viewForward,
-                                            target, rect);
+                                            target, rect, quadRowOffset);
             }
         }
         fragments_[std::size_t(thread)] += shaded;

@@ -1,0 +1,627 @@
+#include "asset/obj_loader.h"
+
+#include "asset/image.h"
+#include "asset/mtl_loader.h"
+#include "asset/text_file.h"
+#include "asset/text_scan.h"
+#include "asset/triangulate.h"
+#include "core/error.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace facet {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::uint32_t kAbsent = 0xFFFFFFFFu;
+// The material slot of faces with no usable usemtl; becomes the default material's index.
+constexpr std::uint32_t kDefaultSlot = 0xFFFFFFFFu;
+
+// Statements of the OBJ spec that facet does not render: read past without a warning.
+constexpr std::string_view kIgnoredStatements[] = {
+    "o",   "g",    "s",     "vp",      "cstype",    "deg",       "bmat",  "step",
+    "curv", "curv2", "surf", "parm", "trim", "hole",    "scrv",      "sp",        "end",   "con",
+    "mg",  "lod",  "usemap", "maplib", "shadow_obj", "trace_obj", "ctech", "stech", "bevel", "c_interp",
+    "d_interp", "call", "csh", "res",
+};
+
+// A face corner: 0-based indices into the v, vt and vn lists; kAbsent where not given.
+struct Corner {
+    std::uint32_t p = kAbsent, t = kAbsent, n = kAbsent;
+    bool operator==(const Corner& o) const { return p == o.p && t == o.t && n == o.n; }
+};
+
+// The output vertex of every distinct (v, vt, vn) triple: open addressing with linear probing,
+// since std::unordered_map's node per entry dominates the load time of large files.
+class CornerMap {
+public:
+    CornerMap() : slots_(1024) {}
+
+    // The vertex stored for `c`; stores `next` when `c` is new.
+    std::uint32_t findOrInsert(const Corner& c, std::uint32_t next) {
+        if (2 * (used_ + 1) > slots_.size()) grow();
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t i = hash(c) & mask;; i = (i + 1) & mask) {
+            Slot& s = slots_[i];
+            if (s.vertex == kAbsent) {
+                s = {c, next};
+                ++used_;
+                return next;
+            }
+            if (s.key == c) return s.vertex;
+        }
+    }
+
+private:
+    struct Slot {
+        Corner key;
+        std::uint32_t vertex = kAbsent;
+    };
+
+    static std::size_t hash(const Corner& c) {
+        std::uint64_t h = c.p;
+        h = h * 0x9E3779B97F4A7C15ull + c.t;
+        h = h * 0x9E3779B97F4A7C15ull + c.n;
+        h ^= h >> 32;
+        h *= 0xD6E8FEB86659FD93ull;
+        h ^= h >> 32;
+        return static_cast<std::size_t>(h);
+    }
+
+    void grow() {
+        std::vector<Slot> old(slots_.size() * 2);
+        old.swap(slots_);
+        const std::size_t mask = slots_.size() - 1;
+        for (const Slot& s : old) {
+            if (s.vertex == kAbsent) continue;
+            std::size_t i = hash(s.key) & mask;
+            while (slots_[i].vertex != kAbsent) i = (i + 1) & mask;
+            slots_[i] = s;
+        }
+    }
+
+    std::vector<Slot> slots_;
+    std::size_t used_ = 0;
+};
+
+// Warnings of one kind beyond kMaxPerKind are only counted, so a broken million-face file
+// still gives a readable list.
+enum class WarningKind { BadValue, DroppedFace, FanFace, Other, Count };
+
+class WarningLog {
+public:
+    static constexpr std::size_t kMaxPerKind = 50;
+
+    explicit WarningLog(std::vector<Warning>& out) : out_(out) {}
+
+    void add(WarningKind kind, const std::string& file, std::size_t line, std::string message) {
+        if (++counts_[std::size_t(kind)] <= kMaxPerKind || kind == WarningKind::Other)
+            out_.push_back({file, line, std::move(message)});
+    }
+
+    void summarise(const std::string& file) {
+        static constexpr const char* kWhat[] = {"non-finite or unusable values", "dropped faces",
+                                                "faces triangulated as fans"};
+        for (std::size_t k = 0; k < std::size_t(WarningKind::Other); ++k)
+            if (counts_[k] > kMaxPerKind)
+                out_.push_back({file, 0, std::to_string(counts_[k] - kMaxPerKind) + " more warnings about " + kWhat[k]});
+    }
+
+    std::vector<Warning>& list() { return out_; }
+
+private:
+    std::vector<Warning>& out_;
+    std::array<std::size_t, std::size_t(WarningKind::Count)> counts_{};
+};
+
+std::string plural(std::size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+bool isRegularFile(const fs::path& path) {
+    std::error_code ec;
+    return fs::is_regular_file(path, ec);
+}
+
+fs::path resolvePath(const fs::path& dir, const std::string& name) {
+    const fs::path p(name);
+    return p.is_absolute() ? p : dir / p;
+}
+
+// A material from an MTL library, with where its texture names are relative to.
+struct LibraryMaterial {
+    MtlMaterial mtl;
+    fs::path dir;
+    std::string file;
+};
+
+class ObjParser {
+public:
+    ObjParser(std::string name, fs::path baseDir, const ObjLoadOptions& options, Model& model)
+        : name_(std::move(name)), baseDir_(std::move(baseDir)), options_(options), model_(model),
+          warnings_(model.warnings) {}
+
+    void parse(std::string_view text);
+    void finish();
+
+private:
+    [[noreturn]] void fail(const std::string& what) const { throw ParseError(name_, line_, what); }
+    void warn(WarningKind kind, std::string message) { warnings_.add(kind, name_, line_, std::move(message)); }
+
+    std::size_t readNumbers(text::Tokens& tokens, const char* statement, float* values, std::size_t max);
+    void vertex(text::Tokens& tokens);
+    void texcoord(text::Tokens& tokens);
+    void normal(text::Tokens& tokens);
+    void face(text::Tokens& tokens);
+    Corner parseCorner(std::string_view token) const;
+    std::uint32_t resolveIndex(std::string_view part, std::size_t defined, const char* what, std::string_view token) const;
+    std::uint32_t vertexOf(Corner c);
+    void useMaterial(std::string_view name);
+    void materialLibrary(std::string_view arguments);
+    void loadLibrary(const std::string& file);
+
+    void buildVertices();
+    void buildMaterials();
+    std::int32_t checkerTexture();
+    std::int32_t loadTexture(const LibraryMaterial& m);
+
+    std::string name_;
+    fs::path baseDir_;
+    ObjLoadOptions options_;
+    Model& model_;
+    WarningLog warnings_;
+    std::size_t line_ = 0;
+
+    std::vector<float> positions_, texcoords_, normals_; // xyz, uv, xyz; NaN marks an unusable one
+    std::vector<float> colors_;                          // rgb per position once any v has a colour
+    bool hasColors_ = false;
+    std::vector<Corner> vertices_;                       // the triple behind each output vertex
+    CornerMap vertexOfCorner_;
+
+    std::size_t faceStatements_ = 0, lineElements_ = 0, pointElements_ = 0;
+    bool notedW_ = false, notedColorRange_ = false;
+    std::unordered_set<std::string> unknownStatements_;
+
+    std::vector<Corner> corners_; // scratch for the face being read
+    std::vector<glm::vec3> points_;
+    std::vector<std::uint32_t> local_, cornerVertex_;
+
+    std::uint32_t slot_ = kDefaultSlot;              // the current usemtl
+    std::vector<std::string> slotNames_;             // usemtl names in order of first use
+    std::vector<std::size_t> slotLines_;             // the line of that first use
+    std::unordered_map<std::string, std::uint32_t> slotOfName_;
+
+    std::vector<LibraryMaterial> library_;
+    std::unordered_map<std::string, std::size_t> libraryIndex_;
+    std::unordered_set<std::string> loadedLibraries_;
+
+    std::int32_t checker_ = -1;
+    std::unordered_map<std::string, std::int32_t> textureOfPath_; // -1: failed to load
+};
+
+void ObjParser::parse(std::string_view source) {
+    text::LineReader lines(source);
+    std::string_view line;
+    while (lines.next(line)) {
+        text::Tokens tokens(line);
+        const std::string_view keyword = tokens.next();
+        if (keyword.empty()) continue;
+        line_ = lines.lineNumber();
+        if (keyword == "v") {
+            vertex(tokens);
+        } else if (keyword == "f") {
+            face(tokens);
+        } else if (keyword == "vt") {
+            texcoord(tokens);
+        } else if (keyword == "vn") {
+            normal(tokens);
+        } else if (keyword == "usemtl") {
+            useMaterial(tokens.rest());
+        } else if (keyword == "mtllib") {
+            materialLibrary(tokens.rest());
+        } else if (keyword == "l" || keyword == "p") {
+            (keyword == "l" ? lineElements_ : pointElements_) += 1;
+        } else if (std::find(std::begin(kIgnoredStatements), std::end(kIgnoredStatements), keyword) ==
+                   std::end(kIgnoredStatements)) {
+            if (unknownStatements_.emplace(keyword).second)
+                warn(WarningKind::Other, "unknown statement '" + std::string(keyword) + "' ignored");
+        }
+    }
+}
+
+// Reads up to `max` numbers, NaN standing for any non-finite one; a token that is not a number
+// rejects the file.
+std::size_t ObjParser::readNumbers(text::Tokens& tokens, const char* statement, float* values, std::size_t max) {
+    std::size_t count = 0;
+    for (std::string_view token = tokens.next(); !token.empty(); token = tokens.next()) {
+        if (count == max) fail(std::string("too many numbers in '") + statement + "' (at most " + std::to_string(max) + ")");
+        const text::NumberStatus status = text::parseFloat(token, values[count]);
+        if (status == text::NumberStatus::Malformed)
+            fail("'" + std::string(token) + "' is not a number (in '" + statement + "')");
+        if (status == text::NumberStatus::NonFinite) values[count] = std::numeric_limits<float>::quiet_NaN();
+        ++count;
+    }
+    return count;
+}
+
+void ObjParser::vertex(text::Tokens& tokens) {
+    float c[6];
+    const std::size_t count = readNumbers(tokens, "v", c, 6);
+    if (count != 3 && count != 4 && count != 6)
+        fail("'v' needs 3 numbers (x y z), 4 (x y z w) or 6 (x y z r g b), not " + std::to_string(count));
+    const bool finitePosition = std::isfinite(c[0]) && std::isfinite(c[1]) && std::isfinite(c[2]);
+    if (!finitePosition) {
+        warn(WarningKind::BadValue, "vertex " + std::to_string(positions_.size() / 3 + 1) +
+                                        " has a non-finite or out-of-range coordinate; faces using it are dropped");
+        c[0] = std::numeric_limits<float>::quiet_NaN();
+    }
+    positions_.insert(positions_.end(), {c[0], c[1], c[2]});
+    if (count == 4 && !notedW_) {
+        notedW_ = true;
+        warn(WarningKind::Other, "vertex with a w component: w ignored (rational curves are not supported)");
+    }
+
+    if (count == 6 && !hasColors_) {
+        hasColors_ = true;
+        colors_.assign(positions_.size() - 3, 1.0f); // earlier vertices: white
+    }
+    if (!hasColors_) return;
+    glm::vec3 rgb(1.0f);
+    if (count == 6) {
+        if (std::isfinite(c[3]) && std::isfinite(c[4]) && std::isfinite(c[5])) {
+            rgb = {c[3], c[4], c[5]};
+            if (glm::any(glm::lessThan(rgb, glm::vec3(0.0f))) || glm::any(glm::greaterThan(rgb, glm::vec3(1.0f)))) {
+                if (!notedColorRange_) warn(WarningKind::Other, "vertex colours outside [0, 1] are clamped");
+                notedColorRange_ = true;
+                rgb = glm::clamp(rgb, 0.0f, 1.0f);
+            }
+        } else {
+            warn(WarningKind::BadValue, "vertex " + std::to_string(positions_.size() / 3) +
+                                            " has a non-finite colour; it is drawn white");
+        }
+    }
+    colors_.insert(colors_.end(), {rgb.r, rgb.g, rgb.b});
+}
+
+void ObjParser::texcoord(text::Tokens& tokens) {
+    float c[3] = {0.0f, 0.0f, 0.0f};
+    const std::size_t count = readNumbers(tokens, "vt", c, 3);
+    if (count == 0) fail("'vt' needs 1 to 3 numbers (u [v [w]])");
+    if (!std::isfinite(c[0]) || !std::isfinite(c[1])) {
+        warn(WarningKind::BadValue, "texture coordinate " + std::to_string(texcoords_.size() / 2 + 1) +
+                                        " is not finite; corners using it get none");
+        c[0] = std::numeric_limits<float>::quiet_NaN();
+    }
+    texcoords_.insert(texcoords_.end(), {c[0], c[1]});
+}
+
+void ObjParser::normal(text::Tokens& tokens) {
+    float c[3];
+    if (readNumbers(tokens, "vn", c, 3) != 3) fail("'vn' needs 3 numbers (x y z)");
+    // Stored unit length: some exporters write unnormalised normals (Meshlab's |n| = 2 pi).
+    glm::vec3 n(c[0], c[1], c[2]);
+    const float length = glm::length(n);
+    if (length > 0.0f && std::isfinite(length)) { // NaN components make the length NaN
+        n /= length;
+    } else {
+        warn(WarningKind::BadValue, "normal " + std::to_string(normals_.size() / 3 + 1) +
+                                        " is not finite or has zero length; corners using it get a generated one");
+        n.x = std::numeric_limits<float>::quiet_NaN();
+    }
+    normals_.insert(normals_.end(), {n.x, n.y, n.z});
+}
+
+std::uint32_t ObjParser::resolveIndex(std::string_view part, std::size_t defined, const char* what,
+                                      std::string_view token) const {
+    std::int64_t raw = 0;
+    const auto count = static_cast<std::int64_t>(defined);
+    const bool fits = text::parseInt(part, raw);
+    if (fits && raw != 0 && raw <= count && raw >= -count)
+        return static_cast<std::uint32_t>(raw > 0 ? raw - 1 : count + raw);
+
+    const std::string where = " in face corner '" + std::string(token) + "'";
+    const std::size_t sign = (!part.empty() && part[0] == '-') ? 1 : 0;
+    if (part.size() == sign || part.find_first_not_of("0123456789", sign) != std::string_view::npos)
+        fail("malformed face corner '" + std::string(token) + "' (expected v, v/vt, v//vn or v/vt/vn)");
+    if (fits && raw == 0) fail(std::string(what) + " index 0" + where + " (OBJ indices start at 1)");
+    if (sign == 1)
+        fail("relative " + std::string(what) + " index " + std::string(part) + where +
+             " points before the first one (" + std::to_string(defined) + " defined so far)");
+    fail(std::string(what) + " index " + std::string(part) + " out of range" + where + ": only " +
+         std::to_string(defined) + " defined so far");
+}
+
+// v, v/vt, v//vn, v/vt/vn; also v/vt/ and v// (an empty trailing index means none).
+Corner ObjParser::parseCorner(std::string_view token) const {
+    std::string_view parts[3];
+    std::size_t count = 0;
+    for (std::size_t start = 0;;) {
+        const std::size_t slash = token.find('/', start);
+        if (count == 3) fail("malformed face corner '" + std::string(token) + "' (more than two '/')");
+        parts[count++] = token.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
+        if (slash == std::string_view::npos) break;
+        start = slash + 1;
+    }
+    if (parts[0].empty()) fail("malformed face corner '" + std::string(token) + "' (no vertex index)");
+    Corner c;
+    c.p = resolveIndex(parts[0], positions_.size() / 3, "vertex", token);
+    if (!parts[1].empty()) c.t = resolveIndex(parts[1], texcoords_.size() / 2, "texture coordinate", token);
+    if (!parts[2].empty()) c.n = resolveIndex(parts[2], normals_.size() / 3, "normal", token);
+    return c;
+}
+
+void ObjParser::face(text::Tokens& tokens) {
+    ++faceStatements_;
+    corners_.clear();
+    for (std::string_view token = tokens.next(); !token.empty(); token = tokens.next())
+        corners_.push_back(parseCorner(token));
+    if (corners_.size() < 3) {
+        warn(WarningKind::DroppedFace, "face with " + plural(corners_.size(), "corner", "corners") +
+                                           " dropped (a face needs at least 3)");
+        return;
+    }
+    points_.clear();
+    for (const Corner& c : corners_) {
+        const float* p = &positions_[3 * std::size_t(c.p)];
+        if (std::isnan(p[0])) {
+            warn(WarningKind::DroppedFace, "face dropped: vertex " + std::to_string(c.p + 1) + " is not finite");
+            return;
+        }
+        points_.emplace_back(p[0], p[1], p[2]);
+    }
+
+    local_.clear();
+    const Triangulation result = triangulatePolygon(points_, local_);
+    if (result == Triangulation::Degenerate) {
+        warn(WarningKind::DroppedFace, "degenerate face dropped (fewer than 3 distinct corners, or no area)");
+        return;
+    }
+    if (result == Triangulation::Fan)
+        warn(WarningKind::FanFace, "self-intersecting " + plural(corners_.size(), "corner", "corners") +
+                                       " face: no ear found, triangulated as a fan");
+
+    // Only corners that end up in a triangle become vertices (a repeated corner may not).
+    cornerVertex_.assign(corners_.size(), kAbsent);
+    for (const std::uint32_t i : local_) {
+        if (cornerVertex_[i] == kAbsent) cornerVertex_[i] = vertexOf(corners_[i]);
+        model_.mesh.indices.push_back(cornerVertex_[i]);
+    }
+
+    std::vector<MaterialRange>& ranges = model_.mesh.ranges;
+    const auto added = static_cast<std::uint32_t>(local_.size() / 3);
+    if (ranges.empty() || ranges.back().material != slot_) {
+        const auto first = static_cast<std::uint32_t>(model_.mesh.indices.size() / 3 - added);
+        ranges.push_back(MaterialRange{first, 0, slot_});
+    }
+    ranges.back().triangleCount += added;
+}
+
+std::uint32_t ObjParser::vertexOf(Corner c) {
+    if (c.t != kAbsent && std::isnan(texcoords_[2 * std::size_t(c.t)])) c.t = kAbsent;
+    if (c.n != kAbsent && std::isnan(normals_[3 * std::size_t(c.n)])) c.n = kAbsent;
+    const auto next = static_cast<std::uint32_t>(vertices_.size());
+    const std::uint32_t v = vertexOfCorner_.findOrInsert(c, next);
+    if (v == next) vertices_.push_back(c);
+    return v;
+}
+
+void ObjParser::useMaterial(std::string_view name) {
+    if (name.empty()) {
+        warn(WarningKind::Other, "usemtl without a name: the default material is used");
+        slot_ = kDefaultSlot;
+        return;
+    }
+    const auto [it, added] = slotOfName_.emplace(std::string(name), static_cast<std::uint32_t>(slotNames_.size()));
+    if (added) {
+        slotNames_.emplace_back(name);
+        slotLines_.push_back(line_);
+    }
+    slot_ = it->second;
+}
+
+// mtllib takes a list of names; a name with spaces is either escaped ("a\ b.mtl") or, when
+// the whole rest of the line names an existing file, written as is.
+void ObjParser::materialLibrary(std::string_view arguments) {
+    if (!options_.loadMaterials) return;
+    if (arguments.empty()) {
+        warn(WarningKind::Other, "mtllib without a file name");
+        return;
+    }
+    const std::string whole = text::unescapePath(arguments);
+    if (isRegularFile(resolvePath(baseDir_, whole))) {
+        loadLibrary(whole);
+        return;
+    }
+    for (const std::string_view name : text::splitEscaped(arguments)) loadLibrary(text::unescapePath(name));
+}
+
+void ObjParser::loadLibrary(const std::string& file) {
+    const fs::path path = resolvePath(baseDir_, file);
+    if (!loadedLibraries_.insert(path.lexically_normal().string()).second) return;
+    std::vector<MtlMaterial> materials;
+    try {
+        materials = parseMtl(decodeText(readFileBytes(path), path.string()), path.string(), warnings_.list());
+    } catch (const Error& e) {
+        warn(WarningKind::Other, "material library '" + file + "' not loaded: " + e.what());
+        return;
+    }
+    for (MtlMaterial& m : materials) {
+        if (libraryIndex_.count(m.name)) {
+            warn(WarningKind::Other, "material '" + m.name + "' in '" + file +
+                                         "' is already defined by an earlier library; the first definition is kept");
+            continue;
+        }
+        libraryIndex_.emplace(m.name, library_.size());
+        library_.push_back({std::move(m), path.parent_path(), path.string()});
+    }
+}
+
+void ObjParser::finish() {
+    line_ = 0;
+    Mesh& mesh = model_.mesh;
+    if (positions_.empty() && faceStatements_ == 0) fail("no geometry (no vertices or faces)");
+    if (faceStatements_ == 0) {
+        const std::size_t elements = lineElements_ + pointElements_;
+        warn(WarningKind::Other, elements > 0 ? "no faces; " + plural(elements, "line/point element", "line/point elements") +
+                                                    " ignored"
+                                              : "no faces");
+    }
+    buildVertices();
+    buildMaterials();
+    computeBounds(mesh);
+    warnings_.summarise(name_);
+}
+
+void ObjParser::buildVertices() {
+    Mesh& mesh = model_.mesh;
+    const std::size_t n = vertices_.size();
+    for (std::vector<float>* a : {&mesh.px, &mesh.py, &mesh.pz, &mesh.u, &mesh.v}) a->resize(n);
+    bool allNormals = true;
+    for (std::size_t i = 0; i < n; ++i) {
+        const Corner& c = vertices_[i];
+        const float* p = &positions_[3 * std::size_t(c.p)];
+        mesh.px[i] = p[0];
+        mesh.py[i] = p[1];
+        mesh.pz[i] = p[2];
+        if (c.t != kAbsent) {
+            mesh.u[i] = texcoords_[2 * std::size_t(c.t)];
+            mesh.v[i] = texcoords_[2 * std::size_t(c.t) + 1];
+            mesh.hasTexCoords = true;
+        }
+        allNormals = allNormals && c.n != kAbsent;
+    }
+    // One missing normal means the file's normals do not describe the surface as a whole, and
+    // mixing generated with given ones would shade seams: generate them all instead.
+    if (allNormals && n > 0) {
+        for (std::vector<float>* a : {&mesh.nx, &mesh.ny, &mesh.nz}) a->resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const float* nrm = &normals_[3 * std::size_t(vertices_[i].n)];
+            mesh.nx[i] = nrm[0];
+            mesh.ny[i] = nrm[1];
+            mesh.nz[i] = nrm[2];
+        }
+    } else {
+        generateNormals(mesh);
+    }
+    if (hasColors_) {
+        for (std::vector<float>* a : {&mesh.cr, &mesh.cg, &mesh.cb}) a->resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const float* rgb = &colors_[3 * std::size_t(vertices_[i].p)];
+            mesh.cr[i] = rgb[0];
+            mesh.cg[i] = rgb[1];
+            mesh.cb[i] = rgb[2];
+        }
+    }
+}
+
+std::int32_t ObjParser::checkerTexture() {
+    if (checker_ < 0) {
+        checker_ = static_cast<std::int32_t>(model_.textures.size());
+        model_.textures.push_back(makeCheckerTexture());
+    }
+    return checker_;
+}
+
+// A material's map_Kd, decoded once per file however many materials share it. A texture that
+// cannot be loaded leaves the checker in its place, so the gap is visible.
+std::int32_t ObjParser::loadTexture(const LibraryMaterial& m) {
+    const fs::path path = resolvePath(m.dir, m.mtl.diffuseMap);
+    const std::string key = path.lexically_normal().string();
+    auto it = textureOfPath_.find(key);
+    if (it == textureOfPath_.end()) {
+        std::int32_t index = -1;
+        try {
+            Texture texture = makeTexture(loadImage(path), path.string());
+            index = static_cast<std::int32_t>(model_.textures.size());
+            model_.textures.push_back(std::move(texture));
+        } catch (const Error& e) {
+            warnings_.add(WarningKind::Other, m.file, m.mtl.diffuseMapLine,
+                          "texture '" + m.mtl.diffuseMap + "' of material '" + m.mtl.name +
+                              "' not loaded, the default checker is used: " + e.what());
+        }
+        it = textureOfPath_.emplace(key, index).first;
+    } else if (it->second < 0) {
+        warnings_.add(WarningKind::Other, m.file, m.mtl.diffuseMapLine,
+                      "texture '" + m.mtl.diffuseMap + "' of material '" + m.mtl.name +
+                          "' not loaded (see above), the default checker is used");
+    }
+    return it->second >= 0 ? it->second : checkerTexture();
+}
+
+// Every material of the loaded libraries goes into the model in definition order; textures
+// are decoded only for the materials faces use. Faces without a usable usemtl get the default
+// material: 0.8 grey, with the checker texture when the mesh has texture coordinates (the
+// checker marks "no material here" but needs UVs to show; without them it would be one flat
+// colour, so plain grey is the honest default then).
+void ObjParser::buildMaterials() {
+    std::vector<Material>& materials = model_.materials;
+    for (const LibraryMaterial& m : library_) materials.push_back(Material{m.mtl.name, m.mtl.diffuse, -1});
+
+    std::vector<std::uint32_t> materialOfSlot(slotNames_.size(), kDefaultSlot);
+    for (std::size_t s = 0; s < slotNames_.size(); ++s) {
+        const auto found = libraryIndex_.find(slotNames_[s]);
+        if (found != libraryIndex_.end()) {
+            materialOfSlot[s] = static_cast<std::uint32_t>(found->second);
+        } else if (options_.loadMaterials) {
+            warnings_.add(WarningKind::Other, name_, slotLines_[s],
+                          "material '" + slotNames_[s] + "' is not defined" +
+                              (loadedLibraries_.empty() ? " (no material library loaded)" : " in the loaded libraries") +
+                              "; the default material is used");
+        }
+    }
+
+    std::vector<bool> used(materials.size(), false);
+    std::uint32_t defaultMaterial = kDefaultSlot;
+    std::vector<MaterialRange> merged;
+    for (MaterialRange r : model_.mesh.ranges) {
+        r.material = r.material == kDefaultSlot ? kDefaultSlot : materialOfSlot[r.material];
+        if (r.material == kDefaultSlot) {
+            if (defaultMaterial == kDefaultSlot) {
+                defaultMaterial = static_cast<std::uint32_t>(materials.size());
+                const bool checker = options_.loadTextures && model_.mesh.hasTexCoords;
+                materials.push_back(Material{"default", {0.8f, 0.8f, 0.8f}, checker ? checkerTexture() : -1});
+            }
+            r.material = defaultMaterial;
+        } else {
+            used[r.material] = true;
+        }
+        if (!merged.empty() && merged.back().material == r.material) merged.back().triangleCount += r.triangleCount;
+        else merged.push_back(r);
+    }
+    model_.mesh.ranges = std::move(merged);
+
+    if (!options_.loadTextures) return;
+    for (std::size_t i = 0; i < library_.size(); ++i)
+        if (used[i] && !library_[i].mtl.diffuseMap.empty()) materials[i].texture = loadTexture(library_[i]);
+}
+
+} // namespace
+
+Model loadObjFromString(const std::string& text, const std::string& name, const fs::path& baseDir,
+                        const ObjLoadOptions& options) {
+    Model model;
+    model.source = name;
+    ObjParser parser(name, baseDir, options, model);
+    parser.parse(decodeText(text, name));
+    parser.finish();
+    return model;
+}
+
+Model loadObj(const fs::path& path, const ObjLoadOptions& options) {
+    Model model;
+    model.source = path.string();
+    ObjParser parser(model.source, path.parent_path(), options, model);
+    parser.parse(decodeText(readFileBytes(path), model.source));
+    parser.finish();
+    return model;
+}
+
+} // namespace facet

@@ -1,0 +1,477 @@
+#include "gl/gl_reference.h"
+
+#include "core/error.h"
+#include "gl/gl_context.h"
+#include "gl/gl_objects.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <exception>
+#include <optional>
+#include <vector>
+
+namespace facet {
+
+namespace {
+
+// d = R (v - eye) with the products summed in facet::rotate's order; `precise` (where the
+// compiler knows it) forbids fusing into FMA and reassociating, as -ffp-contract=off does on
+// the host. gl_Position's w = d.z and z chosen so GL's window depth is facet::windowDepth.
+constexpr const char* kVertexShader = R"(#version 330 core
+#extension GL_ARB_gpu_shader5 : enable
+#ifdef GL_ARB_gpu_shader5
+#define PRECISE precise
+#else
+#define PRECISE
+#endif
+layout(location = 0) in vec3 position;
+layout(location = 1) in vec2 texCoord;
+layout(location = 2) in vec3 normal;
+uniform vec3 eye;
+uniform vec3 right;
+uniform vec3 up;
+uniform vec3 forward;
+uniform vec2 projection; // (focus / aspect, focus)
+uniform vec2 depthMap;   // z_clip = depthMap.x d.z + depthMap.y
+out vec2 uv;
+out vec3 worldNormal;
+void main() {
+    PRECISE vec3 s = position - eye;
+    PRECISE vec3 d = vec3(right.x * s.x + right.y * s.y + right.z * s.z,
+                          up.x * s.x + up.y * s.y + up.z * s.z,
+                          forward.x * s.x + forward.y * s.y + forward.z * s.z);
+    gl_Position = vec4(projection.x * d.x, projection.y * d.y, depthMap.x * d.z + depthMap.y, d.z);
+    uv = texCoord;
+    worldNormal = normal;
+}
+)";
+
+// facet::shadeFragment, in the same [0, 255] units.
+constexpr const char* kFragmentShader = R"(#version 330 core
+in vec2 uv;
+in vec3 worldNormal;
+uniform sampler2D diffuseTexture;
+uniform bool textured;
+uniform vec4 color; // Kd in [0, 255], alpha 255
+uniform bool headlight;
+uniform vec3 viewForward;
+uniform float ambient;
+out vec4 fragColor;
+void main() {
+    vec4 c = textured ? texture(diffuseTexture, uv) * 255.0 : color;
+    if (headlight) {
+        float len = length(worldNormal);
+        float lambert = len > 0.0 ? abs(dot(worldNormal, viewForward)) / len : 1.0;
+        c.rgb *= ambient + (1.0 - ambient) * lambert;
+    }
+    fragColor = c / 255.0;
+}
+)";
+
+// Interleaved vertex: position, uv, normal.
+constexpr int kVertexFloats = 8;
+
+GlObject compileShader(GLenum type, const char* source, const char* name) {
+    GlObject shader = makeGlShader(type);
+    FACET_GL(glShaderSource(shader.get(), 1, &source, nullptr));
+    FACET_GL(glCompileShader(shader.get()));
+    GLint ok = GL_FALSE;
+    FACET_GL(glGetShaderiv(shader.get(), GL_COMPILE_STATUS, &ok));
+    if (ok != GL_TRUE) {
+        char log[4096] = {};
+        glGetShaderInfoLog(shader.get(), sizeof log, nullptr, log);
+        throw Error(std::string("the GL reference ") + name + " shader does not compile: " + log);
+    }
+    return shader;
+}
+
+// Binds the context to the calling thread for one call, and unbinds it after, so the
+// renderer may be used from another thread next time.
+class CurrentScope {
+public:
+    explicit CurrentScope(const GlContext& context) : context_(context) {
+        if (!context_.makeCurrent())
+            throw Error("cannot make the OpenGL context (" + context_.kind() + ") current on this thread");
+        while (glGetError() != GL_NO_ERROR) {
+        } // errors left by others are not ours to report
+    }
+    ~CurrentScope() { context_.release(); }
+    CurrentScope(const CurrentScope&) = delete;
+    CurrentScope& operator=(const CurrentScope&) = delete;
+
+private:
+    const GlContext& context_;
+};
+
+// What identifies the uploaded data (see GlReferenceRenderer::setModel).
+struct ModelKey {
+    const Model* model = nullptr;
+    const float* positions = nullptr;
+    const float* texCoords = nullptr;
+    const float* normals = nullptr;
+    const std::uint32_t* indices = nullptr;
+    const Texture* textures = nullptr;
+    std::size_t vertexCount = 0, indexCount = 0, textureCount = 0;
+    bool hasTexCoords = false;
+
+    static ModelKey of(const Model& m) {
+        return ModelKey{&m,
+                        m.mesh.px.data(),
+                        m.mesh.u.data(),
+                        m.mesh.nx.data(),
+                        m.mesh.indices.data(),
+                        m.textures.data(),
+                        m.mesh.vertexCount(),
+                        m.mesh.indices.size(),
+                        m.textures.size(),
+                        m.mesh.hasTexCoords};
+    }
+    bool operator==(const ModelKey& o) const {
+        return model == o.model && positions == o.positions && texCoords == o.texCoords && normals == o.normals &&
+               indices == o.indices && textures == o.textures && vertexCount == o.vertexCount &&
+               indexCount == o.indexCount && textureCount == o.textureCount && hasTexCoords == o.hasTexCoords;
+    }
+};
+
+// GL needs level i to be max(1, size >> i) on both axes, or the texture is incomplete and
+// samples as black; facet's chain is built that way, but a hand-made one might not be.
+void checkMipChain(const Texture& t, std::size_t index, GLint maxSize) {
+    const std::string name = "texture " + std::to_string(index) + " (" + t.source + ")";
+    if (t.width() > std::uint32_t(maxSize) || t.height() > std::uint32_t(maxSize))
+        throw Error(name + " is " + std::to_string(t.width()) + "x" + std::to_string(t.height()) +
+                    ", beyond this GL's limit of " + std::to_string(maxSize));
+    for (std::size_t l = 0; l < t.levels.size(); ++l) {
+        const MipLevel& level = t.levels[l];
+        const std::uint32_t w = std::max(1u, t.width() >> l), h = std::max(1u, t.height() >> l);
+        if (level.width != w || level.height != h)
+            throw Error(name + ": mip level " + std::to_string(l) + " is " + std::to_string(level.width) + "x" +
+                        std::to_string(level.height) + ", OpenGL needs " + std::to_string(w) + "x" +
+                        std::to_string(h));
+        if (std::size_t(level.offset) + std::size_t(w) * h > t.texels.size())
+            throw Error(name + ": mip level " + std::to_string(l) + " runs past the texel array");
+    }
+}
+
+} // namespace
+
+struct GlReferenceRenderer::Impl {
+    // Every GL object; the context must be current when they are deleted.
+    struct Objects {
+        GlObject program, vertexArray, vertexBuffer, indexBuffer;
+        GlObject framebuffer, colorBuffer, depthBuffer;
+        std::vector<GlObject> textures; // one per Model::textures entry; empty for a texture without levels
+
+        void abandon() noexcept {
+            for (GlObject* o : {&program, &vertexArray, &vertexBuffer, &indexBuffer, &framebuffer, &colorBuffer,
+                                &depthBuffer})
+                o->abandon();
+            for (GlObject& t : textures) t.abandon();
+        }
+    };
+    struct Uniforms {
+        GLint eye, right, up, forward, projection, depthMap;
+        GLint diffuseTexture, textured, color, headlight, viewForward, ambient;
+    };
+
+    GlContext context;
+    std::string renderer;
+    GLint maxTextureSize = 0, maxRenderbufferSize = 0;
+    GLint maxViewport[2] = {0, 0};
+    std::optional<Objects> gl;
+    Uniforms uniforms{};
+    std::optional<ModelKey> uploaded;
+    int framebufferWidth = 0, framebufferHeight = 0;
+
+    explicit Impl(GlContext c) : context(std::move(c)) {}
+    Impl(const Impl&) = delete;
+    Impl& operator=(const Impl&) = delete;
+
+    ~Impl() {
+        if (!gl) return;
+        if (context.makeCurrent()) {
+            gl.reset();
+            context.release();
+        } else {
+            gl->abandon(); // destroying the context frees them
+        }
+    }
+
+    void createProgram();
+    void upload(const Model& model);
+    void ensureFramebuffer(int width, int height);
+};
+
+void GlReferenceRenderer::Impl::createProgram() {
+    const GlObject vs = compileShader(GL_VERTEX_SHADER, kVertexShader, "vertex");
+    const GlObject fs = compileShader(GL_FRAGMENT_SHADER, kFragmentShader, "fragment");
+    gl->program = makeGlProgram();
+    const GLuint p = gl->program.get();
+    FACET_GL(glAttachShader(p, vs.get()));
+    FACET_GL(glAttachShader(p, fs.get()));
+    FACET_GL(glLinkProgram(p));
+    GLint ok = GL_FALSE;
+    FACET_GL(glGetProgramiv(p, GL_LINK_STATUS, &ok));
+    if (ok != GL_TRUE) {
+        char log[4096] = {};
+        glGetProgramInfoLog(p, sizeof log, nullptr, log);
+        throw Error(std::string("the GL reference shaders do not link: ") + log);
+    }
+    const auto at = [p](const char* name) { return glGetUniformLocation(p, name); };
+    uniforms = Uniforms{at("eye"),     at("right"),          at("up"),       at("forward"),
+                        at("projection"), at("depthMap"),    at("diffuseTexture"), at("textured"),
+                        at("color"),   at("headlight"),      at("viewForward"),    at("ambient")};
+    checkGlError("glGetUniformLocation", __FILE__, __LINE__);
+}
+
+void GlReferenceRenderer::Impl::upload(const Model& model) {
+    const Mesh& mesh = model.mesh;
+    const std::size_t n = mesh.vertexCount();
+    const std::string name = "model " + model.source;
+    if (mesh.py.size() != n || mesh.pz.size() != n) throw Error(name + ": position arrays differ in length");
+    const bool uvs = mesh.hasTexCoords;
+    if (uvs && (mesh.u.size() != n || mesh.v.size() != n))
+        throw Error(name + ": texture coordinate arrays differ in length from the positions");
+    // As the CPU backend: normals count only when there is one per vertex.
+    const bool normals = mesh.nx.size() == n && mesh.ny.size() == n && mesh.nz.size() == n;
+    const std::size_t indexCount = mesh.triangleCount() * 3;
+    for (std::size_t i = 0; i < indexCount; ++i)
+        if (mesh.indices[i] >= n)
+            throw Error(name + ": triangle " + std::to_string(i / 3) + " uses vertex " + std::to_string(mesh.indices[i]) +
+                        " of " + std::to_string(n));
+
+    std::vector<float> vertices(n * kVertexFloats, 0.0f);
+    for (std::size_t i = 0; i < n; ++i) {
+        float* v = &vertices[i * kVertexFloats];
+        v[0] = mesh.px[i];
+        v[1] = mesh.py[i];
+        v[2] = mesh.pz[i];
+        if (uvs) {
+            v[3] = mesh.u[i];
+            v[4] = mesh.v[i];
+        }
+        if (normals) {
+            v[5] = mesh.nx[i];
+            v[6] = mesh.ny[i];
+            v[7] = mesh.nz[i];
+        }
+    }
+    uploaded.reset();
+    FACET_GL(glBindVertexArray(gl->vertexArray.get()));
+    FACET_GL(glBindBuffer(GL_ARRAY_BUFFER, gl->vertexBuffer.get()));
+    FACET_GL(glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(vertices.size() * sizeof(float)), vertices.data(), GL_STATIC_DRAW));
+    FACET_GL(glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gl->indexBuffer.get()));
+    FACET_GL(glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(indexCount * sizeof(std::uint32_t)), mesh.indices.data(),
+                          GL_STATIC_DRAW));
+    constexpr GLsizei stride = kVertexFloats * sizeof(float);
+    FACET_GL(glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, nullptr));
+    FACET_GL(glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<const void*>(3 * sizeof(float))));
+    FACET_GL(glVertexAttribPointer(2, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<const void*>(5 * sizeof(float))));
+    for (GLuint a = 0; a < 3; ++a) FACET_GL(glEnableVertexAttribArray(a));
+
+    gl->textures.clear();
+    FACET_GL(glPixelStorei(GL_UNPACK_ALIGNMENT, 4)); // RGBA8 rows are whole words
+    for (std::size_t t = 0; t < model.textures.size(); ++t) {
+        const Texture& texture = model.textures[t];
+        if (texture.levels.empty()) {
+            gl->textures.emplace_back();
+            continue;
+        }
+        checkMipChain(texture, t, maxTextureSize);
+        GlObject object = makeGlTexture();
+        FACET_GL(glBindTexture(GL_TEXTURE_2D, object.get()));
+        // facet's own chain, level by level, so both sides filter the same texels.
+        for (std::size_t l = 0; l < texture.levels.size(); ++l) {
+            const MipLevel& level = texture.levels[l];
+            FACET_GL(glTexImage2D(GL_TEXTURE_2D, GLint(l), GL_RGBA8, GLsizei(level.width), GLsizei(level.height), 0,
+                                  GL_RGBA, GL_UNSIGNED_BYTE, texture.texels.data() + level.offset));
+        }
+        FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, 0));
+        FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, GLint(texture.levels.size() - 1)));
+        FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT));
+        FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT));
+        gl->textures.push_back(std::move(object));
+    }
+    uploaded = ModelKey::of(model);
+}
+
+void GlReferenceRenderer::Impl::ensureFramebuffer(int width, int height) {
+    if (width == framebufferWidth && height == framebufferHeight) return;
+    const int limit = std::min({maxRenderbufferSize, maxViewport[0], maxViewport[1]});
+    if (width > limit || height > limit)
+        throw Error("a " + std::to_string(width) + "x" + std::to_string(height) + " target exceeds this GL's limit of " +
+                    std::to_string(limit) + " pixels a side");
+    framebufferWidth = framebufferHeight = 0;
+    FACET_GL(glBindRenderbuffer(GL_RENDERBUFFER, gl->colorBuffer.get()));
+    FACET_GL(glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height));
+    FACET_GL(glBindRenderbuffer(GL_RENDERBUFFER, gl->depthBuffer.get()));
+    FACET_GL(glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT32F, width, height));
+    FACET_GL(glBindFramebuffer(GL_FRAMEBUFFER, gl->framebuffer.get()));
+    FACET_GL(glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, gl->colorBuffer.get()));
+    FACET_GL(glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, gl->depthBuffer.get()));
+    const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    if (status != GL_FRAMEBUFFER_COMPLETE)
+        throw Error("the GL reference framebuffer (RGBA8 + DEPTH_COMPONENT32F) is incomplete: status " +
+                    std::to_string(status));
+    framebufferWidth = width;
+    framebufferHeight = height;
+}
+
+GlReferenceRenderer::GlReferenceRenderer() : impl_(std::make_unique<Impl>(GlContext::create())) {
+    Impl& im = *impl_;
+    const CurrentScope current(im.context);
+    const auto* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    im.renderer = name ? name : "unknown";
+    FACET_GL(glGetIntegerv(GL_MAX_TEXTURE_SIZE, &im.maxTextureSize));
+    FACET_GL(glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &im.maxRenderbufferSize));
+    FACET_GL(glGetIntegerv(GL_MAX_VIEWPORT_DIMS, im.maxViewport));
+    im.gl.emplace();
+    im.createProgram();
+    im.gl->vertexArray = makeGlVertexArray();
+    im.gl->vertexBuffer = makeGlBuffer();
+    im.gl->indexBuffer = makeGlBuffer();
+    im.gl->framebuffer = makeGlFramebuffer();
+    im.gl->colorBuffer = makeGlRenderbuffer();
+    im.gl->depthBuffer = makeGlRenderbuffer();
+}
+
+GlReferenceRenderer::~GlReferenceRenderer() = default;
+GlReferenceRenderer::GlReferenceRenderer(GlReferenceRenderer&&) noexcept = default;
+GlReferenceRenderer& GlReferenceRenderer::operator=(GlReferenceRenderer&&) noexcept = default;
+
+GlAvailability GlReferenceRenderer::probe() noexcept {
+    GlAvailability a;
+    try {
+        const GlReferenceRenderer renderer;
+        a.usable = true;
+        a.renderer = renderer.rendererName();
+        a.context = renderer.contextKind();
+    } catch (const std::exception& e) {
+        a.reason = e.what();
+    } catch (...) {
+        a.reason = "unknown failure while making an OpenGL context";
+    }
+    return a;
+}
+
+const std::string& GlReferenceRenderer::rendererName() const {
+    if (!impl_) throw Error("GlReferenceRenderer used after being moved from");
+    return impl_->renderer;
+}
+
+const std::string& GlReferenceRenderer::contextKind() const {
+    if (!impl_) throw Error("GlReferenceRenderer used after being moved from");
+    return impl_->context.kind();
+}
+
+void GlReferenceRenderer::setModel(const Model& model) {
+    if (!impl_) throw Error("GlReferenceRenderer used after being moved from");
+    const CurrentScope current(impl_->context);
+    impl_->upload(model);
+}
+
+void GlReferenceRenderer::render(const Model& model, const ViewParams& view, const RenderSettings& settings,
+                                 const FrameView& target) {
+    if (!impl_) throw Error("GlReferenceRenderer used after being moved from");
+    if (target.width <= 0 || target.height <= 0 || !target.color || !target.depth)
+        throw Error("render target is empty (" + std::to_string(target.width) + "x" + std::to_string(target.height) +
+                    "); nothing to draw into");
+    Impl& im = *impl_;
+    const Mesh& mesh = model.mesh;
+    const std::size_t triangleCount = mesh.triangleCount();
+    // Material 0 exists even for a model without materials: the default grey (as the CPU backend).
+    const std::size_t materialCount = std::max<std::size_t>(1, model.materials.size());
+    for (const MaterialRange& range : mesh.ranges)
+        if (range.material >= materialCount || range.firstTriangle + std::size_t(range.triangleCount) > triangleCount)
+            throw Error("model " + model.source + ": a material range names material " + std::to_string(range.material) +
+                        " or triangles beyond the mesh");
+
+    const CurrentScope current(im.context);
+    if (!im.uploaded || !(*im.uploaded == ModelKey::of(model))) im.upload(model);
+    im.ensureFramebuffer(target.width, target.height);
+
+    FACET_GL(glBindFramebuffer(GL_FRAMEBUFFER, im.gl->framebuffer.get()));
+    FACET_GL(glViewport(0, 0, target.width, target.height));
+    FACET_GL(glDepthRange(0.0, 1.0));
+    for (GLenum cap : {GL_DITHER, GL_BLEND, GL_SCISSOR_TEST, GL_STENCIL_TEST, GL_MULTISAMPLE, GL_FRAMEBUFFER_SRGB,
+                       GL_POLYGON_OFFSET_FILL, GL_SAMPLE_ALPHA_TO_COVERAGE, GL_DEPTH_CLAMP})
+        FACET_GL(glDisable(cap));
+    FACET_GL(glEnable(GL_DEPTH_TEST));
+    FACET_GL(glDepthFunc(GL_LESS));
+    FACET_GL(glDepthMask(GL_TRUE));
+    FACET_GL(glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE));
+    FACET_GL(glPolygonMode(GL_FRONT_AND_BACK, GL_FILL));
+    FACET_GL(glFrontFace(GL_CCW));
+    FACET_GL(glCullFace(GL_BACK));
+    FACET_GL(settings.cullBackFaces ? glEnable(GL_CULL_FACE) : glDisable(GL_CULL_FACE));
+
+    const glm::vec4 clear = unpackRgba8(settings.clearColor) / 255.0f;
+    FACET_GL(glClearColor(clear.r, clear.g, clear.b, clear.a));
+    FACET_GL(glClearDepth(1.0));
+    FACET_GL(glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT));
+
+    // Uniforms: R's rows as facet::rotate reads them, and z_clip = A d.z + B with
+    // A = (f + n) / (f - n), B = -2 f n / (f - n), i.e. glm::perspective's depth mapping.
+    const glm::mat3& r = view.rotation;
+    const Impl::Uniforms& u = im.uniforms;
+    const double n = view.nearPlane, f = view.farPlane;
+    FACET_GL(glUseProgram(im.gl->program.get()));
+    FACET_GL(glUniform3f(u.eye, view.eye.x, view.eye.y, view.eye.z));
+    FACET_GL(glUniform3f(u.right, r[0][0], r[1][0], r[2][0]));
+    FACET_GL(glUniform3f(u.up, r[0][1], r[1][1], r[2][1]));
+    FACET_GL(glUniform3f(u.forward, r[0][2], r[1][2], r[2][2]));
+    FACET_GL(glUniform2f(u.projection, view.focus / view.aspect, view.focus));
+    FACET_GL(glUniform2f(u.depthMap, float((f + n) / (f - n)), float(-2.0 * f * n / (f - n))));
+    FACET_GL(glUniform1i(u.diffuseTexture, 0));
+    FACET_GL(glUniform1i(u.headlight, settings.headlight ? 1 : 0));
+    FACET_GL(glUniform3f(u.viewForward, r[0][2], r[1][2], r[2][2]));
+    FACET_GL(glUniform1f(u.ambient, kAmbient));
+    FACET_GL(glActiveTexture(GL_TEXTURE0));
+    FACET_GL(glBindVertexArray(im.gl->vertexArray.get()));
+
+    GLint minFilter = GL_NEAREST, magFilter = GL_NEAREST;
+    if (settings.filter == TextureFilter::Bilinear) minFilter = magFilter = GL_LINEAR;
+    if (settings.filter == TextureFilter::Trilinear) {
+        minFilter = GL_LINEAR_MIPMAP_LINEAR;
+        magFilter = GL_LINEAR;
+    }
+
+    // A triangle takes the material of the last range starting at or before it (range 0 for
+    // those before the first), exactly as the CPU backend assigns them.
+    const std::vector<MaterialRange>& ranges = mesh.ranges;
+    const std::size_t segments = std::max<std::size_t>(1, ranges.size());
+    for (std::size_t s = 0; s < segments; ++s) {
+        const std::size_t begin = s == 0 || ranges.empty() ? 0 : ranges[s].firstTriangle;
+        const std::size_t end = s + 1 < ranges.size() ? ranges[s + 1].firstTriangle : triangleCount;
+        if (begin >= end) continue;
+        const std::size_t m = ranges.empty() ? 0 : ranges[s].material;
+        glm::vec4 color(0.8f * 255.0f, 0.8f * 255.0f, 0.8f * 255.0f, 255.0f);
+        GLuint texture = 0;
+        if (m < model.materials.size()) {
+            const Material& mat = model.materials[m];
+            color = glm::vec4(glm::clamp(mat.diffuse, 0.0f, 1.0f) * 255.0f, 255.0f);
+            if (mat.texture >= 0 && std::size_t(mat.texture) < im.gl->textures.size() && mesh.hasTexCoords)
+                texture = im.gl->textures[std::size_t(mat.texture)].get();
+        }
+        FACET_GL(glUniform4f(u.color, color.r, color.g, color.b, color.a));
+        FACET_GL(glUniform1i(u.textured, texture != 0 ? 1 : 0));
+        FACET_GL(glBindTexture(GL_TEXTURE_2D, texture));
+        if (texture != 0) {
+            FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, minFilter));
+            FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, magFilter));
+        }
+        FACET_GL(glDrawElements(GL_TRIANGLES, GLsizei((end - begin) * 3), GL_UNSIGNED_INT,
+                                reinterpret_cast<const void*>(begin * 3 * sizeof(std::uint32_t))));
+    }
+
+    // GL's row 0 is the bottom of the picture, facet's the top: read, then swap rows.
+    FACET_GL(glPixelStorei(GL_PACK_ALIGNMENT, 1));
+    FACET_GL(glReadPixels(0, 0, target.width, target.height, GL_RGBA, GL_UNSIGNED_BYTE, target.color));
+    FACET_GL(glReadPixels(0, 0, target.width, target.height, GL_DEPTH_COMPONENT, GL_FLOAT, target.depth));
+    const std::size_t w = std::size_t(target.width);
+    for (std::size_t top = 0, bottom = std::size_t(target.height) - 1; top < bottom; ++top, --bottom) {
+        std::swap_ranges(target.color + top * w, target.color + (top + 1) * w, target.color + bottom * w);
+        std::swap_ranges(target.depth + top * w, target.depth + (top + 1) * w, target.depth + bottom * w);
+    }
+}
+
+} // namespace facet

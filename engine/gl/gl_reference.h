@@ -1,0 +1,59 @@
+// The OpenGL reference path: renders a Model offscreen with OpenGL, following facet's
+// conventions exactly (camera, window depth, culling, texture data and filters, headlight) and
+// leaving rasterization and sampling to GL, so the CPU and CUDA backends can be checked
+// against a real GL implementation.
+// The context has no window where possible (EGL; see gl/gl_context.h); output is in facet's
+// layout: row 0 at the top, RGBA8 with R in the low byte, window depth in [0, 1].
+#pragma once
+
+#include "asset/model.h"
+#include "core/frame.h"
+#include "core/shading.h"
+#include "core/transform.h"
+
+#include <memory>
+#include <string>
+
+namespace facet {
+
+struct GlAvailability {
+    bool usable = false;
+    std::string reason;   // why not, when unusable
+    std::string renderer; // GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
+    std::string context;  // how the context was made, e.g. "EGL (surfaceless platform)"
+};
+
+class GlReferenceRenderer {
+public:
+    // Whether a renderer can be made here, and why not; never throws.
+    static GlAvailability probe() noexcept;
+
+    // Makes the context, compiles the shaders. Throws facet::Error saying why when no
+    // OpenGL 3.3 core context can be had.
+    GlReferenceRenderer();
+    ~GlReferenceRenderer();
+    GlReferenceRenderer(GlReferenceRenderer&&) noexcept;
+    GlReferenceRenderer& operator=(GlReferenceRenderer&&) noexcept;
+    GlReferenceRenderer(const GlReferenceRenderer&) = delete;
+    GlReferenceRenderer& operator=(const GlReferenceRenderer&) = delete;
+
+    const std::string& rendererName() const; // GL_RENDERER
+    const std::string& contextKind() const;
+
+    // Uploads the mesh and textures now. render() uploads by itself when handed a different
+    // model (another address, or vectors reallocated or resized since); call this after
+    // editing a model's vertices, indices or texels in place. Materials are read every frame.
+    void setModel(const Model& model);
+
+    // Renders the model into `target` (cleared first to settings.clearColor and depth 1).
+    // Throws facet::Error for an empty target, an invalid model or a GL error.
+    // The context is current on the calling thread only during calls.
+    void render(const Model& model, const ViewParams& view, const RenderSettings& settings,
+                const FrameView& target);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace facet
