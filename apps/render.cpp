@@ -175,7 +175,9 @@ Options parseArguments(int argc, char** argv) {
 void printInfo(const facet::Model& model) {
     const facet::Mesh& m = model.mesh;
     std::cout << model.source << "\n"
-              << "  vertices   " << m.vertexCount() << "\n"
+              << "  file       " << model.fileCounts.positions << " v, " << model.fileCounts.texcoords << " vt, "
+              << model.fileCounts.normals << " vn, " << model.fileCounts.faces << " f\n"
+              << "  vertices   " << m.vertexCount() << " (distinct corners)\n"
               << "  triangles  " << m.triangleCount() << "\n"
               << "  materials  " << model.materials.size() << " (" << m.ranges.size() << " ranges)\n"
               << "  textures   " << model.textures.size() << "\n"
@@ -218,13 +220,14 @@ int run(const Options& o) {
     for (const facet::Warning& w : model.warnings) std::cerr << "warning: " << w.toString() << "\n";
     if (model.mesh.triangleCount() == 0) std::cerr << "warning: " << o.mesh << " has no triangles to draw\n";
 
-    facet::Camera camera = facet::Camera::framing(model.mesh.bounds, o.fov.value_or(60.0f));
+    const float aspect = static_cast<float>(o.width) / static_cast<float>(o.height);
+    facet::Camera camera = facet::Camera::framing(model.mesh.bounds, aspect, o.fov.value_or(60.0f));
     if (o.eye) camera.eye = *o.eye;
     if (o.yaw) camera.yawDegrees = *o.yaw;
     if (o.pitch) camera.pitchDegrees = *o.pitch;
     if (o.nearPlane) camera.nearPlane = *o.nearPlane;
     if (o.farPlane) camera.farPlane = *o.farPlane;
-    const facet::ViewParams view = camera.view(static_cast<float>(o.width) / static_cast<float>(o.height));
+    const facet::ViewParams view = camera.view(aspect);
 
     const std::size_t pixels = std::size_t(o.width) * std::size_t(o.height);
     std::vector<std::uint32_t> color(pixels);

@@ -30,8 +30,8 @@ rock and a plank leaning on it. DIR receives scene.obj, scene.mtl and the PNG te
 
   --triangles N   about how many triangles to write, from 10000 to 20000000 (default 85000:
                   the committed scene); larger values tessellate the same scene more finely
-  --out DIR       where to write (default assets/default_scene, from the current folder:
-                  run it at the repository root); created if missing
+  --out DIR       where to write (default: the checkout's assets/default_scene); created if
+                  missing
   -h, --help      this text
 )";
 
@@ -40,7 +40,7 @@ constexpr long kMinTriangles = 10000, kMaxTriangles = 20000000;
 
 struct Options {
     long triangles = kDefaultTriangles;
-    fs::path out = "assets/default_scene";
+    fs::path out = FACET_DEFAULT_SCENE_DIR;
     bool help = false;
 };
 

@@ -77,7 +77,7 @@ TEST(Camera, RotationRowsAreRightUpForward) {
 TEST(Camera, ConventionDirections) {
     Camera cam;
     EXPECT_NEAR(cam.forward().z, -1.0f, 1e-6f); // yaw = pitch = 0 looks down -Z
-    cam.yawDegrees = 90.0f;                       // positive yaw turns left
+    cam.yawDegrees = 90.0f;                     // positive yaw turns left
     EXPECT_NEAR(cam.forward().x, -1.0f, 1e-6f);
     cam.yawDegrees = 0.0f;
     cam.pitchDegrees = 30.0f; // positive pitch looks up
@@ -132,17 +132,23 @@ TEST(Camera, FramingShowsTheWholeBox) {
     Bounds b;
     b.extend({-3, 0, -2});
     b.extend({5, 4, 6});
-    const Camera cam = Camera::framing(b);
-    EXPECT_NO_THROW(cam.validate());
-    const ViewParams vp = cam.view(1.0f);
-    for (int i = 0; i < 8; ++i) {
-        const glm::vec3 corner{(i & 1) ? b.max.x : b.min.x, (i & 2) ? b.max.y : b.min.y, (i & 4) ? b.max.z : b.min.z};
-        const glm::vec3 d = rotate(vp.rotation, shift(corner, vp.eye));
-        EXPECT_GT(d.z, vp.nearPlane);
-        EXPECT_LT(d.z, vp.farPlane);
-        const glm::vec2 ndc = perspectiveDivide(d, vp.focus, vp.aspect);
-        EXPECT_LE(std::abs(ndc.x), 1.0f);
-        EXPECT_LE(std::abs(ndc.y), 1.0f);
+    for (const float aspect : {0.5f, 1.0f, 16.0f / 9.0f}) {
+        const Camera cam = Camera::framing(b, aspect);
+        EXPECT_NO_THROW(cam.validate());
+        const ViewParams vp = cam.view(aspect);
+        float widest = 0.0f;
+        for (int i = 0; i < 8; ++i) {
+            const glm::vec3 corner{(i & 1) ? b.max.x : b.min.x, (i & 2) ? b.max.y : b.min.y,
+                                   (i & 4) ? b.max.z : b.min.z};
+            const glm::vec3 d = rotate(vp.rotation, shift(corner, vp.eye));
+            EXPECT_GT(d.z, vp.nearPlane);
+            EXPECT_LT(d.z, vp.farPlane);
+            const glm::vec2 ndc = perspectiveDivide(d, vp.focus, vp.aspect);
+            EXPECT_LE(std::abs(ndc.x), 0.9f + 1e-5f);
+            EXPECT_LE(std::abs(ndc.y), 0.9f + 1e-5f);
+            widest = std::max({widest, std::abs(ndc.x), std::abs(ndc.y)});
+        }
+        EXPECT_NEAR(widest, 0.9f, 1e-4f) << "the box should fill the frame up to the margin, aspect " << aspect;
     }
 }
 

@@ -89,13 +89,6 @@ void expectCheckerFor(const Model& m, const std::string& material) {
     EXPECT_EQ(m.textures.at(std::size_t(it->texture)).source, "default checker");
 }
 
-std::size_t countLinesStartingWith(const fs::path& path, const std::string& prefix) {
-    std::ifstream in(path);
-    std::size_t n = 0;
-    for (std::string line; std::getline(in, line);) n += line.compare(0, prefix.size(), prefix) == 0;
-    return n;
-}
-
 std::vector<CorpusCase> corpusTable() {
     const fs::path root = test::modelsDir();
     return {
@@ -110,14 +103,16 @@ std::vector<CorpusCase> corpusTable() {
         loaded("common-3d-test-models/spot/spot_triangulated.obj", 5856, {},
                [](const Model& m) { EXPECT_TRUE(m.mesh.hasTexCoords); }),
         // The MANIFEST's 35,947 vertices are the file's `v` lines; 1,113 of them are on no face,
-        // and the loader keeps only vertices that faces use.
+        // and the mesh keeps only vertices that faces use.
         withCounts(loaded("common-3d-test-models/stanford-bunny.obj", 69451, {},
-                          [root](const Model&) {
-                              EXPECT_EQ(countLinesStartingWith(root / "common-3d-test-models/stanford-bunny.obj", "v "),
-                                        35947u);
+                          [](const Model& m) {
+                              EXPECT_EQ(m.fileCounts.positions, 35947u);
+                              EXPECT_EQ(m.fileCounts.faces, 69451u);
                           }),
                    35947 - 1113, 1),
-        withCounts(loaded("common-3d-test-models/teapot.obj", 6320), 3644, 1),
+        withCounts(loaded("common-3d-test-models/teapot.obj", 6320, {},
+                          [](const Model& m) { EXPECT_EQ(m.fileCounts.positions, 3644u); }),
+                   3644, 1),
         // Only map_Kd is read; the GIF and the other maps are not loaded at all.
         loaded("obj2gltf/box-complex-material/box-complex-material.obj", 12, {},
                [](const Model& m) { expectTextureFrom(m, "Material", "box-complex-material/diffuse.png"); }),

@@ -20,8 +20,18 @@ struct Warning {
     std::string toString() const; // "file:line: message" (or "file: message")
 };
 
+// What the file declared, before faces picked the vertices they use: an OBJ's v, vt, vn and f
+// statements. Mesh::vertexCount() counts distinct (v, vt, vn) corners instead.
+struct FileCounts {
+    std::size_t positions = 0;
+    std::size_t texcoords = 0;
+    std::size_t normals = 0;
+    std::size_t faces = 0;
+};
+
 struct Model {
     std::string source;
+    FileCounts fileCounts;
     Mesh mesh;
     std::vector<Material> materials; // every MaterialRange::material indexes this
     std::vector<Texture> textures;

@@ -474,6 +474,7 @@ void ObjParser::finish() {
                                                     " ignored"
                                               : "no faces");
     }
+    model_.fileCounts = FileCounts{positions_.size() / 3, texcoords_.size() / 2, normals_.size() / 3, faceStatements_};
     buildVertices();
     buildMaterials();
     computeBounds(mesh);

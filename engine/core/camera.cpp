@@ -69,16 +69,31 @@ void Camera::turn(float yawDeltaDegrees, float pitchDeltaDegrees) {
     pitchDegrees = std::clamp(pitchDegrees + pitchDeltaDegrees, -kMaxPitchDegrees, kMaxPitchDegrees);
 }
 
-Camera Camera::framing(const Bounds& bounds, float fovY) {
+Camera Camera::framing(const Bounds& bounds, float aspect, float fovY) {
     Camera camera;
     camera.fovYDegrees = fovY;
     camera.yawDegrees = 25.0f;
     camera.pitchDegrees = -20.0f;
-    if (bounds.empty()) return camera;
+    if (bounds.empty() || !(aspect > 0.0f)) return camera;
+    // Back away from the centre along -forward until every corner lies inside 90% of the
+    // frustum: for a corner at (x, y, z) in camera axes, |x| kx / (z + D) <= m gives
+    // D >= |x| kx / m - z, and likewise for y.
+    constexpr float kMargin = 0.9f;
+    const float ky = camera.focus(), kx = ky / aspect;
+    const glm::vec3 centre = bounds.center(), right = camera.right(), up = camera.up(), fwd = camera.forward();
+    float distance = 0.0f;
+    for (int i = 0; i < 8; ++i) {
+        const glm::vec3 corner{(i & 1) ? bounds.max.x : bounds.min.x, (i & 2) ? bounds.max.y : bounds.min.y,
+                               (i & 4) ? bounds.max.z : bounds.min.z};
+        const glm::vec3 r = corner - centre;
+        const float z = glm::dot(r, fwd);
+        distance = std::max(
+            {distance, std::abs(glm::dot(r, right)) * kx / kMargin - z, std::abs(glm::dot(r, up)) * ky / kMargin - z});
+    }
     const float radius = std::max(bounds.radius(), 1e-6f);
-    // The bounding sphere fits the vertical field of view at this distance.
-    const float distance = radius / std::sin(radians(fovY) * 0.5f);
-    camera.eye = bounds.center() - distance * camera.forward();
+    distance = std::max(distance, radius * 1e-3f);
+    camera.eye = centre - distance * fwd;
+    // Every corner lies within the bounding sphere, so these planes enclose the box.
     camera.nearPlane = std::max(distance - radius, distance * 1e-3f) * 0.5f;
     camera.farPlane = (distance + radius) * 2.0f;
     return camera;

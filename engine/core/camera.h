@@ -38,9 +38,10 @@ struct Camera {
     void moveLocal(float alongRight, float alongUp, float alongForward);
     void turn(float yawDeltaDegrees, float pitchDeltaDegrees);
 
-    // A view that shows the whole box from the front, slightly above and to the right,
-    // with near and far planes that enclose it.
-    static Camera framing(const Bounds& bounds, float fovYDegrees = 60.0f);
+    // A view of the whole box from the front, slightly above and to the right, as close as
+    // the box's corners allow in an image of the given aspect ratio, with near and far planes
+    // that enclose it.
+    static Camera framing(const Bounds& bounds, float aspect, float fovYDegrees = 60.0f);
 };
 
 } // namespace facet

@@ -1,0 +1,18 @@
+# Regenerates the default scene into OUT and checks every committed file in REF is reproduced
+# byte for byte, so the committed scene always matches its generator.
+execute_process(COMMAND "${GEN}" --out "${OUT}" RESULT_VARIABLE rc OUTPUT_QUIET)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "facet-scenegen failed (${rc})")
+endif()
+file(GLOB committed RELATIVE "${REF}" "${REF}/*")
+list(LENGTH committed count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "no committed scene files in ${REF}")
+endif()
+foreach(f IN LISTS committed)
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E compare_files "${REF}/${f}" "${OUT}/${f}" RESULT_VARIABLE diff)
+  if(NOT diff EQUAL 0)
+    message(FATAL_ERROR "${f} differs from what facet-scenegen writes now: regenerate assets/default_scene")
+  endif()
+endforeach()
+message(STATUS "${count} files reproduced byte for byte")
