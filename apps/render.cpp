@@ -221,7 +221,7 @@ int run(const Options& o) {
     if (model.mesh.triangleCount() == 0) std::cerr << "warning: " << o.mesh << " has no triangles to draw\n";
 
     const float aspect = static_cast<float>(o.width) / static_cast<float>(o.height);
-    facet::Camera camera = facet::Camera::framing(model.mesh.bounds, aspect, o.fov.value_or(60.0f));
+    facet::Camera camera = facet::Camera::framing(model.mesh, aspect, o.fov.value_or(60.0f));
     if (o.eye) camera.eye = *o.eye;
     if (o.yaw) camera.yawDegrees = *o.yaw;
     if (o.pitch) camera.pitchDegrees = *o.pitch;

@@ -128,19 +128,22 @@ TEST(Camera, InvalidValuesAreNamed) {
     EXPECT_THROW(Camera{}.view(0.0f), Error);
 }
 
-TEST(Camera, FramingShowsTheWholeBox) {
-    Bounds b;
-    b.extend({-3, 0, -2});
-    b.extend({5, 4, 6});
+TEST(Camera, FramingFillsTheFrameWithTheWholeMesh) {
+    Mesh mesh; // the corners of a box, and one point inside it
+    for (int i = 0; i < 9; ++i) {
+        const glm::vec3 p = i == 8 ? glm::vec3(1, 2, 2) : glm::vec3((i & 1) ? 5 : -3, (i & 2) ? 4 : 0, (i & 4) ? 6 : -2);
+        mesh.px.push_back(p.x);
+        mesh.py.push_back(p.y);
+        mesh.pz.push_back(p.z);
+    }
+    computeBounds(mesh);
     for (const float aspect : {0.5f, 1.0f, 16.0f / 9.0f}) {
-        const Camera cam = Camera::framing(b, aspect);
+        const Camera cam = Camera::framing(mesh, aspect);
         EXPECT_NO_THROW(cam.validate());
         const ViewParams vp = cam.view(aspect);
         float widest = 0.0f;
-        for (int i = 0; i < 8; ++i) {
-            const glm::vec3 corner{(i & 1) ? b.max.x : b.min.x, (i & 2) ? b.max.y : b.min.y,
-                                   (i & 4) ? b.max.z : b.min.z};
-            const glm::vec3 d = rotate(vp.rotation, shift(corner, vp.eye));
+        for (std::size_t i = 0; i < mesh.vertexCount(); ++i) {
+            const glm::vec3 d = rotate(vp.rotation, shift(mesh.position(i), vp.eye));
             EXPECT_GT(d.z, vp.nearPlane);
             EXPECT_LT(d.z, vp.farPlane);
             const glm::vec2 ndc = perspectiveDivide(d, vp.focus, vp.aspect);
@@ -148,8 +151,9 @@ TEST(Camera, FramingShowsTheWholeBox) {
             EXPECT_LE(std::abs(ndc.y), 0.9f + 1e-5f);
             widest = std::max({widest, std::abs(ndc.x), std::abs(ndc.y)});
         }
-        EXPECT_NEAR(widest, 0.9f, 1e-4f) << "the box should fill the frame up to the margin, aspect " << aspect;
+        EXPECT_NEAR(widest, 0.9f, 1e-4f) << "the mesh should fill the frame up to the margin, aspect " << aspect;
     }
+    EXPECT_NO_THROW(Camera::framing(Mesh{}, 1.0f).validate());
 }
 
 } // namespace

@@ -25,9 +25,9 @@ const GlAvailability& glAvailability() {
     return availability;
 }
 
-#define FACET_REQUIRE_GL()                                                                     \
-    do {                                                                                       \
-        if (!glAvailability().usable) GTEST_SKIP() << "OpenGL unusable: " << glAvailability().reason; \
+#define FACET_REQUIRE_GL()                                                                                             \
+    do {                                                                                                               \
+        if (!glAvailability().usable) GTEST_SKIP() << "OpenGL unusable: " << glAvailability().reason;                  \
     } while (0)
 
 // What agreement the two paths must reach. Colour: llvmpipe takes log2 of the LOD with a
@@ -35,11 +35,14 @@ const GlAvailability& glAvailability() {
 // chain below moves trilinear results by up to 5. Depth: on smooth surfaces both sides
 // interpolate the same plane; at creases and silhouettes a pixel's depth comes from a plane
 // extrapolated up to half a sub-pixel step past its snapped edge, or from whichever of two
-// nearly equal surfaces won, so those pixels (a kink in the depth) only meet the max bound.
+// nearly equal surfaces won, so those pixels (a kink in the depth) only meet the looser bound
+// over all pixels. Vertex positions round differently on the two sides (GL divides clip
+// coordinates in its own order), so a snapped vertex may rarely land one sub-pixel step away
+// and hand a silhouette pixel to the surface behind: percentiles, not maxima, are bounded.
 constexpr double kMinCoverageAgreement = 0.999;
-constexpr int kMaxColorDiffP999 = 6; // per channel, 99.9th percentile over pixels both cover
-constexpr float kMaxDepthDiffP999 = 1e-6f;
-constexpr float kMaxDepthDiff = 1e-5f;
+constexpr int kMaxColorDiffP999 = 6;             // per channel, 99.9th percentile over pixels both cover
+constexpr float kMaxSmoothDepthDiffP999 = 1e-6f; // 99.9th percentile over smooth pixels
+constexpr float kMaxDepthDiffP999 = 1e-5f;       // 99.9th percentile over all pixels both cover
 
 struct Frame {
     int width, height;
@@ -60,16 +63,16 @@ struct Agreement {
     std::size_t pixels = 0, covered = 0, coverageMismatches = 0, bothCovered = 0;
     int maxColorDiff = 0, p999ColorDiff = 0;
     std::size_t colorDiffOver4 = 0;
-    float maxDepthDiff = 0.0f, p999DepthDiff = 0.0f; // p99.9 over smooth pixels (no depth kink)
-    std::vector<glm::ivec2> mismatchSamples; // a few (x, y) where coverage differs
+    float maxDepthDiff = 0.0f, p999DepthDiff = 0.0f, p999SmoothDepthDiff = 0.0f; // smooth: no depth kink
+    std::vector<glm::ivec2> mismatchSamples;                                     // a few (x, y) where coverage differs
 
     double coverageAgreement() const { return 1.0 - double(coverageMismatches) / double(pixels); }
     std::string summary() const {
         std::ostringstream s;
         s << "coverage " << covered << " px, " << coverageMismatches << " mismatched ("
           << 100.0 * double(coverageMismatches) / double(pixels) << "%); colour max " << maxColorDiff << ", p99.9 "
-          << p999ColorDiff << ", >4: " << colorDiffOver4 << " of " << bothCovered << "; depth max " << maxDepthDiff << ", p99.9 on smooth pixels "
-          << p999DepthDiff;
+          << p999ColorDiff << ", >4: " << colorDiffOver4 << " of " << bothCovered << "; depth max " << maxDepthDiff
+          << ", p99.9 " << p999DepthDiff << ", p99.9 on smooth pixels " << p999SmoothDepthDiff;
         if (!mismatchSamples.empty()) {
             s << "; coverage differs at";
             for (const glm::ivec2& p : mismatchSamples) s << " (" << p.x << "," << p.y << ")";
@@ -96,7 +99,7 @@ Agreement compare(const Frame& cpu, const Frame& gl) {
     Agreement a;
     a.pixels = cpu.color.size();
     std::vector<int> diffs;
-    std::vector<float> depthDiffs;
+    std::vector<float> depthDiffs, smoothDepthDiffs;
     for (std::size_t i = 0; i < a.pixels; ++i) {
         const bool c = cpu.depth[i] < 1.0f, g = gl.depth[i] < 1.0f;
         a.covered += c;
@@ -109,10 +112,12 @@ Agreement compare(const Frame& cpu, const Frame& gl) {
         ++a.bothCovered;
         diffs.push_back(channelDiff(cpu.color[i], gl.color[i]));
         const float depthDiff = std::abs(cpu.depth[i] - gl.depth[i]);
-        a.maxDepthDiff = std::max(a.maxDepthDiff, depthDiff);
-        if (smoothDepth(cpu, i) && smoothDepth(gl, i)) depthDiffs.push_back(depthDiff);
+        depthDiffs.push_back(depthDiff);
+        if (smoothDepth(cpu, i) && smoothDepth(gl, i)) smoothDepthDiffs.push_back(depthDiff);
     }
-    const auto p999 = [](auto& v) { return v[std::min(v.size() - 1, std::size_t(std::ceil(0.999 * double(v.size()))) - 1)]; };
+    const auto p999 = [](auto& v) {
+        return v[std::min(v.size() - 1, std::size_t(std::ceil(0.999 * double(v.size()))) - 1)];
+    };
     if (!diffs.empty()) {
         std::sort(diffs.begin(), diffs.end());
         a.maxColorDiff = diffs.back();
@@ -121,7 +126,12 @@ Agreement compare(const Frame& cpu, const Frame& gl) {
     }
     if (!depthDiffs.empty()) {
         std::sort(depthDiffs.begin(), depthDiffs.end());
+        a.maxDepthDiff = depthDiffs.back();
         a.p999DepthDiff = p999(depthDiffs);
+    }
+    if (!smoothDepthDiffs.empty()) {
+        std::sort(smoothDepthDiffs.begin(), smoothDepthDiffs.end());
+        a.p999SmoothDepthDiff = p999(smoothDepthDiffs);
     }
     return a;
 }
@@ -138,8 +148,8 @@ Agreement renderBoth(const std::string& scene, const Model& model, const ViewPar
     std::cout << "[ GL vs CPU ] " << scene << " (" << width << "x" << height << "): " << a.summary() << "\n";
     EXPECT_GE(a.coverageAgreement(), kMinCoverageAgreement) << scene << ": " << a.summary();
     EXPECT_LE(a.p999ColorDiff, kMaxColorDiffP999) << scene << ": " << a.summary();
+    EXPECT_LE(a.p999SmoothDepthDiff, kMaxSmoothDepthDiffP999) << scene << ": " << a.summary();
     EXPECT_LE(a.p999DepthDiff, kMaxDepthDiffP999) << scene << ": " << a.summary();
-    EXPECT_LE(a.maxDepthDiff, kMaxDepthDiff) << scene << ": " << a.summary();
     return a;
 }
 
@@ -186,8 +196,8 @@ void finish(Model& m) {
 
 TEST(GlReference, ProbeReportsRendererOrReason) {
     const GlAvailability& a = glAvailability();
-    std::cout << "[ GL ] usable " << a.usable << ", renderer '" << a.renderer << "', context '" << a.context
-              << "'" << (a.usable ? "" : ", reason: " + a.reason) << "\n";
+    std::cout << "[ GL ] usable " << a.usable << ", renderer '" << a.renderer << "', context '" << a.context << "'"
+              << (a.usable ? "" : ", reason: " + a.reason) << "\n";
     if (a.usable) {
         EXPECT_FALSE(a.renderer.empty());
         EXPECT_TRUE(a.reason.empty());
@@ -230,7 +240,8 @@ TEST(GlReference, EdgesThroughPixelCentres) {
     for (int j = 0; j < 7; ++j)
         for (int i = 0; i < 7; ++i) {
             const float x0 = 4.5f + 8.0f * i, y0 = 4.5f + 8.0f * j, x1 = x0 + 8.0f, y1 = y0 + 8.0f;
-            const glm::vec3 a = atPixel(x0, y0, 2), b = atPixel(x1, y0, 2), c = atPixel(x1, y1, 2), d = atPixel(x0, y1, 2);
+            const glm::vec3 a = atPixel(x0, y0, 2), b = atPixel(x1, y0, 2), c = atPixel(x1, y1, 2),
+                            d = atPixel(x0, y1, 2);
             if ((i + j) % 2 == 0) {
                 addFlatTriangle(m, a, b, c);
                 addFlatTriangle(m, a, c, d);
@@ -297,7 +308,7 @@ TEST(GlReference, OverlappingQuadsAtDifferentDepths) {
         addFlatTriangle(m, a, b, c);
         addFlatTriangle(m, a, c, d);
     };
-    quad({6.3f, 8.7f}, {44.1f, 40.2f}, 3.0f, 3.0f);  // near, drawn first
+    quad({6.3f, 8.7f}, {44.1f, 40.2f}, 3.0f, 3.0f);   // near, drawn first
     quad({20.6f, 20.2f}, {58.9f, 57.4f}, 5.0f, 5.0f); // far, behind it
     quad({2.2f, 30.1f}, {61.7f, 50.6f}, 2.5f, 6.5f);  // slanted, cutting through both
     finish(m);
@@ -452,7 +463,7 @@ TEST(GlReference, CorpusMeshes) {
             if (model.materials.empty()) model.materials.push_back(Material{});
             for (Material& mat : model.materials) mat.texture = std::int32_t(model.textures.size() - 1);
         }
-        const Camera camera = Camera::framing(model.mesh.bounds, 320.0f / 240.0f);
+        const Camera camera = Camera::framing(model.mesh, 320.0f / 240.0f);
         for (const bool cull : {false, true}) {
             RenderSettings settings;
             settings.headlight = c.headlight;
@@ -460,6 +471,46 @@ TEST(GlReference, CorpusMeshes) {
             renderBoth(std::string(c.path) + (cull ? ", culled" : ""), model, camera.view(320.0f / 240.0f), settings,
                        320, 240);
         }
+    }
+}
+
+} // namespace
+} // namespace facet
+
+namespace facet {
+namespace {
+
+TEST(GlReference, DefaultScene) {
+    FACET_REQUIRE_GL();
+    const Model model = loadObj(test::sourceDir() / "assets/default_scene/scene.obj");
+    // Even and odd sizes (odd heights shift OpenGL's quad pairing), the default view and a
+    // low view close to the ground, every filter, with and without the headlight.
+    struct Case {
+        int width, height;
+        TextureFilter filter;
+        bool headlight, low;
+    };
+    const Case cases[] = {{640, 360, TextureFilter::Trilinear, true, false},
+                          {321, 241, TextureFilter::Trilinear, false, false},
+                          {400, 300, TextureFilter::Bilinear, true, true},
+                          {400, 300, TextureFilter::Nearest, false, true}};
+    for (const Case& c : cases) {
+        const float aspect = float(c.width) / float(c.height);
+        Camera camera = Camera::framing(model.mesh, aspect);
+        if (c.low) {
+            camera.eye = {-1.0f, 0.6f, 6.0f};
+            camera.yawDegrees = -10.0f;
+            camera.pitchDegrees = -8.0f;
+            camera.nearPlane = 0.1f;
+            camera.farPlane = 50.0f;
+        }
+        RenderSettings settings;
+        settings.filter = c.filter;
+        settings.headlight = c.headlight;
+        std::ostringstream name;
+        name << "default scene" << (c.low ? ", low view" : "") << ", filter " << int(c.filter)
+             << (c.headlight ? ", headlight" : "");
+        renderBoth(name.str(), model, camera.view(aspect), settings, c.width, c.height);
     }
 }
 

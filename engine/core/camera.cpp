@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 namespace facet {
@@ -69,33 +70,31 @@ void Camera::turn(float yawDeltaDegrees, float pitchDeltaDegrees) {
     pitchDegrees = std::clamp(pitchDegrees + pitchDeltaDegrees, -kMaxPitchDegrees, kMaxPitchDegrees);
 }
 
-Camera Camera::framing(const Bounds& bounds, float aspect, float fovY) {
+Camera Camera::framing(const Mesh& mesh, float aspect, float fovY) {
     Camera camera;
     camera.fovYDegrees = fovY;
     camera.yawDegrees = 25.0f;
     camera.pitchDegrees = -20.0f;
-    if (bounds.empty() || !(aspect > 0.0f)) return camera;
-    // Back away from the centre along -forward until every corner lies inside 90% of the
-    // frustum: for a corner at (x, y, z) in camera axes, |x| kx / (z + D) <= m gives
+    if (mesh.bounds.empty() || !(aspect > 0.0f)) return camera;
+    // Back away from the centre along -forward until every vertex lies inside 90% of the
+    // frustum: a vertex at (x, y, z) in camera axes needs |x| kx / (z + D) <= m, that is
     // D >= |x| kx / m - z, and likewise for y.
     constexpr float kMargin = 0.9f;
     const float ky = camera.focus(), kx = ky / aspect;
-    const glm::vec3 centre = bounds.center(), right = camera.right(), up = camera.up(), fwd = camera.forward();
-    float distance = 0.0f;
-    for (int i = 0; i < 8; ++i) {
-        const glm::vec3 corner{(i & 1) ? bounds.max.x : bounds.min.x, (i & 2) ? bounds.max.y : bounds.min.y,
-                               (i & 4) ? bounds.max.z : bounds.min.z};
-        const glm::vec3 r = corner - centre;
+    const glm::vec3 centre = mesh.bounds.center(), right = camera.right(), up = camera.up(), fwd = camera.forward();
+    float distance = 0.0f, nearest = std::numeric_limits<float>::max(), farthest = -nearest;
+    for (std::size_t i = 0; i < mesh.vertexCount(); ++i) {
+        const glm::vec3 r = mesh.position(i) - centre;
         const float z = glm::dot(r, fwd);
-        distance = std::max(
-            {distance, std::abs(glm::dot(r, right)) * kx / kMargin - z, std::abs(glm::dot(r, up)) * ky / kMargin - z});
+        distance = std::max({distance, std::abs(glm::dot(r, right)) * kx / kMargin - z,
+                             std::abs(glm::dot(r, up)) * ky / kMargin - z});
+        nearest = std::min(nearest, z);
+        farthest = std::max(farthest, z);
     }
-    const float radius = std::max(bounds.radius(), 1e-6f);
-    distance = std::max(distance, radius * 1e-3f);
+    distance = std::max(distance, std::max(mesh.bounds.radius(), 1e-6f) * 1e-3f);
     camera.eye = centre - distance * fwd;
-    // Every corner lies within the bounding sphere, so these planes enclose the box.
-    camera.nearPlane = std::max(distance - radius, distance * 1e-3f) * 0.5f;
-    camera.farPlane = (distance + radius) * 2.0f;
+    camera.nearPlane = std::max(nearest + distance, distance * 1e-3f) * 0.5f;
+    camera.farPlane = (farthest + distance) * 2.0f;
     return camera;
 }
 

@@ -5,7 +5,7 @@
 // x_ndc = (focus / aspect) d.x / d.z and y_ndc = focus d.y / d.z with focus = 1 / tan(fov / 2).
 #pragma once
 
-#include "core/bounds.h"
+#include "core/mesh.h"
 #include "core/transform.h"
 
 namespace facet {
@@ -38,10 +38,10 @@ struct Camera {
     void moveLocal(float alongRight, float alongUp, float alongForward);
     void turn(float yawDeltaDegrees, float pitchDeltaDegrees);
 
-    // A view of the whole box from the front, slightly above and to the right, as close as
-    // the box's corners allow in an image of the given aspect ratio, with near and far planes
-    // that enclose it.
-    static Camera framing(const Bounds& bounds, float aspect, float fovYDegrees = 60.0f);
+    // A view of the whole mesh from the front, slightly above and to the right, as close as
+    // its vertices allow in an image of the given aspect ratio (they fill 90% of the frame),
+    // with near and far planes that enclose it. An empty mesh gives the default camera.
+    static Camera framing(const Mesh& mesh, float aspect, float fovYDegrees = 60.0f);
 };
 
 } // namespace facet
