@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <new>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -230,8 +231,15 @@ int run(const Options& o) {
     const facet::ViewParams view = camera.view(aspect);
 
     const std::size_t pixels = std::size_t(o.width) * std::size_t(o.height);
-    std::vector<std::uint32_t> color(pixels);
-    std::vector<float> depth(pixels);
+    std::vector<std::uint32_t> color;
+    std::vector<float> depth;
+    try {
+        color.resize(pixels);
+        depth.resize(pixels);
+    } catch (const std::bad_alloc&) {
+        throw facet::Error("a " + std::to_string(o.width) + "x" + std::to_string(o.height) + " picture needs " +
+                           std::to_string(pixels * 8 >> 20) + " MiB for colour and depth; not enough memory");
+    }
     const facet::FrameView target{color.data(), depth.data(), o.width, o.height};
     facet::CpuRenderer renderer(o.threads);
     if (o.stage == "auto" && !gpu.usable) std::cerr << "note: rendering on the CPU: " << gpu.reason << "\n";
