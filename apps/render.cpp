@@ -1,5 +1,7 @@
 // facet-render: an OBJ (or the bundled default scene) to PNG, headless, with the camera on the
 // command line. Bad input gives one clear message and a non-zero exit code.
+#include "cli.h"
+
 #include "asset/image.h"
 #include "asset/obj_loader.h"
 #include "core/camera.h"
@@ -27,12 +29,7 @@ constexpr const char* kUsage = R"(usage: facet-render [MESH.obj] [options]
 Renders MESH.obj (default: the bundled scene, assets/default_scene/scene.obj) to a PNG.
 
 Camera (defaults frame the whole mesh from the front right, slightly above):
-  --eye X,Y,Z        camera position
-  --yaw DEG          turn left from looking down -Z (default 25 when framing)
-  --pitch DEG        look up (negative: down), within +-89
-  --fov DEG          vertical field of view (default 60)
-  --near N --far F   clip planes (default: enclose the mesh)
-Picture:
+%CAMERA%Picture:
   --size WxH         image size in pixels (default 1280x720)
   --filter F         nearest | bilinear | trilinear (default trilinear)
   --cull C           none | back (default none: OBJ files mix windings)
@@ -54,8 +51,7 @@ struct Options {
     std::string mesh = FACET_DEFAULT_SCENE;
     std::string output = "facet.png";
     std::optional<std::string> depthFile, texture;
-    std::optional<glm::vec3> eye;
-    std::optional<float> yaw, pitch, fov, nearPlane, farPlane;
+    facet::cli::CameraFlags camera;
     int width = 1280, height = 720;
     facet::RenderSettings settings;
     std::string stage = "auto";
@@ -65,100 +61,38 @@ struct Options {
     bool help = false;
 };
 
-struct UsageError : facet::Error {
-    using facet::Error::Error;
-};
-
-float parseFloat(const std::string& flag, const std::string& text) {
-    std::size_t used = 0;
-    float value = 0.0f;
-    try {
-        value = std::stof(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || !std::isfinite(value))
-        throw UsageError(flag + " expects a finite number, got '" + text + "'");
-    return value;
-}
-
-int parsePositiveInt(const std::string& flag, const std::string& text, int max) {
-    std::size_t used = 0;
-    long value = 0;
-    try {
-        value = std::stol(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || value < 1 || value > max)
-        throw UsageError(flag + " expects a whole number from 1 to " + std::to_string(max) + ", got '" + text + "'");
-    return static_cast<int>(value);
-}
-
-glm::vec3 parseVec3(const std::string& flag, const std::string& text) {
-    std::vector<std::string> parts;
-    std::stringstream in(text);
-    for (std::string part; std::getline(in, part, ',');) parts.push_back(part);
-    if (parts.size() != 3) throw UsageError(flag + " expects X,Y,Z, got '" + text + "'");
-    return {parseFloat(flag, parts[0]), parseFloat(flag, parts[1]), parseFloat(flag, parts[2])};
-}
-
 Options parseArguments(int argc, char** argv) {
+    using namespace facet::cli;
     Options o;
     bool meshGiven = false;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        const auto value = [&]() -> std::string {
-            if (i + 1 >= argc) throw UsageError(arg + " needs a value");
-            return argv[++i];
-        };
+    Arguments args(argc, argv);
+    for (std::string arg; args.next(arg);) {
         if (arg == "-h" || arg == "--help") {
             o.help = true;
             return o;
+        } else if (o.camera.consume(arg, args)) {
         } else if (arg == "-o" || arg == "--output") {
-            o.output = value();
+            o.output = args.value();
         } else if (arg == "--depth") {
-            o.depthFile = value();
+            o.depthFile = args.value();
         } else if (arg == "--texture") {
-            o.texture = value();
-        } else if (arg == "--eye") {
-            o.eye = parseVec3(arg, value());
-        } else if (arg == "--yaw") {
-            o.yaw = parseFloat(arg, value());
-        } else if (arg == "--pitch") {
-            o.pitch = parseFloat(arg, value());
-        } else if (arg == "--fov") {
-            o.fov = parseFloat(arg, value());
-        } else if (arg == "--near") {
-            o.nearPlane = parseFloat(arg, value());
-        } else if (arg == "--far") {
-            o.farPlane = parseFloat(arg, value());
+            o.texture = args.value();
         } else if (arg == "--size") {
-            const std::string v = value();
-            const auto x = v.find('x');
-            if (x == std::string::npos) throw UsageError("--size expects WxH, got '" + v + "'");
-            o.width = parsePositiveInt("--size width", v.substr(0, x), 16384);
-            o.height = parsePositiveInt("--size height", v.substr(x + 1), 16384);
+            parseSize(arg, args.value(), o.width, o.height);
         } else if (arg == "--filter") {
-            const std::string v = value();
-            if (v == "nearest") o.settings.filter = facet::TextureFilter::Nearest;
-            else if (v == "bilinear") o.settings.filter = facet::TextureFilter::Bilinear;
-            else if (v == "trilinear") o.settings.filter = facet::TextureFilter::Trilinear;
-            else throw UsageError("--filter expects nearest, bilinear or trilinear, got '" + v + "'");
+            o.settings.filter = parseFilter(arg, args.value());
         } else if (arg == "--cull") {
-            const std::string v = value();
-            if (v != "none" && v != "back") throw UsageError("--cull expects none or back, got '" + v + "'");
-            o.settings.cullBackFaces = v == "back";
+            o.settings.cullBackFaces = parseCull(arg, args.value());
         } else if (arg == "--light") {
             o.settings.headlight = true;
         } else if (arg == "--stage") {
-            o.stage = value();
+            o.stage = args.value();
             if (o.stage != "cpu" && o.stage != "gpu" && o.stage != "gl" && o.stage != "auto")
                 throw UsageError("--stage expects cpu, gpu, gl or auto, got '" + o.stage + "'");
         } else if (arg == "--threads") {
-            o.threads = parsePositiveInt(arg, value(), 1024);
+            o.threads = static_cast<int>(parseInteger(arg, args.value(), 1, 1024));
         } else if (arg == "--bench") {
-            o.benchFrames = parsePositiveInt(arg, value(), 100000);
+            o.benchFrames = static_cast<int>(parseInteger(arg, args.value(), 1, 100000));
         } else if (arg == "--info") {
             o.info = true;
         } else if (!arg.empty() && arg[0] == '-') {
@@ -197,7 +131,9 @@ double medianOf(std::vector<double> v) {
 
 int run(const Options& o) {
     if (o.help) {
-        std::cout << kUsage;
+        std::string usage = kUsage;
+        usage.replace(usage.find("%CAMERA%"), 8, facet::cli::CameraFlags::kHelp);
+        std::cout << usage;
         return 0;
     }
     const facet::GpuStatus gpu = facet::probeGpu();
@@ -222,13 +158,7 @@ int run(const Options& o) {
     if (model.mesh.triangleCount() == 0) std::cerr << "warning: " << o.mesh << " has no triangles to draw\n";
 
     const float aspect = static_cast<float>(o.width) / static_cast<float>(o.height);
-    facet::Camera camera = facet::Camera::framing(model.mesh, aspect, o.fov.value_or(60.0f));
-    if (o.eye) camera.eye = *o.eye;
-    if (o.yaw) camera.yawDegrees = *o.yaw;
-    if (o.pitch) camera.pitchDegrees = *o.pitch;
-    if (o.nearPlane) camera.nearPlane = *o.nearPlane;
-    if (o.farPlane) camera.farPlane = *o.farPlane;
-    const facet::ViewParams view = camera.view(aspect);
+    const facet::ViewParams view = o.camera.camera(model.mesh, aspect).view(aspect);
 
     const std::size_t pixels = std::size_t(o.width) * std::size_t(o.height);
     std::vector<std::uint32_t> color;
@@ -296,13 +226,5 @@ int run(const Options& o) {
 } // namespace
 
 int main(int argc, char** argv) {
-    try {
-        return run(parseArguments(argc, argv));
-    } catch (const UsageError& e) {
-        std::cerr << "facet-render: " << e.what() << "\n";
-        return 2;
-    } catch (const std::exception& e) {
-        std::cerr << "facet-render: " << e.what() << "\n";
-        return 1;
-    }
+    return facet::cli::runMain("facet-render", [&] { return run(parseArguments(argc, argv)); });
 }

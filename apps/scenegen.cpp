@@ -1,6 +1,8 @@
 // facet-scenegen: writes the default scene (OBJ + MTL + PNG textures) procedurally, from fixed
 // seeds, so every run writes the same bytes. --triangles raises the tessellation of the same
 // scene for benchmarks.
+#include "cli.h"
+
 #include "asset/image.h"
 #include "core/error.h"
 #include "scenegen/geometry.h"
@@ -44,33 +46,17 @@ struct Options {
     bool help = false;
 };
 
-struct UsageError : facet::Error {
-    using facet::Error::Error;
-};
-
 Options parseArguments(int argc, char** argv) {
+    using namespace facet::cli;
     Options o;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        const auto value = [&]() -> std::string {
-            if (i + 1 >= argc) throw UsageError(arg + " needs a value");
-            return argv[++i];
-        };
+    Arguments args(argc, argv);
+    for (std::string arg; args.next(arg);) {
         if (arg == "-h" || arg == "--help") {
             o.help = true;
         } else if (arg == "--triangles") {
-            const std::string text = value();
-            std::size_t used = 0;
-            try {
-                o.triangles = std::stol(text, &used);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            if (used != text.size() || o.triangles < kMinTriangles || o.triangles > kMaxTriangles)
-                throw UsageError("--triangles expects a whole number from " + std::to_string(kMinTriangles) +
-                                 " to " + std::to_string(kMaxTriangles) + ", got '" + text + "'");
+            o.triangles = parseInteger(arg, args.value(), kMinTriangles, kMaxTriangles);
         } else if (arg == "--out") {
-            o.out = value();
+            o.out = args.value();
             if (o.out.empty()) throw UsageError("--out needs a folder name");
         } else {
             throw UsageError("unknown argument '" + arg + "' (see --help)");
@@ -484,13 +470,5 @@ int run(const Options& o) {
 } // namespace
 
 int main(int argc, char** argv) {
-    try {
-        return run(parseArguments(argc, argv));
-    } catch (const UsageError& e) {
-        std::cerr << "facet-scenegen: " << e.what() << "\n";
-        return 2;
-    } catch (const std::exception& e) {
-        std::cerr << "facet-scenegen: " << e.what() << "\n";
-        return 1;
-    }
+    return facet::cli::runMain("facet-scenegen", [&] { return run(parseArguments(argc, argv)); });
 }

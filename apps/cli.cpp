@@ -1,0 +1,110 @@
+#include "cli.h"
+
+#include <cmath>
+#include <iostream>
+#include <sstream>
+#include <vector>
+
+namespace facet::cli {
+
+bool Arguments::next(std::string& arg) {
+    if (++i_ >= argc_) return false;
+    current_ = argv_[i_];
+    arg = current_;
+    return true;
+}
+
+std::string Arguments::value() {
+    if (i_ + 1 >= argc_) throw UsageError(current_ + " needs a value");
+    return argv_[++i_];
+}
+
+float parseFloat(const std::string& flag, const std::string& text) {
+    std::size_t used = 0;
+    float value = 0.0f;
+    try {
+        value = std::stof(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || !std::isfinite(value))
+        throw UsageError(flag + " expects a finite number, got '" + text + "'");
+    return value;
+}
+
+long parseInteger(const std::string& flag, const std::string& text, long min, long max) {
+    std::size_t used = 0;
+    long value = 0;
+    try {
+        value = std::stol(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || value < min || value > max)
+        throw UsageError(flag + " expects a whole number from " + std::to_string(min) + " to " + std::to_string(max) +
+                         ", got '" + text + "'");
+    return value;
+}
+
+glm::vec3 parseVec3(const std::string& flag, const std::string& text) {
+    std::vector<std::string> parts;
+    std::stringstream in(text);
+    for (std::string part; std::getline(in, part, ',');) parts.push_back(part);
+    if (parts.size() != 3) throw UsageError(flag + " expects X,Y,Z, got '" + text + "'");
+    return {parseFloat(flag, parts[0]), parseFloat(flag, parts[1]), parseFloat(flag, parts[2])};
+}
+
+void parseSize(const std::string& flag, const std::string& text, int& width, int& height) {
+    const auto x = text.find('x');
+    if (x == std::string::npos) throw UsageError(flag + " expects WxH, got '" + text + "'");
+    width = static_cast<int>(parseInteger(flag + " width", text.substr(0, x), 1, 16384));
+    height = static_cast<int>(parseInteger(flag + " height", text.substr(x + 1), 1, 16384));
+}
+
+TextureFilter parseFilter(const std::string& flag, const std::string& text) {
+    if (text == "nearest") return TextureFilter::Nearest;
+    if (text == "bilinear") return TextureFilter::Bilinear;
+    if (text == "trilinear") return TextureFilter::Trilinear;
+    throw UsageError(flag + " expects nearest, bilinear or trilinear, got '" + text + "'");
+}
+
+bool parseCull(const std::string& flag, const std::string& text) {
+    if (text != "none" && text != "back") throw UsageError(flag + " expects none or back, got '" + text + "'");
+    return text == "back";
+}
+
+bool CameraFlags::consume(const std::string& arg, Arguments& args) {
+    if (arg == "--eye") eye = parseVec3(arg, args.value());
+    else if (arg == "--yaw") yaw = parseFloat(arg, args.value());
+    else if (arg == "--pitch") pitch = parseFloat(arg, args.value());
+    else if (arg == "--fov") fov = parseFloat(arg, args.value());
+    else if (arg == "--near") nearPlane = parseFloat(arg, args.value());
+    else if (arg == "--far") farPlane = parseFloat(arg, args.value());
+    else return false;
+    return true;
+}
+
+Camera CameraFlags::camera(const Mesh& mesh, float aspect) const {
+    Camera c = Camera::framing(mesh, aspect, fov.value_or(60.0f));
+    if (eye) c.eye = *eye;
+    if (yaw) c.yawDegrees = *yaw;
+    if (pitch) c.pitchDegrees = *pitch;
+    if (nearPlane) c.nearPlane = *nearPlane;
+    if (farPlane) c.farPlane = *farPlane;
+    c.validate();
+    return c;
+}
+
+int runMain(const char* program, const std::function<int()>& body) {
+    try {
+        return body();
+    } catch (const UsageError& e) {
+        std::cerr << program << ": " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << program << ": " << e.what() << "\n";
+        return 1;
+    }
+}
+
+} // namespace facet::cli

@@ -1,0 +1,63 @@
+// Command-line pieces the apps share: argument reading, number parsing with clear messages,
+// the camera flags of facet-render and facet-viewer, and main()'s error handling (usage errors
+// exit 2, any other error exits 1, each with one line naming the program).
+#pragma once
+
+#include "asset/model.h"
+#include "core/camera.h"
+#include "core/error.h"
+#include "core/shading.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace facet::cli {
+
+struct UsageError : Error {
+    using Error::Error;
+};
+
+// Walks argv; value() takes the next argument as the value of the current flag.
+class Arguments {
+public:
+    Arguments(int argc, char** argv) : argc_(argc), argv_(argv) {}
+    bool next(std::string& arg);
+    std::string value();
+
+private:
+    int argc_;
+    char** argv_;
+    int i_ = 0;
+    std::string current_;
+};
+
+float parseFloat(const std::string& flag, const std::string& text);
+long parseInteger(const std::string& flag, const std::string& text, long min, long max);
+glm::vec3 parseVec3(const std::string& flag, const std::string& text);           // X,Y,Z
+void parseSize(const std::string& flag, const std::string& text, int& width, int& height); // WxH, 1..16384
+TextureFilter parseFilter(const std::string& flag, const std::string& text);     // nearest|bilinear|trilinear
+bool parseCull(const std::string& flag, const std::string& text);                // none|back
+
+// --eye X,Y,Z --yaw DEG --pitch DEG --fov DEG --near N --far F: what is not given comes from
+// framing the mesh.
+struct CameraFlags {
+    std::optional<glm::vec3> eye;
+    std::optional<float> yaw, pitch, fov, nearPlane, farPlane;
+
+    static constexpr const char* kHelp = R"(  --eye X,Y,Z        camera position
+  --yaw DEG          turn left from looking down -Z (default 25 when framing)
+  --pitch DEG        look up (negative: down), within +-89
+  --fov DEG          vertical field of view (default 60)
+  --near N --far F   clip planes (default: enclose the mesh)
+)";
+
+    // Takes `arg` (and its value) if it is a camera flag; false otherwise.
+    bool consume(const std::string& arg, Arguments& args);
+    Camera camera(const Mesh& mesh, float aspect) const;
+};
+
+// Runs body() and turns exceptions into a message on stderr and an exit code.
+int runMain(const char* program, const std::function<int()>& body);
+
+} // namespace facet::cli
