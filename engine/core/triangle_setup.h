@@ -76,7 +76,6 @@ FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b,
     tri.bias[0] = fillRuleBias(tri.v[1].p, tri.v[2].p);
     tri.bias[1] = fillRuleBias(tri.v[2].p, tri.v[0].p);
     tri.bias[2] = fillRuleBias(tri.v[0].p, tri.v[1].p);
-    barycentricGradients(tri);
 
     const std::int32_t loX = glm::min(a.p.x, glm::min(b.p.x, c.p.x)), hiX = glm::max(a.p.x, glm::max(b.p.x, c.p.x));
     const std::int32_t loY = glm::min(a.p.y, glm::min(b.p.y, c.p.y)), hiY = glm::max(a.p.y, glm::max(b.p.y, c.p.y));
@@ -94,6 +93,8 @@ FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b,
     tri.maxX = glm::min(lastCentre(hiX), width - 1);
     tri.maxY = glm::min(lastCentre(hiY), height - 1);
     if (tri.minX > tri.maxX || tri.minY > tri.maxY) return SetupResult::Offscreen;
+    // Last: most triangles of a dense mesh cover no pixel centre, and this is the costly part.
+    barycentricGradients(tri);
     return SetupResult::Ok;
 }
 

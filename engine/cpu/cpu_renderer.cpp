@@ -1,4 +1,5 @@
 #include "cpu/cpu_renderer.h"
+#include "cpu/quad_coverage.h"
 
 #include "core/error.h"
 
@@ -19,57 +20,86 @@ struct TileRect {
     int x0, y0, x1, y1; // inclusive pixel bounds
 };
 
+// What every triangle of a frame's raster stage shares.
+struct RasterContext {
+    const RenderSettings& settings;
+    glm::vec3 viewForward;
+    const FrameView& target;
+    int quadRowOffset;
+};
+
 // Rasterizes one set-up triangle within a tile, in 2x2 pixel quads: the quad's helper pixels
 // give the uv derivatives for the texture level of detail, as on a GPU. Quads pair rows as
 // OpenGL does, counting from the bottom of the picture, so they start at row `quadRowOffset`
 // (1 for an odd height; row -1 is then only ever a helper).
-std::size_t rasterizeTriangle(const ScreenTriangle& tri, const ShadeMaterial& material,
-                              const RenderSettings& settings, glm::vec3 viewForward, const FrameView& target,
-                              const TileRect& tile, int quadRowOffset) {
+//
+// Per pixel this computes exactly what the shared functions compute, in the same order; it
+// only skips work whose result would be thrown away: the depth test runs before uv and level
+// of detail, and a quad none of whose covered pixels passes it is done.
+std::size_t rasterizeTriangle(const ScreenTriangle& tri, const ShadeMaterial& material, const RasterContext& ctx,
+                              const TileRect& tile) {
     const int minX = std::max(tri.minX, tile.x0), maxX = std::min(tri.maxX, tile.x1);
     const int minY = std::max(tri.minY, tile.y0), maxY = std::min(tri.maxY, tile.y1);
+    if (minX > maxX || minY > maxY) return 0;
+    const RenderSettings& settings = ctx.settings;
+    const FrameView& target = ctx.target;
     const bool textured = material.texture.levelCount > 0;
+    // Only trilinear filtering reads the level of detail (sampleTexture); it needs uv at the
+    // quad's pixels 0, 2 and 3 even where they are not drawn.
+    const bool needsLod = textured && settings.filter == TextureFilter::Trilinear;
     const glm::vec2 texSize = textured ? glm::vec2(material.texture.levels[0].width, material.texture.levels[0].height)
                                        : glm::vec2(0.0f);
+    const int firstQx = minX & ~1, firstQy = ((minY + ctx.quadRowOffset) & ~1) - ctx.quadRowOffset;
+    const EdgeStepper edges(tri, firstQx, firstQy);
+    std::int64_t rowStart[3] = {edges.value[0], edges.value[1], edges.value[2]};
     std::size_t shaded = 0;
-    for (int qy = ((minY + quadRowOffset) & ~1) - quadRowOffset; qy <= maxY; qy += 2) {
-        for (int qx = minX & ~1; qx <= maxX; qx += 2) {
-            bool covered[4];
-            bool any = false;
-            for (int k = 0; k < 4; ++k) {
-                const int x = qx + (k & 1), y = qy + (k >> 1);
-                covered[k] = x >= minX && x <= maxX && y >= minY && y <= maxY && covers(tri, edgeValues(tri, x, y));
-                any = any || covered[k];
-            }
-            if (!any) continue;
+    for (int qy = firstQy; qy <= maxY; qy += 2) {
+        std::int64_t at[3] = {rowStart[0], rowStart[1], rowStart[2]};
+        for (int qx = firstQx; qx <= maxX; qx += 2) {
+            const unsigned covered = edges.quadMask(at) & boundsMask(qx, qy, minX, maxX, minY, maxY);
+            for (int i = 0; i < 3; ++i) at[i] += 2 * edges.stepX[i];
+            if (covered == 0) continue;
 
             glm::vec3 b[4];
+            float depth[4];
+            unsigned visible = 0; // covered, within the depth range and nearer than the depth buffer
+            for (int k = 0; k < 4; ++k) {
+                b[k] = barycentrics(tri, qx + (k & 1), qy + (k >> 1));
+                if (!(covered >> k & 1)) continue;
+                depth[k] = interpolateDepth(tri, b[k]);
+                if (!(depth[k] >= 0.0f && depth[k] <= 1.0f)) continue; // beyond the far plane
+                const std::size_t pixel =
+                    std::size_t(qy + (k >> 1)) * std::size_t(target.width) + std::size_t(qx + (k & 1));
+                if (depth[k] < target.depth[pixel]) visible |= 1u << k;
+            }
+            if (visible == 0) continue;
+
+            const unsigned needsUv = textured ? visible | (needsLod ? 0b1101u : 0u) : 0u;
+            const unsigned needsInvW = needsUv | (settings.headlight ? visible : 0u);
             float invW[4];
             glm::vec2 uv[4];
             for (int k = 0; k < 4; ++k) {
-                b[k] = barycentrics(tri, qx + (k & 1), qy + (k >> 1));
-                invW[k] = interpolateInvW(tri, b[k]);
-                uv[k] = interpolateUv(tri, b[k], invW[k]);
+                if (needsInvW >> k & 1) invW[k] = interpolateInvW(tri, b[k]);
+                if (needsUv >> k & 1) uv[k] = interpolateUv(tri, b[k], invW[k]);
             }
             // Derivatives along the quad's lower row and left column: OpenGL's first quad row is
             // the lower one (its rows count up from the bottom of the picture).
-            const float lod = textured ? textureLod((uv[3] - uv[2]) * texSize, (uv[0] - uv[2]) * texSize) : 0.0f;
+            const float lod = needsLod ? textureLod((uv[3] - uv[2]) * texSize, (uv[0] - uv[2]) * texSize) : 0.0f;
 
             for (int k = 0; k < 4; ++k) {
-                if (!covered[k]) continue;
-                const float depth = interpolateDepth(tri, b[k]);
-                if (!(depth >= 0.0f && depth <= 1.0f)) continue; // beyond the far plane
+                if (!(visible >> k & 1)) continue;
                 const std::size_t pixel =
                     std::size_t(qy + (k >> 1)) * std::size_t(target.width) + std::size_t(qx + (k & 1));
-                if (!(depth < target.depth[pixel])) continue;
                 const glm::vec3 n = settings.headlight ? interpolateNormal(tri, b[k], invW[k]) : glm::vec3(0.0f);
+                const glm::vec2 fragmentUv = textured ? uv[k] : glm::vec2(0.0f); // unread when untextured
                 const glm::vec4 c =
-                    shadeFragment(material, settings.filter, uv[k], lod, settings.headlight, n, viewForward);
-                target.depth[pixel] = depth;
+                    shadeFragment(material, settings.filter, fragmentUv, lod, settings.headlight, n, ctx.viewForward);
+                target.depth[pixel] = depth[k];
                 target.color[pixel] = packRgba8(c);
                 ++shaded;
             }
         }
+        for (int i = 0; i < 3; ++i) rowStart[i] += 2 * edges.stepY[i];
     }
     return shaded;
 }
@@ -101,19 +131,39 @@ CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, co
     const int threads = pool_.threadCount();
     CpuFrameStats stats;
 
-    // 1. Vertex stage, in blocks of 16k vertices.
+    // 1. Vertex stage, in blocks of 16k vertices: camera space, then each vertex's outside mask
+    // and, for the vertices inside every clip plane, their projection.
     auto t0 = Clock::now();
     try {
         dx_.resize(vertexCount);
         dy_.resize(vertexCount);
         dz_.resize(vertexCount);
+        outside_.resize(vertexCount);
+        projected_.resize(vertexCount);
     } catch (const std::bad_alloc&) {
         throw Error("not enough memory for the vertex stage of " + std::to_string(vertexCount) + " vertices");
     }
+    const ClipPlanes planes = makeClipPlanes(view, target.width, target.height);
+    const bool hasNormals = mesh.nx.size() == vertexCount;
+    const auto clipVertex = [&](std::uint32_t i) {
+        return ClipVertex{{dx_[i], dy_[i], dz_[i]},
+                          mesh.hasTexCoords ? glm::vec2(mesh.u[i], mesh.v[i]) : glm::vec2(0.0f),
+                          hasNormals ? glm::vec3(mesh.nx[i], mesh.ny[i], mesh.nz[i]) : glm::vec3(0.0f)};
+    };
+    constexpr std::uint8_t kNonFinite = 1u << 5; // beside the five plane bits of outsideMask
     constexpr std::size_t kVertexBlock = 16384;
     pool_.run((vertexCount + kVertexBlock - 1) / kVertexBlock, [&](std::size_t block, int) {
         const std::size_t begin = block * kVertexBlock, end = std::min(vertexCount, begin + kVertexBlock);
         transformVertices(mesh, view, begin, end, dx_.data(), dy_.data(), dz_.data());
+        for (std::size_t i = begin; i < end; ++i) {
+            const ClipVertex v = clipVertex(std::uint32_t(i));
+            if (!(std::isfinite(v.d.x) && std::isfinite(v.d.y) && std::isfinite(v.d.z))) {
+                outside_[i] = kNonFinite;
+                continue;
+            }
+            outside_[i] = std::uint8_t(outsideMask(planes, v.d));
+            if (outside_[i] == 0) projected_[i] = projectVertex(v, view, target.width, target.height);
+        }
     });
     stats.vertexMs = msSince(t0);
 
@@ -138,8 +188,6 @@ CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, co
             throw Error("model " + model.source + ": a material range names material " + std::to_string(range.material) +
                         " or triangles beyond the mesh");
 
-    const ClipPlanes planes = makeClipPlanes(view, target.width, target.height);
-    const bool hasNormals = mesh.nx.size() == vertexCount;
     const std::vector<MaterialRange>& ranges = mesh.ranges;
 
     pool_.run(chunkCount, [&](std::size_t c, int) {
@@ -159,35 +207,33 @@ CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, co
             while (r + 1 < ranges.size() && t >= ranges[r + 1].firstTriangle) ++r;
             const std::uint32_t material = ranges.empty() ? 0u : ranges[r].material;
             ++chunk.stats.trianglesIn;
-            ClipVertex poly[kMaxClippedVertices], scratch[kMaxClippedVertices];
-            unsigned outAll = ~0u, outAny = 0;
-            bool finite = true;
-            for (int k = 0; k < 3; ++k) {
-                const std::uint32_t i = mesh.indices[3 * t + std::size_t(k)];
-                poly[k].d = {dx_[i], dy_[i], dz_[i]};
-                poly[k].uv = mesh.hasTexCoords ? glm::vec2(mesh.u[i], mesh.v[i]) : glm::vec2(0.0f);
-                poly[k].n = hasNormals ? glm::vec3(mesh.nx[i], mesh.ny[i], mesh.nz[i]) : glm::vec3(0.0f);
-                finite = finite && std::isfinite(poly[k].d.x) && std::isfinite(poly[k].d.y) &&
-                         std::isfinite(poly[k].d.z);
-                const unsigned mask = outsideMask(planes, poly[k].d);
-                outAll &= mask;
-                outAny |= mask;
-            }
-            if (!finite || outAll != 0) { // all three outside one plane: nothing to draw
+            const std::uint32_t* corner = &mesh.indices[3 * t];
+            const unsigned outAll = outside_[corner[0]] & outside_[corner[1]] & outside_[corner[2]];
+            const unsigned outAny = outside_[corner[0]] | outside_[corner[1]] | outside_[corner[2]];
+            if ((outAny & kNonFinite) != 0 || outAll != 0) { // all three outside one plane: nothing to draw
                 ++chunk.stats.trianglesCulled;
                 continue;
             }
-            int count = 3;
-            if (outAny != 0) {
-                ++chunk.stats.trianglesClipped;
-                count = clipPolygon(planes, outAny, poly, count, scratch);
+            ScreenTriangle tri;
+            if (outAny == 0) { // the common case: inside every plane, the projections are ready
+                if (setupTriangle(projected_[corner[0]], projected_[corner[1]], projected_[corner[2]],
+                                  settings.cullBackFaces, target.width, target.height, tri) == SetupResult::Ok) {
+                    chunk.triangles.push_back(tri);
+                    chunk.materials.push_back(material);
+                } else {
+                    ++chunk.stats.trianglesCulled;
+                }
+                continue;
             }
+            ++chunk.stats.trianglesClipped;
+            ClipVertex poly[kMaxClippedVertices], scratch[kMaxClippedVertices];
+            for (int k = 0; k < 3; ++k) poly[k] = clipVertex(corner[k]);
+            const int count = clipPolygon(planes, outAny, poly, 3, scratch);
             ScreenVertex sv[kMaxClippedVertices];
             for (int k = 0; k < count; ++k) sv[k] = projectVertex(poly[k], view, target.width, target.height);
             // The clipped polygon is convex: a fan from its first vertex covers it exactly.
             bool drawn = false;
             for (int k = 1; k + 1 < count; ++k) {
-                ScreenTriangle tri;
                 if (setupTriangle(sv[0], sv[k], sv[k + 1], settings.cullBackFaces, target.width, target.height,
                                   tri) != SetupResult::Ok)
                     continue;
@@ -220,11 +266,26 @@ CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, co
     }
     stats.triangleMs = msSince(t0);
 
-    // 3. Raster stage: each tile is cleared, then drawn chunk by chunk in input order.
+    // 3. Raster stage: each tile is cleared, then drawn chunk by chunk in input order. Threads
+    // take the busiest tiles first, so no thread is left alone with a heavy tile at the end
+    // (a scene's triangles crowd into a few tiles). Tiles share no pixels: any order gives
+    // the same picture.
     t0 = Clock::now();
-    const glm::vec3 viewForward{view.rotation[0][2], view.rotation[1][2], view.rotation[2][2]};
+    tileWork_.assign(tileCount, 0);
+    for (std::size_t c = 0; c < chunkCount; ++c)
+        for (std::size_t tile = 0; tile < tileCount; ++tile)
+            tileWork_[tile] += chunks_[c].binOffsets[tile + 1] - chunks_[c].binOffsets[tile];
+    tileOrder_.resize(tileCount);
+    for (std::size_t tile = 0; tile < tileCount; ++tile) tileOrder_[tile] = std::uint32_t(tile);
+    std::sort(tileOrder_.begin(), tileOrder_.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return tileWork_[a] != tileWork_[b] ? tileWork_[a] > tileWork_[b] : a < b;
+    });
+    const RasterContext context{settings,
+                                glm::vec3(view.rotation[0][2], view.rotation[1][2], view.rotation[2][2]), target,
+                                quadRowOffset};
     std::fill(fragments_.begin(), fragments_.end(), 0);
-    pool_.run(tileCount, [&](std::size_t tile, int thread) {
+    pool_.run(tileCount, [&](std::size_t task, int thread) {
+        const std::size_t tile = tileOrder_[task];
         const int tx = int(tile % std::size_t(tilesX)), ty = int(tile / std::size_t(tilesX));
         const TileRect rect{tx * kTileSize, std::max(0, ty * kTileSize - quadRowOffset),
                             std::min(target.width, (tx + 1) * kTileSize) - 1,
@@ -239,8 +300,7 @@ CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, co
             const Chunk& chunk = chunks_[c];
             for (std::uint32_t k = chunk.binOffsets[tile]; k < chunk.binOffsets[tile + 1]; ++k) {
                 const std::uint32_t i = chunk.binTriangles[k];
-                shaded += rasterizeTriangle(chunk.triangles[i], materials_[chunk.materials[i]], settings, viewForward,
-                                            target, rect, quadRowOffset);
+                shaded += rasterizeTriangle(chunk.triangles[i], materials_[chunk.materials[i]], context, rect);
             }
         }
         fragments_[std::size_t(thread)] += shaded;

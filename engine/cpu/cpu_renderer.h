@@ -56,8 +56,15 @@ private:
 
     ThreadPool pool_;
     std::vector<float> dx_, dy_, dz_; // camera-space positions from the vertex stage
+    // Per vertex, also from the vertex stage: the clip planes it is outside of (or kNonFinite),
+    // and its projection when it is inside them all. A vertex is shared by about six
+    // triangles, and most triangles need no clipping, so they reuse these as they are.
+    std::vector<std::uint8_t> outside_;
+    std::vector<ScreenVertex> projected_;
     std::vector<Chunk> chunks_;
     std::vector<ShadeMaterial> materials_;
+    std::vector<std::uint32_t> tileOrder_; // raster stage: tiles, busiest first
+    std::vector<std::uint32_t> tileWork_;  // triangles binned to each tile
     std::vector<std::size_t> fragments_; // per thread
 };
 
