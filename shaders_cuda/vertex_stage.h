@@ -27,6 +27,31 @@ FACET_HD void vertexStageThread(const VertexStageParams& p, std::uint32_t i) {
     p.dz[i] = d.z;
 }
 
+// The seed's whole vertex stage in one pass, as its NumPy code computes it: d = R (v - eye),
+// then x, y *= focus / |d.z|, z kept. (The renderer divides after clipping instead, since a
+// vertex behind the eye has no picture position; this is the benchmarkable form.)
+struct ProjectParams {
+    const float* px;
+    const float* py;
+    const float* pz;
+    float* x;
+    float* y;
+    float* z;
+    std::uint32_t count;
+    glm::vec3 eye;
+    glm::mat3 rotation; // rows: right, up, forward
+    float focus;
+};
+
+FACET_HD void projectThread(const ProjectParams& p, std::uint32_t i) {
+    if (i >= p.count) return;
+    const glm::vec3 d = rotate(p.rotation, shift(glm::vec3(p.px[i], p.py[i], p.pz[i]), p.eye));
+    const float k = p.focus / glm::abs(d.z);
+    p.x[i] = d.x * k;
+    p.y[i] = d.y * k;
+    p.z[i] = d.z;
+}
+
 #if defined(FACET_HAVE_CUDA)
 // Launches the fused vertex kernel on `stream` (a cudaStream_t; 0 for the default stream).
 // The pointers in `params` must be device pointers.

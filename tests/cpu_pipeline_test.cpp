@@ -115,3 +115,43 @@ TEST(CpuPipeline, BadMaterialRangeIsAnError) {
 
 } // namespace
 } // namespace facet
+
+#include "cpu/project.h"
+
+namespace facet {
+namespace {
+
+TEST(CpuPipeline, SeedProjectionEqualsThePerThreadKernelLogic) {
+    // The seed's workload: random vertices in [-50, 50]^3 shifted by (0, 0, 10), focus 5; and a
+    // rotated camera, with an odd count for the loop tails. Vector, scalar and per-thread agree.
+    for (const float yaw : {0.0f, 37.0f}) {
+        const std::size_t n = 1003;
+        std::mt19937 rng(3);
+        std::uniform_real_distribution<float> pos(-50.0f, 50.0f);
+        std::vector<float> px(n), py(n), pz(n);
+        for (std::size_t i = 0; i < n; ++i) px[i] = pos(rng), py[i] = pos(rng), pz[i] = pos(rng);
+        Camera cam;
+        cam.yawDegrees = yaw;
+        const glm::mat3 rotation = yaw == 0.0f ? glm::mat3(1.0f) : cam.rotation();
+        std::vector<float> out[3][3];
+        for (auto& o : out)
+            for (auto& v : o) v.assign(n, 0.0f);
+        for (int way = 0; way < 3; ++way) {
+            const ProjectParams p{px.data(), py.data(), pz.data(), out[way][0].data(), out[way][1].data(),
+                                  out[way][2].data(), std::uint32_t(n), {0.0f, 0.0f, 10.0f}, rotation, 5.0f};
+            if (way == 0) projectVertices(p, 0, n);
+            if (way == 1) projectVerticesScalar(p, 0, n);
+            if (way == 2)
+                for (std::uint32_t i = 0; i < n + 3; ++i) projectThread(p, i);
+        }
+        for (int way = 1; way < 3; ++way)
+            for (int c = 0; c < 3; ++c)
+                EXPECT_EQ(std::memcmp(out[0][c].data(), out[way][c].data(), n * 4), 0) << "way " << way << " component " << c;
+        if (yaw == 0.0f) { // identity rotation: x * focus / |z - 10|
+            EXPECT_FLOAT_EQ(out[0][0][0], px[0] * 5.0f / std::abs(pz[0] - 10.0f));
+        }
+    }
+}
+
+} // namespace
+} // namespace facet

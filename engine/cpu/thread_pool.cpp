@@ -58,6 +58,11 @@ void ThreadPool::workerLoop(int thread) {
 
 void ThreadPool::run(std::size_t count, const std::function<void(std::size_t, int)>& task) {
     if (count == 0) return;
+    if (count == 1 || workers_.empty()) {
+        // Waking a sleeping worker costs microseconds: more than a small job takes.
+        for (std::size_t i = 0; i < count; ++i) task(i, 0);
+        return;
+    }
     {
         std::lock_guard<std::mutex> lock(mutex_);
         task_ = &task;

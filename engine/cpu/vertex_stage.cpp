@@ -9,25 +9,26 @@ namespace facet {
 
 namespace {
 
-inline void transformRange(const VertexStageParams& p, std::uint32_t begin, std::uint32_t end) {
-    // Hoisted and unpacked so the loop body is plain float arithmetic on restrict pointers.
-    const glm::mat3& r = p.view.rotation;
-    const float ex = p.view.eye.x, ey = p.view.eye.y, ez = p.view.eye.z;
+// vertexStageThread's arithmetic as a loop over restrict-qualified parameters (GCC 12 does not
+// vectorise through restrict locals copied from a struct), inlined into each target below.
+inline void transformLoop(const float* __restrict px, const float* __restrict py, const float* __restrict pz,
+                          float* __restrict dx, float* __restrict dy, float* __restrict dz, const ViewParams& view,
+                          std::uint32_t begin, std::uint32_t end) {
+    const glm::mat3& r = view.rotation;
+    const float ex = view.eye.x, ey = view.eye.y, ez = view.eye.z;
     const float r00 = r[0][0], r01 = r[1][0], r02 = r[2][0];
     const float r10 = r[0][1], r11 = r[1][1], r12 = r[2][1];
     const float r20 = r[0][2], r21 = r[1][2], r22 = r[2][2];
-    const float* __restrict px = p.px;
-    const float* __restrict py = p.py;
-    const float* __restrict pz = p.pz;
-    float* __restrict dx = p.dx;
-    float* __restrict dy = p.dy;
-    float* __restrict dz = p.dz;
     for (std::uint32_t i = begin; i < end; ++i) {
         const float sx = px[i] - ex, sy = py[i] - ey, sz = pz[i] - ez;
         dx[i] = r00 * sx + r01 * sy + r02 * sz;
         dy[i] = r10 * sx + r11 * sy + r12 * sz;
         dz[i] = r20 * sx + r21 * sy + r22 * sz;
     }
+}
+
+inline void transformRange(const VertexStageParams& p, std::uint32_t begin, std::uint32_t end) {
+    transformLoop(p.px, p.py, p.pz, p.dx, p.dy, p.dz, p.view, begin, end);
 }
 
 __attribute__((target("avx512f,avx512vl"))) void transformRangeAvx512(const VertexStageParams& p, std::uint32_t begin,
