@@ -1,0 +1,102 @@
+#include "viewer/options.h"
+
+#include <string>
+
+namespace facet::viewer {
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: facet-viewer [MESH.obj] [options]
+
+Shows MESH.obj (default: the bundled scene, assets/default_scene/scene.obj) in a window, rendered
+by facet, with a panel of settings and timings. Drop an OBJ file on the window to load it.
+
+Controls: W/A/S/D move, Q/E down/up, hold the right mouse button to look around, scroll to
+change speed, Shift to go faster, R to reset the view, Ctrl+L to type a path, F1 to hide the
+panel, Esc to release the mouse or quit.
+
+Camera (defaults frame the whole mesh from the front right, slightly above):
+%CAMERA%Picture:
+  --size WxH         window size (default 1280x720); facet renders at the framebuffer size
+  --scale S          render at S times the window size, 0.25 to 1 (default 1)
+  --filter F         nearest | bilinear | trilinear (default trilinear)
+  --cull C           none | back (default none: OBJ files mix windings)
+  --light            headlight Lambert shading
+  --stage S          cpu | gpu | auto (default auto: the GPU when one is usable)
+  --threads N        CPU threads (default: one per hardware thread)
+  --vsync on|off     wait for the display's refresh (default on)
+  --no-ui            start with the panel hidden (F1 shows it)
+Scripted runs (tests, demos, measurements):
+  --frames N         render N frames of the scene, then exit
+  --screenshot FILE  after the last frame, write facet's frame (without the panel) as PNG
+  --screenshot-window FILE
+                     after the last frame, write the whole window (with the panel) as PNG
+  --report           on exit, print the mesh, the camera and the median stage timings
+  -h, --help         this text
+)";
+
+} // namespace
+
+std::string usageText() {
+    std::string usage = kUsage;
+    usage.replace(usage.find("%CAMERA%"), 8, cli::CameraFlags::kHelp);
+    return usage;
+}
+
+Options parseArguments(int argc, char** argv) {
+    using namespace cli;
+    Options o;
+    bool meshGiven = false;
+    Arguments args(argc, argv);
+    for (std::string arg; args.next(arg);) {
+        if (arg == "-h" || arg == "--help") {
+            o.help = true;
+            return o;
+        } else if (o.camera.consume(arg, args)) {
+        } else if (arg == "--size") {
+            parseSize(arg, args.value(), o.width, o.height);
+        } else if (arg == "--scale") {
+            o.resolutionScale = parseFloat(arg, args.value());
+            if (o.resolutionScale < 0.25f || o.resolutionScale > 1.0f)
+                throw UsageError("--scale expects a number from 0.25 to 1");
+        } else if (arg == "--filter") {
+            o.settings.filter = parseFilter(arg, args.value());
+        } else if (arg == "--cull") {
+            o.settings.cullBackFaces = parseCull(arg, args.value());
+        } else if (arg == "--light") {
+            o.settings.headlight = true;
+        } else if (arg == "--stage") {
+            const std::string v = args.value();
+            if (v == "cpu") o.stage = StageChoice::Cpu;
+            else if (v == "gpu") o.stage = StageChoice::Gpu;
+            else if (v == "auto") o.stage = StageChoice::Auto;
+            else throw UsageError("--stage expects cpu, gpu or auto, got '" + v + "'");
+        } else if (arg == "--threads") {
+            o.threads = static_cast<int>(parseInteger(arg, args.value(), 1, 1024));
+        } else if (arg == "--vsync") {
+            const std::string v = args.value();
+            if (v != "on" && v != "off") throw UsageError("--vsync expects on or off, got '" + v + "'");
+            o.vsync = v == "on";
+        } else if (arg == "--no-ui") {
+            o.ui = false;
+        } else if (arg == "--frames") {
+            o.frames = static_cast<int>(parseInteger(arg, args.value(), 1, 100000000));
+        } else if (arg == "--screenshot") {
+            o.screenshot = args.value();
+        } else if (arg == "--screenshot-window") {
+            o.windowScreenshot = args.value();
+        } else if (arg == "--report") {
+            o.report = true;
+        } else if (!arg.empty() && arg[0] == '-') {
+            throw UsageError("unknown option " + arg + " (see --help)");
+        } else if (!meshGiven) {
+            o.mesh = arg;
+            meshGiven = true;
+        } else {
+            throw UsageError("more than one mesh given: '" + o.mesh + "' and '" + arg + "'");
+        }
+    }
+    return o;
+}
+
+} // namespace facet::viewer

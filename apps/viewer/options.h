@@ -1,0 +1,38 @@
+// facet-viewer's command line: what to show, the camera of facet-render, and the scripted mode
+// (--frames, --screenshot, --report) that tests and demos use.
+#pragma once
+
+#include "cli.h"
+
+#include "core/shading.h"
+
+#include <optional>
+#include <string>
+
+namespace facet::viewer {
+
+enum class StageChoice { Auto, Cpu, Gpu };
+
+struct Options {
+    std::string mesh; // empty: the bundled default scene
+    cli::CameraFlags camera; // applies to the first mesh shown
+    int width = 1280, height = 720; // window size in screen coordinates
+    float resolutionScale = 1.0f;
+    RenderSettings settings;
+    StageChoice stage = StageChoice::Auto;
+    int threads = 0;    // 0: one per hardware thread
+    int frames = 0;     // > 0: scripted, exit after this many frames of the scene
+    std::optional<std::string> screenshot;       // the facet frame, after the last frame
+    std::optional<std::string> windowScreenshot; // the window with the panel, after the last frame
+    bool ui = true;
+    bool vsync = true;
+    bool report = false; // print the camera, the mesh and the timings on exit
+    bool help = false;
+};
+
+std::string usageText();
+
+// Throws cli::UsageError naming the offending argument.
+Options parseArguments(int argc, char** argv);
+
+} // namespace facet::viewer

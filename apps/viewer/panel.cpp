@@ -1,0 +1,208 @@
+// The viewer's panel, in Dear ImGui's immediate mode: every frame it reads ViewerState, draws
+// the widgets, and writes back whatever the user changed.
+#include "viewer/viewer_state.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+
+namespace facet::viewer {
+
+namespace {
+
+constexpr float kPanelWidth = 380.0f;
+const ImVec4 kErrorColor{1.0f, 0.45f, 0.4f, 1.0f};
+const ImVec4 kWarningColor{1.0f, 0.8f, 0.35f, 1.0f};
+
+// A label and its formatted value in the next two columns of the current table.
+template <typename... Args>
+void cell(const char* label, const char* format, Args... args) {
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("%s", label);
+    ImGui::TableNextColumn();
+    ImGui::Text(format, args...);
+}
+
+// One row of CPU/GPU radio buttons; GPU is disabled, with the reason on hover, while unusable.
+void stageChoice(const char* label, Backend& stage, const std::string& gpuUnavailable) {
+    ImGui::PushID(label);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(label);
+    ImGui::SameLine(110.0f);
+    if (ImGui::RadioButton("CPU", stage == Backend::Cpu)) stage = Backend::Cpu;
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!gpuUnavailable.empty());
+    if (ImGui::RadioButton("GPU", stage == Backend::Gpu)) stage = Backend::Gpu;
+    ImGui::EndDisabled();
+    if (!gpuUnavailable.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("%s", gpuUnavailable.c_str());
+    ImGui::PopID();
+}
+
+void pipelineSection(ViewerState& s) {
+    if (!ImGui::CollapsingHeader("Pipeline", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    stageChoice("vertex stage", s.vertexStage, s.gpuUnavailable);
+    stageChoice("raster stage", s.rasterStage, s.gpuUnavailable);
+    if (!s.gpuUnavailable.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("GPU unavailable: %s", s.gpuUnavailable.c_str());
+        ImGui::PopTextWrapPos();
+    }
+
+    ImGui::Spacing();
+    const StageTimes& t = s.last;
+    if (ImGui::BeginTable("times", 4, ImGuiTableFlags_SizingStretchSame)) {
+        cell("vertex", "%6.2f ms", double(t.vertexMs));
+        cell("triangle", "%6.2f ms", double(t.triangleMs));
+        cell("raster", "%6.2f ms", double(t.rasterMs));
+        cell("display", "%6.2f ms", double(t.displayMs));
+        cell("frame", "%6.2f ms", double(t.frameMs));
+        cell("", "%6.1f fps", t.frameMs > 0 ? 1000.0 / double(t.frameMs) : 0.0);
+        ImGui::EndTable();
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("wall-clock time of the last frame's stages; display: map, unmap, upload the\n"
+                          "pixel buffer into the texture and draw it; frame: from the previous frame's start");
+
+    // The frame-time plot, scaled so a 60 fps frame sits at a third of its height.
+    const FrameHistory& h = s.history;
+    float peak = 50.0f;
+    for (int i = 0; i < h.count(); ++i) peak = std::max(peak, h.at(i).frameMs);
+    char overlay[64];
+    std::snprintf(overlay, sizeof overlay, "frame ms, last %d frames (median %.1f)", h.count(),
+                  double(h.median(&StageTimes::frameMs)));
+    const auto frameMs = [](void* data, int i) { return static_cast<const FrameHistory*>(data)->at(i).frameMs; };
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    ImGui::PlotLines("##frames", frameMs, const_cast<FrameHistory*>(&h), h.count(), 0, overlay, 0.0f, peak * 1.1f,
+                     ImVec2(0.0f, 48.0f));
+
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%dx%d pixels, %d threads: %zu triangles drawn, %zu culled, %zu clipped", s.renderWidth,
+                        s.renderHeight, s.threads, s.stats.trianglesIn - s.stats.trianglesCulled,
+                        s.stats.trianglesCulled, s.stats.trianglesClipped);
+    ImGui::PopTextWrapPos();
+    if (!s.renderError.empty()) ImGui::TextColored(kErrorColor, "render error: %s", s.renderError.c_str());
+}
+
+void sceneSection(ViewerState& s) {
+    // The header names the file; "###scene" keeps the header's identity when the name changes.
+    const std::string header = "Scene" + (s.loaded ? ": " + std::filesystem::path(s.model.source).filename().string()
+                                                   : std::string()) + "###scene";
+    const bool open = ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen);
+    if (s.loaded && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.model.source.c_str());
+    if (!open) return;
+    if (s.focusPathField) {
+        ImGui::SetKeyboardFocusHere();
+        s.focusPathField = false;
+    }
+    ImGui::SetNextItemWidth(-60.0f);
+    // Like a browser's address bar: focusing the field selects it, so typing replaces the path.
+    const bool entered =
+        ImGui::InputTextWithHint("##path", "path/to/mesh.obj (or drop a file)", s.pathField.data(), s.pathField.size(),
+                                 ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+    ImGui::SameLine();
+    if ((ImGui::Button("Load", ImVec2(-FLT_MIN, 0.0f)) || entered) && s.pathField[0] != '\0')
+        s.loader.request(s.pathField.data());
+
+    ImGui::PushTextWrapPos(0.0f);
+    if (s.loader.busy())
+        ImGui::TextColored(kWarningColor, "loading %s... %.1f s",
+                           std::filesystem::path(s.loader.loadingPath()).filename().c_str(), s.loader.elapsedSeconds());
+    if (!s.loadError.empty()) ImGui::TextColored(kErrorColor, "%s", s.loadError.c_str());
+    ImGui::PopTextWrapPos();
+
+    if (!s.loaded) return;
+    const Model& m = s.model;
+    if (ImGui::BeginTable("mesh", 4, ImGuiTableFlags_SizingStretchSame)) {
+        cell("vertices", "%zu", m.mesh.vertexCount());
+        cell("triangles", "%zu", m.mesh.triangleCount());
+        cell("materials", "%zu", m.materials.size());
+        cell("textures", "%zu", m.textures.size());
+        ImGui::EndTable();
+    }
+    if (!m.warnings.empty()) {
+        ImGui::TextColored(kWarningColor, "%zu loader warning%s", m.warnings.size(), m.warnings.size() == 1 ? "" : "s");
+        const float height = std::min(120.0f, ImGui::GetTextLineHeightWithSpacing() * float(m.warnings.size() + 1));
+        ImGui::BeginChild("warnings", ImVec2(0.0f, height), true, ImGuiWindowFlags_HorizontalScrollbar);
+        for (const Warning& w : m.warnings) ImGui::TextUnformatted(w.toString().c_str());
+        ImGui::EndChild();
+    }
+}
+
+void renderSection(ViewerState& s) {
+    if (!ImGui::CollapsingHeader("Render", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    ImGui::PushItemWidth(180.0f);
+    const char* filters[] = {"nearest", "bilinear", "trilinear"};
+    int filter = static_cast<int>(s.settings.filter);
+    if (ImGui::Combo("texture filter", &filter, filters, 3)) s.settings.filter = static_cast<TextureFilter>(filter);
+    ImGui::SliderFloat("resolution scale", &s.resolutionScale, 0.25f, 1.0f, "%.2f");
+    // The renderer is rebuilt for a new thread count, so only once the slider is let go.
+    const int maxThreads = std::max(2 * static_cast<int>(std::thread::hardware_concurrency()), 2);
+    ImGui::SliderInt("threads", &s.threadsEdit, 1, maxThreads);
+    if (ImGui::IsItemDeactivatedAfterEdit()) s.threads = s.threadsEdit;
+    ImGui::PopItemWidth();
+    ImGui::Checkbox("cull back faces", &s.settings.cullBackFaces);
+    ImGui::SameLine();
+    ImGui::Checkbox("headlight", &s.settings.headlight);
+    ImGui::SameLine();
+    ImGui::Checkbox("vsync", &s.vsync);
+}
+
+void cameraSection(ViewerState& s) {
+    if (!ImGui::CollapsingHeader("Camera", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    Camera& c = s.camera;
+    const float radius = s.model.mesh.bounds.empty() ? 1.0f : s.model.mesh.bounds.radius();
+    ImGui::PushItemWidth(220.0f);
+    bool changed = ImGui::DragFloat3("position", &c.eye.x, radius * 0.005f, 0.0f, 0.0f, "%.2f");
+    changed |= ImGui::DragFloat("yaw", &c.yawDegrees, 0.25f, 0.0f, 0.0f, "%.1f deg");
+    changed |= ImGui::SliderFloat("pitch", &c.pitchDegrees, -Camera::kMaxPitchDegrees, Camera::kMaxPitchDegrees,
+                                  "%.1f deg");
+    ImGui::SliderFloat("fov", &c.fovYDegrees, 10.0f, 120.0f, "%.0f deg");
+    ImGui::PopItemWidth();
+    if (changed) fitClipPlanes(c, s.model.mesh.bounds);
+    ImGui::TextDisabled("near %.3g, far %.3g; speed %.3g/s (scroll)", double(c.nearPlane), double(c.farPlane),
+                        double(s.fly.speed()));
+    if (ImGui::Button("Reset view (R)")) resetView(s);
+    ImGui::SameLine();
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("W/A/S/D move, Q/E down/up, Shift faster\nright mouse button held: look around\n"
+                          "scroll: speed, R: reset view\nCtrl+L: type a path, F1: hide the panel\n"
+                          "Esc: release the mouse, or quit");
+}
+
+void screenshotSection(ViewerState& s) {
+    if (ImGui::Button("Screenshot")) s.screenshotRequested = true;
+    ImGui::SameLine();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", s.screenshotMessage.empty() ? "facet's frame as PNG, in the current folder"
+                                                          : s.screenshotMessage.c_str());
+    ImGui::PopTextWrapPos();
+}
+
+} // namespace
+
+void resetView(ViewerState& state) { state.camera = state.home; }
+
+void drawPanel(ViewerState& s) {
+    ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_FirstUseEver);
+    // As tall as its contents, but within the window: it scrolls when the window is short.
+    const float maxHeight = std::max(ImGui::GetIO().DisplaySize.y - 20.0f, 100.0f);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(kPanelWidth, 0.0f), ImVec2(kPanelWidth, maxHeight));
+    ImGui::SetNextWindowBgAlpha(0.85f);
+    if (ImGui::Begin("facet  (F1 hides this panel)", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        pipelineSection(s);
+        sceneSection(s);
+        renderSection(s);
+        cameraSection(s);
+        ImGui::Separator();
+        screenshotSection(s);
+    }
+    ImGui::End();
+}
+
+} // namespace facet::viewer

@@ -1,0 +1,105 @@
+// Everything the viewer's panel shows and edits, in one struct: the panel writes settings here
+// and the render loop applies them (recreating the renderer for a new thread count, say), so
+// neither holds hidden state of its own.
+#pragma once
+
+#include "asset/model.h"
+#include "core/camera.h"
+#include "core/shading.h"
+#include "cpu/cpu_renderer.h"
+#include "cuda/device.h"
+#include "viewer/fly_camera.h"
+#include "viewer/scene_loader.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <vector>
+
+namespace facet::viewer {
+
+enum class Backend { Cpu, Gpu };
+
+// One frame's wall-clock milliseconds: the whole frame (frame to frame, so vsync included),
+// facet's three stages, and the display (map, unmap, upload to the texture, draw the quad).
+struct StageTimes {
+    float frameMs = 0, vertexMs = 0, triangleMs = 0, rasterMs = 0, displayMs = 0;
+};
+
+// The last kSize frames in a ring, for the plot and the medians.
+class FrameHistory {
+public:
+    static constexpr int kSize = 120;
+
+    void push(const StageTimes& t) {
+        samples_[std::size_t(next_)] = t;
+        next_ = (next_ + 1) % kSize;
+        count_ = std::min(count_ + 1, kSize);
+    }
+    int count() const { return count_; }
+    // Sample i counted from the oldest kept.
+    const StageTimes& at(int i) const { return samples_[std::size_t((next_ - count_ + i + kSize) % kSize)]; }
+
+    float median(float StageTimes::*field) const {
+        std::vector<float> v;
+        for (int i = 0; i < count_; ++i) v.push_back(at(i).*field);
+        if (v.empty()) return 0.0f;
+        std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+        return v[v.size() / 2];
+    }
+
+private:
+    std::array<StageTimes, kSize> samples_{};
+    int next_ = 0, count_ = 0;
+};
+
+struct ViewerState {
+    // The scene: `loaded` is false until the first mesh arrives (or when it failed).
+    Model model;
+    bool loaded = false;
+    std::string loadError; // the last failed load, shown until the next success
+    Camera camera;
+    Camera home; // the scene's default view, for R
+
+    // How to render.
+    RenderSettings settings;
+    float resolutionScale = 1.0f; // of the framebuffer, 0.25 to 1
+    int threads = 1;              // applied by the loop: a new CpuRenderer
+    bool vsync = true;
+    Backend vertexStage = Backend::Cpu, rasterStage = Backend::Cpu;
+    GpuStatus gpu;
+    std::string gpuUnavailable; // why the GPU options are disabled; empty when they are not
+
+    // What the last frame took, and the frames before it.
+    CpuFrameStats stats;
+    StageTimes last;
+    FrameHistory history;
+    int renderWidth = 0, renderHeight = 0;
+    std::string renderError;
+
+    // The panel.
+    bool showPanel = true;
+    std::array<char, 1024> pathField{};
+    bool focusPathField = false; // Ctrl+L: put the keyboard in the path field next frame
+    int threadsEdit = 1;         // the slider's value until it is released
+    bool screenshotRequested = false;
+    int screenshotCounter = 0;
+    std::string screenshotMessage;
+
+    // Input and loading.
+    FlyCamera fly;
+    MoveKeys keys;
+    bool looking = false; // right button held: the cursor is hidden and moves the view
+    double cursorX = 0, cursorY = 0;
+    float lookDx = 0, lookDy = 0; // cursor movement while looking, since the last frame
+    bool quit = false;
+    SceneLoader loader;
+};
+
+// Draws the ImGui panel for one frame (between ImGui::NewFrame and ImGui::Render).
+void drawPanel(ViewerState& state);
+
+// Puts the view back to the scene's default.
+void resetView(ViewerState& state);
+
+} // namespace facet::viewer

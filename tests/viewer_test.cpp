@@ -1,0 +1,372 @@
+// facet-viewer, run as a user would: on a private X server (Xvfb), in scripted mode and driven
+// through its real window with xdotool. Skipped, saying why, where Xvfb or xdotool is missing.
+// Every wait is bounded and every process started here is ended here.
+#include "test_support.h"
+
+#include "asset/image.h"
+#include "asset/obj_loader.h"
+#include "core/camera.h"
+
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+const fs::path kViewer = fs::path(FACET_BINARY_DIR) / "apps" / "facet-viewer";
+const fs::path kRender = fs::path(FACET_BINARY_DIR) / "apps" / "facet-render";
+
+std::optional<fs::path> findOnPath(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    std::stringstream dirs(path ? path : "");
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        const fs::path candidate = fs::path(dir.empty() ? "." : dir) / name;
+        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    }
+    return std::nullopt;
+}
+
+// A child process with its own environment changes and output files; killed (and reaped) on
+// destruction if it is still running.
+class Process {
+public:
+    struct Setup {
+        std::map<std::string, std::optional<std::string>> env; // nullopt: unset
+        fs::path out = "/dev/null", err = "/dev/null";
+    };
+
+    Process(const std::vector<std::string>& argv, const Setup& setup) {
+        std::vector<std::string> envStrings;
+        for (char** e = environ; *e; ++e) {
+            const std::string entry = *e;
+            if (!setup.env.count(entry.substr(0, entry.find('=')))) envStrings.push_back(entry);
+        }
+        for (const auto& [name, value] : setup.env)
+            if (value) envStrings.push_back(name + "=" + *value);
+        std::vector<char*> args, envp;
+        for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+        args.push_back(nullptr);
+        for (std::string& e : envStrings) envp.push_back(e.data());
+        envp.push_back(nullptr);
+
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_addopen(&actions, 1, setup.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        posix_spawn_file_actions_addopen(&actions, 2, setup.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int rc = posix_spawnp(&pid_, args[0], &actions, nullptr, args.data(), envp.data());
+        posix_spawn_file_actions_destroy(&actions);
+        if (rc != 0) pid_ = -1;
+    }
+    ~Process() { stop(); }
+    Process(const Process&) = delete;
+    Process& operator=(const Process&) = delete;
+
+    bool started() const { return pid_ > 0; }
+
+    // The exit status, or nullopt when it is still running after `timeout`.
+    std::optional<int> wait(std::chrono::milliseconds timeout) {
+        const auto end = Clock::now() + timeout;
+        while (pid_ > 0) {
+            int status = 0;
+            if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+                pid_ = -1;
+                status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+            }
+            if (Clock::now() >= end) return std::nullopt;
+            std::this_thread::sleep_for(10ms);
+        }
+        return status_;
+    }
+
+    // SIGTERM, then SIGKILL if it lingers; always reaps.
+    void stop() {
+        if (pid_ <= 0) return;
+        ::kill(pid_, SIGTERM);
+        if (!wait(3000ms)) {
+            ::kill(pid_, SIGKILL);
+            int status = 0;
+            ::waitpid(pid_, &status, 0);
+            pid_ = -1;
+        }
+    }
+
+private:
+    pid_t pid_ = -1;
+    std::optional<int> status_;
+};
+
+// Runs a command to completion (bounded); its exit status, or -1 if it had to be killed.
+int runCommand(const std::vector<std::string>& argv, const Process::Setup& setup = {},
+               std::chrono::milliseconds timeout = 30000ms) {
+    Process p(argv, setup);
+    if (!p.started()) return -1;
+    const std::optional<int> status = p.wait(timeout);
+    return status ? *status : -1;
+}
+
+std::string readText(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// A private X server. Display numbers start at a place that depends on the process id, away
+// from a desktop's :0 and from other test runs starting at the same moment; a number already
+// taken makes Xvfb exit, and the next one is tried.
+class VirtualDisplay {
+public:
+    // Empty name() when it could not start; why() says why.
+    VirtualDisplay() {
+        const std::optional<fs::path> xvfb = findOnPath("Xvfb");
+        if (!xvfb) {
+            why_ = "Xvfb is not installed (apt-get install xvfb)";
+            return;
+        }
+        const int first = 100 + static_cast<int>(::getpid() % 800);
+        for (int attempt = 0; attempt < 5 && name_.empty(); ++attempt) {
+            const int display = first + 7 * attempt;
+            if (fs::exists("/tmp/.X" + std::to_string(display) + "-lock")) continue;
+            tryDisplay(*xvfb, display);
+        }
+        if (name_.empty() && why_.empty()) why_ = "Xvfb found no free display number";
+    }
+
+    const std::string& name() const { return name_; }
+    const std::string& why() const { return why_; }
+
+private:
+    void tryDisplay(const fs::path& xvfb, int display) {
+        // Xvfb writes the display number to -displayfd once it accepts connections. It inherits
+        // the pipe's write end (pipe() descriptors stay open across exec), not the read end.
+        int fds[2];
+        if (::pipe(fds) != 0) {
+            why_ = "pipe() failed";
+            return;
+        }
+        ::fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+        server_.emplace(std::vector<std::string>{xvfb.string(), ":" + std::to_string(display), "-displayfd",
+                                                 std::to_string(fds[1]), "-screen", "0", "1280x1024x24", "-nolisten",
+                                                 "tcp"},
+                        Process::Setup{});
+        ::close(fds[1]);
+        std::string number;
+        pollfd p{fds[0], POLLIN, 0};
+        const auto end = Clock::now() + 8s;
+        while (Clock::now() < end && number.find('\n') == std::string::npos) {
+            if (::poll(&p, 1, 100) > 0) {
+                char buffer[16];
+                const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+                if (n <= 0) break; // Xvfb exited: the display is taken
+                number.append(buffer, std::size_t(n));
+            }
+        }
+        ::close(fds[0]);
+        if (number.find('\n') == std::string::npos) {
+            server_.reset();
+            return;
+        }
+        name_ = ":" + number.substr(0, number.find('\n'));
+    }
+
+    std::optional<Process> server_;
+    std::string name_, why_;
+};
+
+// "key value..." lines from facet-viewer --report.
+std::map<std::string, std::string> parseReport(const std::string& text) {
+    std::map<std::string, std::string> fields;
+    std::stringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        const auto space = line.find(' ');
+        if (space != std::string::npos) fields[line.substr(0, space)] = line.substr(space + 1);
+    }
+    return fields;
+}
+
+TEST(Viewer, HelpAndBadArguments) {
+    const fs::path dir = facet::test::scratchDir("viewer_args");
+    Process::Setup setup;
+    setup.out = dir / "help.txt";
+    EXPECT_EQ(runCommand({kViewer.string(), "--help"}, setup), 0);
+    EXPECT_NE(readText(setup.out).find("usage: facet-viewer"), std::string::npos);
+
+    setup.err = dir / "bad.txt";
+    EXPECT_EQ(runCommand({kViewer.string(), "--frames", "0"}, setup), 2);
+    EXPECT_EQ(readText(setup.err), "facet-viewer: --frames expects a whole number from 1 to 100000000, got '0'\n");
+}
+
+TEST(Viewer, NoDisplayIsAClearErrorNotACrash) {
+    const fs::path dir = facet::test::scratchDir("viewer_nodisplay");
+    Process::Setup setup;
+    setup.env = {{"DISPLAY", std::nullopt}, {"WAYLAND_DISPLAY", std::nullopt}};
+    setup.err = dir / "err.txt";
+    EXPECT_EQ(runCommand({kViewer.string(), "--frames", "1", "--stage", "cpu"}, setup), 1);
+    EXPECT_NE(readText(setup.err).find("facet-viewer: cannot open a window: "), std::string::npos)
+        << readText(setup.err);
+}
+
+// The same renderer behind both apps: the viewer's scripted screenshot of facet's frame, and
+// with --no-ui its window's framebuffer, equal facet-render's PNG for the same camera and size.
+TEST(Viewer, ScriptedScreenshotEqualsFacetRender) {
+    VirtualDisplay display;
+    if (display.name().empty()) GTEST_SKIP() << display.why();
+    const fs::path dir = facet::test::scratchDir("viewer_screenshot");
+    const std::vector<std::string> picture = {"--size", "320x240", "--eye", "6,5,9", "--yaw", "30", "--pitch", "-25",
+                                              "--fov", "55", "--filter", "bilinear", "--cull", "back", "--light"};
+
+    std::vector<std::string> render = {kRender.string(), "-o", (dir / "render.png").string(), "--stage", "cpu"};
+    render.insert(render.end(), picture.begin(), picture.end());
+    ASSERT_EQ(runCommand(render), 0);
+
+    std::vector<std::string> viewer = {kViewer.string(), "--no-ui", "--frames", "3", "--vsync", "off", "--stage", "cpu",
+                                       "--screenshot", (dir / "viewer.png").string(), "--screenshot-window",
+                                       (dir / "window.png").string()};
+    viewer.insert(viewer.end(), picture.begin(), picture.end());
+    Process::Setup setup;
+    setup.env = {{"DISPLAY", display.name()}};
+    setup.err = dir / "viewer_err.txt";
+    ASSERT_EQ(runCommand(viewer, setup, 30000ms), 0) << readText(setup.err);
+
+    const facet::Image expected = facet::loadImage(dir / "render.png");
+    const facet::Image frame = facet::loadImage(dir / "viewer.png");
+    const facet::Image window = facet::loadImage(dir / "window.png");
+    ASSERT_EQ(frame.width, expected.width);
+    ASSERT_EQ(frame.height, expected.height);
+    EXPECT_TRUE(frame.pixels == expected.pixels) << "the viewer's frame differs from facet-render's";
+    ASSERT_EQ(window.width, expected.width);
+    ASSERT_EQ(window.height, expected.height);
+    // The window has no alpha to speak of: compare colours.
+    std::size_t differing = 0;
+    for (std::size_t i = 0; i < expected.pixels.size(); ++i)
+        differing += (window.pixels[i] & 0xFFFFFFu) != (expected.pixels[i] & 0xFFFFFFu);
+    EXPECT_EQ(differing, 0u) << "the window shows a different picture than facet-render's";
+}
+
+// A user's session through the real window: the default scene opens; Ctrl+L, a typed path and
+// Enter load another mesh; W moves the camera; a right-button drag turns it; Esc quits; the
+// viewer's --report says where everything ended up.
+TEST(Viewer, XdotoolDrivesTheWindow) {
+    const std::optional<fs::path> xdotool = findOnPath("xdotool");
+    if (!xdotool) GTEST_SKIP() << "xdotool is not installed (apt-get install xdotool)";
+    VirtualDisplay display;
+    if (display.name().empty()) GTEST_SKIP() << display.why();
+    const auto started = Clock::now();
+
+    const fs::path dir = facet::test::scratchDir("viewer_xdotool");
+    const fs::path cube = facet::test::writeFile(dir / "cube.obj", "v -1 -1 -1\nv 1 -1 -1\nv 1 1 -1\nv -1 1 -1\n"
+                                                                    "v -1 -1 1\nv 1 -1 1\nv 1 1 1\nv -1 1 1\n"
+                                                                    "f 1 2 3 4\nf 5 8 7 6\nf 1 5 6 2\n"
+                                                                    "f 2 6 7 3\nf 3 7 8 4\nf 5 1 4 8\n");
+    Process::Setup viewerSetup;
+    viewerSetup.env = {{"DISPLAY", display.name()}};
+    viewerSetup.out = dir / "report.txt";
+    viewerSetup.err = dir / "viewer_err.txt";
+    // A quarter of the resolution: quick frames keep the input handling prompt on a busy machine.
+    Process viewer({kViewer.string(), "--size", "640x480", "--scale", "0.25", "--vsync", "off", "--stage", "cpu",
+                    "--report"},
+                   viewerSetup);
+    ASSERT_TRUE(viewer.started());
+
+    Process::Setup toolSetup;
+    toolSetup.env = {{"DISPLAY", display.name()}};
+    toolSetup.out = dir / "xdotool.txt";
+    const auto xdo = [&](std::vector<std::string> args) {
+        args.insert(args.begin(), xdotool->string());
+        return runCommand(args, toolSetup, 5000ms);
+    };
+    // The title names the mesh once it is loaded; wait (bounded) for a given one.
+    const auto windowFor = [&](const std::string& mesh, std::chrono::seconds timeout) -> std::string {
+        const auto end = Clock::now() + timeout;
+        while (Clock::now() < end && !viewer.wait(0ms)) {
+            if (xdo({"search", "--name", "^facet-viewer - " + mesh + "$"}) == 0) {
+                const std::string ids = readText(toolSetup.out);
+                if (!ids.empty()) return ids.substr(0, ids.find('\n'));
+            }
+            std::this_thread::sleep_for(100ms);
+        }
+        return {};
+    };
+
+    const std::string window = windowFor("scene.obj", 20s);
+    ASSERT_FALSE(window.empty()) << "the viewer showed no window with the default scene: "
+                                 << readText(viewerSetup.err);
+    // No window manager here: put the pointer on the window and give it the keyboard.
+    ASSERT_EQ(xdo({"mousemove", "--window", window, "400", "300"}), 0);
+    ASSERT_EQ(xdo({"windowfocus", "--sync", window}), 0);
+
+    // Ctrl+L puts the keyboard in the path field (selecting what is there) a frame or two
+    // later; keys typed before that are lost, so on a busy machine the sequence is retried.
+    bool loaded = false;
+    for (int attempt = 0; attempt < 3 && !loaded; ++attempt) {
+        ASSERT_EQ(xdo({"key", "ctrl+l"}), 0);
+        std::this_thread::sleep_for(500ms);
+        ASSERT_EQ(xdo({"type", "--delay", "10", cube.string()}), 0);
+        ASSERT_EQ(xdo({"key", "Return"}), 0);
+        loaded = !windowFor("cube.obj", 5s).empty();
+    }
+    // Enter also leaves the path field, so the keys below reach the camera.
+    ASSERT_TRUE(loaded) << "typing the path did not load it: " << readText(viewerSetup.err);
+
+    ASSERT_EQ(xdo({"keydown", "w"}), 0);
+    std::this_thread::sleep_for(400ms);
+    ASSERT_EQ(xdo({"keyup", "w"}), 0);
+    ASSERT_EQ(xdo({"mousedown", "3"}), 0);
+    std::this_thread::sleep_for(100ms);
+    ASSERT_EQ(xdo({"mousemove_relative", "--", "100", "0"}), 0);
+    std::this_thread::sleep_for(100ms);
+    ASSERT_EQ(xdo({"mousemove_relative", "--", "20", "40"}), 0);
+    std::this_thread::sleep_for(100ms);
+    ASSERT_EQ(xdo({"mouseup", "3"}), 0);
+    std::this_thread::sleep_for(200ms);
+
+    // Esc quits (the mouse is no longer captured, no text field is active).
+    std::optional<int> status;
+    for (int attempt = 0; attempt < 5 && !status; ++attempt) {
+        xdo({"key", "Escape"});
+        status = viewer.wait(1000ms);
+    }
+    ASSERT_TRUE(status) << "Esc did not close the viewer";
+    EXPECT_EQ(*status, 0) << readText(viewerSetup.err);
+
+    const auto report = parseReport(readText(viewerSetup.out));
+    ASSERT_TRUE(report.count("mesh") && report.count("eye") && report.count("yaw") && report.count("pitch"))
+        << readText(viewerSetup.out);
+    EXPECT_EQ(fs::path(report.at("mesh")), cube);
+    EXPECT_EQ(report.at("triangles"), "12");
+    // Where R would put the camera for the cube in this window, as the viewer computes it.
+    const facet::Camera home = facet::Camera::framing(facet::loadObj(cube).mesh, 640.0f / 480.0f);
+    glm::vec3 eye;
+    std::stringstream(report.at("eye")) >> eye.x >> eye.y >> eye.z;
+    EXPECT_GT(glm::length(eye - home.eye), 0.05f) << "W did not move the camera: " << report.at("eye");
+    // Dragging right turns right (yaw goes down), dragging down looks down.
+    EXPECT_LT(std::stof(report.at("yaw")), home.yawDegrees - 5.0f);
+    EXPECT_LT(std::stof(report.at("pitch")), home.pitchDegrees - 1.0f);
+    EXPECT_LT(Clock::now() - started, 60s);
+}
+
+} // namespace
