@@ -13,7 +13,7 @@ packages=(
   libglm-dev libstb-dev libtinyobjloader-dev
   libglfw3-dev libgl-dev libegl-dev libimgui-dev python3-glad
   libgtest-dev libgmock-dev libbenchmark-dev
-  xvfb xauth xdotool
+  xvfb xauth xdotool fonts-dejavu-core
 )
 
 missing=()
