@@ -73,6 +73,21 @@ bool parseCull(const std::string& flag, const std::string& text) {
     return text == "back";
 }
 
+bool consumeRenderSetting(const std::string& arg, Arguments& args, RenderSettings& settings) {
+    if (arg == "--filter") settings.filter = parseFilter(arg, args.value());
+    else if (arg == "--cull") settings.cullBackFaces = parseCull(arg, args.value());
+    else if (arg == "--light") settings.headlight = true;
+    else return false;
+    return true;
+}
+
+void takeMesh(const std::string& arg, std::string& mesh, bool& meshGiven) {
+    if (!arg.empty() && arg[0] == '-') throw UsageError("unknown option " + arg + " (see --help)");
+    if (meshGiven) throw UsageError("more than one mesh given: '" + mesh + "' and '" + arg + "'");
+    mesh = arg;
+    meshGiven = true;
+}
+
 bool CameraFlags::consume(const std::string& arg, Arguments& args) {
     if (arg == "--eye") eye = parseVec3(arg, args.value());
     else if (arg == "--yaw") yaw = parseFloat(arg, args.value());

@@ -39,6 +39,12 @@ void parseSize(const std::string& flag, const std::string& text, int& width, int
 TextureFilter parseFilter(const std::string& flag, const std::string& text);     // nearest|bilinear|trilinear
 bool parseCull(const std::string& flag, const std::string& text);                // none|back
 
+// --filter F, --cull C, --light into `settings`; false when `arg` is none of them.
+bool consumeRenderSetting(const std::string& arg, Arguments& args, RenderSettings& settings);
+
+// The one positional argument, a mesh path: an unknown option or a second mesh is an error.
+void takeMesh(const std::string& arg, std::string& mesh, bool& meshGiven);
+
 // --eye X,Y,Z --yaw DEG --pitch DEG --fov DEG --near N --far F: what is not given comes from
 // framing the mesh.
 struct CameraFlags {

@@ -79,12 +79,7 @@ Options parseArguments(int argc, char** argv) {
             o.texture = args.value();
         } else if (arg == "--size") {
             parseSize(arg, args.value(), o.width, o.height);
-        } else if (arg == "--filter") {
-            o.settings.filter = parseFilter(arg, args.value());
-        } else if (arg == "--cull") {
-            o.settings.cullBackFaces = parseCull(arg, args.value());
-        } else if (arg == "--light") {
-            o.settings.headlight = true;
+        } else if (consumeRenderSetting(arg, args, o.settings)) {
         } else if (arg == "--stage") {
             o.stage = args.value();
             if (o.stage != "cpu" && o.stage != "gpu" && o.stage != "gl" && o.stage != "auto")
@@ -95,13 +90,8 @@ Options parseArguments(int argc, char** argv) {
             o.benchFrames = static_cast<int>(parseInteger(arg, args.value(), 1, 100000));
         } else if (arg == "--info") {
             o.info = true;
-        } else if (!arg.empty() && arg[0] == '-') {
-            throw UsageError("unknown option " + arg + " (see --help)");
-        } else if (!meshGiven) {
-            o.mesh = arg;
-            meshGiven = true;
         } else {
-            throw UsageError("more than one mesh given: '" + o.mesh + "' and '" + arg + "'");
+            takeMesh(arg, o.mesh, meshGiven);
         }
     }
     return o;

@@ -59,12 +59,7 @@ Options parseArguments(int argc, char** argv) {
             o.resolutionScale = parseFloat(arg, args.value());
             if (o.resolutionScale < 0.25f || o.resolutionScale > 1.0f)
                 throw UsageError("--scale expects a number from 0.25 to 1");
-        } else if (arg == "--filter") {
-            o.settings.filter = parseFilter(arg, args.value());
-        } else if (arg == "--cull") {
-            o.settings.cullBackFaces = parseCull(arg, args.value());
-        } else if (arg == "--light") {
-            o.settings.headlight = true;
+        } else if (consumeRenderSetting(arg, args, o.settings)) {
         } else if (arg == "--stage") {
             const std::string v = args.value();
             if (v == "cpu") o.stage = StageChoice::Cpu;
@@ -87,13 +82,8 @@ Options parseArguments(int argc, char** argv) {
             o.windowScreenshot = args.value();
         } else if (arg == "--report") {
             o.report = true;
-        } else if (!arg.empty() && arg[0] == '-') {
-            throw UsageError("unknown option " + arg + " (see --help)");
-        } else if (!meshGiven) {
-            o.mesh = arg;
-            meshGiven = true;
         } else {
-            throw UsageError("more than one mesh given: '" + o.mesh + "' and '" + arg + "'");
+            takeMesh(arg, o.mesh, meshGiven);
         }
     }
     return o;

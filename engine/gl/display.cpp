@@ -31,20 +31,6 @@ void main() {
 }
 )";
 
-GlObject compileShader(GLenum type, const char* source, const char* name) {
-    GlObject shader = makeGlShader(type);
-    FACET_GL(glShaderSource(shader.get(), 1, &source, nullptr));
-    FACET_GL(glCompileShader(shader.get()));
-    GLint ok = GL_FALSE;
-    FACET_GL(glGetShaderiv(shader.get(), GL_COMPILE_STATUS, &ok));
-    if (ok != GL_TRUE) {
-        char log[4096] = {};
-        glGetShaderInfoLog(shader.get(), sizeof log, nullptr, log);
-        throw Error(std::string("the display ") + name + " shader does not compile: " + log);
-    }
-    return shader;
-}
-
 // Client-memory layout for pixel transfers: tightly packed rows of 4-byte pixels. Set each
 // time because other code on the same context (ImGui) may have changed it.
 void setTightPacking(GLenum alignment, GLenum rowLength) {
@@ -55,20 +41,8 @@ void setTightPacking(GLenum alignment, GLenum rowLength) {
 } // namespace
 
 FrameDisplay::FrameDisplay() {
-    const GlObject vs = compileShader(GL_VERTEX_SHADER, kVertexShader, "vertex");
-    const GlObject fs = compileShader(GL_FRAGMENT_SHADER, kFragmentShader, "fragment");
-    program_ = makeGlProgram();
+    program_ = buildGlProgram(kVertexShader, kFragmentShader, "the display shaders");
     const GLuint p = program_.get();
-    FACET_GL(glAttachShader(p, vs.get()));
-    FACET_GL(glAttachShader(p, fs.get()));
-    FACET_GL(glLinkProgram(p));
-    GLint ok = GL_FALSE;
-    FACET_GL(glGetProgramiv(p, GL_LINK_STATUS, &ok));
-    if (ok != GL_TRUE) {
-        char log[4096] = {};
-        glGetProgramInfoLog(p, sizeof log, nullptr, log);
-        throw Error(std::string("the display shaders do not link: ") + log);
-    }
     frameLocation_ = glGetUniformLocation(p, "frame");
     checkGlError("glGetUniformLocation", __FILE__, __LINE__);
 

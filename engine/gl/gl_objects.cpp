@@ -71,4 +71,41 @@ GlObject makeGlProgram() {
     return checkedName(glCreateProgram(), [](GLuint n) { glDeleteProgram(n); }, "glCreateProgram");
 }
 
+namespace {
+
+GlObject compileGlShader(GLenum type, const char* source, const std::string& what) {
+    GlObject shader = makeGlShader(type);
+    FACET_GL(glShaderSource(shader.get(), 1, &source, nullptr));
+    FACET_GL(glCompileShader(shader.get()));
+    GLint ok = GL_FALSE;
+    FACET_GL(glGetShaderiv(shader.get(), GL_COMPILE_STATUS, &ok));
+    if (ok != GL_TRUE) {
+        char log[4096] = {};
+        glGetShaderInfoLog(shader.get(), sizeof log, nullptr, log);
+        throw Error(what + ": the " + (type == GL_VERTEX_SHADER ? "vertex" : "fragment") +
+                    " shader does not compile: " + log);
+    }
+    return shader;
+}
+
+} // namespace
+
+GlObject buildGlProgram(const char* vertexSource, const char* fragmentSource, const std::string& what) {
+    const GlObject vs = compileGlShader(GL_VERTEX_SHADER, vertexSource, what);
+    const GlObject fs = compileGlShader(GL_FRAGMENT_SHADER, fragmentSource, what);
+    GlObject program = makeGlProgram();
+    const GLuint p = program.get();
+    FACET_GL(glAttachShader(p, vs.get()));
+    FACET_GL(glAttachShader(p, fs.get()));
+    FACET_GL(glLinkProgram(p));
+    GLint ok = GL_FALSE;
+    FACET_GL(glGetProgramiv(p, GL_LINK_STATUS, &ok));
+    if (ok != GL_TRUE) {
+        char log[4096] = {};
+        glGetProgramInfoLog(p, sizeof log, nullptr, log);
+        throw Error(what + " do not link: " + log);
+    }
+    return program;
+}
+
 } // namespace facet

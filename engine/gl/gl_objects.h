@@ -3,6 +3,7 @@
 
 #include <glad/gl.h>
 
+#include <string>
 #include <utility>
 
 namespace facet {
@@ -60,6 +61,10 @@ GlObject makeGlRenderbuffer();
 GlObject makeGlFramebuffer();
 GlObject makeGlShader(GLenum type);
 GlObject makeGlProgram();
+
+// Compiles and links a vertex and a fragment shader into a program. Throws facet::Error with
+// GL's log, naming `what` (e.g. "the display shaders"), when either fails.
+GlObject buildGlProgram(const char* vertexSource, const char* fragmentSource, const std::string& what);
 
 } // namespace facet
 

@@ -71,20 +71,6 @@ void main() {
 // Interleaved vertex: position, uv, normal.
 constexpr int kVertexFloats = 8;
 
-GlObject compileShader(GLenum type, const char* source, const char* name) {
-    GlObject shader = makeGlShader(type);
-    FACET_GL(glShaderSource(shader.get(), 1, &source, nullptr));
-    FACET_GL(glCompileShader(shader.get()));
-    GLint ok = GL_FALSE;
-    FACET_GL(glGetShaderiv(shader.get(), GL_COMPILE_STATUS, &ok));
-    if (ok != GL_TRUE) {
-        char log[4096] = {};
-        glGetShaderInfoLog(shader.get(), sizeof log, nullptr, log);
-        throw Error(std::string("the GL reference ") + name + " shader does not compile: " + log);
-    }
-    return shader;
-}
-
 // Binds the context to the calling thread for one call, and unbinds it after, so the
 // renderer may be used from another thread next time.
 class CurrentScope {
@@ -202,20 +188,8 @@ struct GlReferenceRenderer::Impl {
 };
 
 void GlReferenceRenderer::Impl::createProgram() {
-    const GlObject vs = compileShader(GL_VERTEX_SHADER, kVertexShader, "vertex");
-    const GlObject fs = compileShader(GL_FRAGMENT_SHADER, kFragmentShader, "fragment");
-    gl->program = makeGlProgram();
+    gl->program = buildGlProgram(kVertexShader, kFragmentShader, "the GL reference shaders");
     const GLuint p = gl->program.get();
-    FACET_GL(glAttachShader(p, vs.get()));
-    FACET_GL(glAttachShader(p, fs.get()));
-    FACET_GL(glLinkProgram(p));
-    GLint ok = GL_FALSE;
-    FACET_GL(glGetProgramiv(p, GL_LINK_STATUS, &ok));
-    if (ok != GL_TRUE) {
-        char log[4096] = {};
-        glGetProgramInfoLog(p, sizeof log, nullptr, log);
-        throw Error(std::string("the GL reference shaders do not link: ") + log);
-    }
     const auto at = [p](const char* name) { return glGetUniformLocation(p, name); };
     uniforms = Uniforms{at("eye"),     at("right"),          at("up"),       at("forward"),
                         at("projection"), at("depthMap"),    at("diffuseTexture"), at("textured"),
