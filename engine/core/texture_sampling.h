@@ -86,19 +86,33 @@ FACET_HD glm::vec4 sampleBilinear(const TextureView& t, int level, glm::vec2 uv)
     return (1.0f - a) * (1.0f - b) * c00 + a * (1.0f - b) * c10 + (1.0f - a) * b * c01 + a * b * c11;
 }
 
-// lod is log2 of the texel footprint on level 0 (see textureLod). At or below 0 the
+// Whether trilinear filtering at this lod minifies (blends two mip levels); otherwise the
 // magnification filter (bilinear on level 0) applies, as in OpenGL with GL_LINEAR mag filter.
-FACET_HD glm::vec4 sampleTexture(const TextureView& t, TextureFilter filter, glm::vec2 uv, float lod) {
-    if (filter == TextureFilter::Nearest) return sampleNearest(t, 0, uv);
-    // "!(lod > 0)" also catches a NaN lod (helper pixels past the horizon): level 0 then.
-    if (filter == TextureFilter::Bilinear || !(lod > 0.0f) || t.levelCount == 1) return sampleBilinear(t, 0, uv);
+// "!(lod > 0)" also catches a NaN lod (helper pixels past the horizon): level 0 then.
+FACET_HD bool minifies(const TextureView& t, float lod) { return lod > 0.0f && t.levelCount > 1; }
+
+// For a minifying lod: the two mip levels to blend and the weight f of the upper one.
+struct MipBlend {
+    int lo, hi;
+    float f;
+};
+
+FACET_HD MipBlend mipBlend(const TextureView& t, float lod) {
     const float maxLevel = static_cast<float>(t.levelCount - 1);
     const float d = glm::min(lod, maxLevel);
     const int lo = static_cast<int>(glm::floor(d));
     const int hi = glm::min(lo + 1, t.levelCount - 1);
-    const float f = d - static_cast<float>(lo);
-    const glm::vec4 a = sampleBilinear(t, lo, uv);
-    return f > 0.0f ? (1.0f - f) * a + f * sampleBilinear(t, hi, uv) : a;
+    return MipBlend{lo, hi, d - static_cast<float>(lo)};
+}
+
+// lod is log2 of the texel footprint on level 0 (see textureLod). The CPU backend samples the
+// four pixels of a quad at once (cpu/simd_quad.h) with these same steps.
+FACET_HD glm::vec4 sampleTexture(const TextureView& t, TextureFilter filter, glm::vec2 uv, float lod) {
+    if (filter == TextureFilter::Nearest) return sampleNearest(t, 0, uv);
+    if (filter == TextureFilter::Bilinear || !minifies(t, lod)) return sampleBilinear(t, 0, uv);
+    const MipBlend m = mipBlend(t, lod);
+    const glm::vec4 a = sampleBilinear(t, m.lo, uv);
+    return m.f > 0.0f ? (1.0f - m.f) * a + m.f * sampleBilinear(t, m.hi, uv) : a;
 }
 
 } // namespace facet

@@ -1,5 +1,5 @@
 #include "cpu/cpu_renderer.h"
-#include "cpu/quad_coverage.h"
+#include "cpu/raster_triangle.h"
 
 #include "core/error.h"
 
@@ -15,94 +15,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
-
-struct TileRect {
-    int x0, y0, x1, y1; // inclusive pixel bounds
-};
-
-// What every triangle of a frame's raster stage shares.
-struct RasterContext {
-    const RenderSettings& settings;
-    glm::vec3 viewForward;
-    const FrameView& target;
-    int quadRowOffset;
-};
-
-// Rasterizes one set-up triangle within a tile, in 2x2 pixel quads: the quad's helper pixels
-// give the uv derivatives for the texture level of detail, as on a GPU. Quads pair rows as
-// OpenGL does, counting from the bottom of the picture, so they start at row `quadRowOffset`
-// (1 for an odd height; row -1 is then only ever a helper).
-//
-// Per pixel this computes exactly what the shared functions compute, in the same order; it
-// only skips work whose result would be thrown away: the depth test runs before uv and level
-// of detail, and a quad none of whose covered pixels passes it is done.
-std::size_t rasterizeTriangle(const ScreenTriangle& tri, const ShadeMaterial& material, const RasterContext& ctx,
-                              const TileRect& tile) {
-    const int minX = std::max(tri.minX, tile.x0), maxX = std::min(tri.maxX, tile.x1);
-    const int minY = std::max(tri.minY, tile.y0), maxY = std::min(tri.maxY, tile.y1);
-    if (minX > maxX || minY > maxY) return 0;
-    const RenderSettings& settings = ctx.settings;
-    const FrameView& target = ctx.target;
-    const bool textured = material.texture.levelCount > 0;
-    // Only trilinear filtering reads the level of detail (sampleTexture); it needs uv at the
-    // quad's pixels 0, 2 and 3 even where they are not drawn.
-    const bool needsLod = textured && settings.filter == TextureFilter::Trilinear;
-    const glm::vec2 texSize = textured ? glm::vec2(material.texture.levels[0].width, material.texture.levels[0].height)
-                                       : glm::vec2(0.0f);
-    const int firstQx = minX & ~1, firstQy = ((minY + ctx.quadRowOffset) & ~1) - ctx.quadRowOffset;
-    const EdgeStepper edges(tri, firstQx, firstQy);
-    std::int64_t rowStart[3] = {edges.value[0], edges.value[1], edges.value[2]};
-    std::size_t shaded = 0;
-    for (int qy = firstQy; qy <= maxY; qy += 2) {
-        std::int64_t at[3] = {rowStart[0], rowStart[1], rowStart[2]};
-        for (int qx = firstQx; qx <= maxX; qx += 2) {
-            const unsigned covered = edges.quadMask(at) & boundsMask(qx, qy, minX, maxX, minY, maxY);
-            for (int i = 0; i < 3; ++i) at[i] += 2 * edges.stepX[i];
-            if (covered == 0) continue;
-
-            glm::vec3 b[4];
-            float depth[4];
-            unsigned visible = 0; // covered, within the depth range and nearer than the depth buffer
-            for (int k = 0; k < 4; ++k) {
-                b[k] = barycentrics(tri, qx + (k & 1), qy + (k >> 1));
-                if (!(covered >> k & 1)) continue;
-                depth[k] = interpolateDepth(tri, b[k]);
-                if (!(depth[k] >= 0.0f && depth[k] <= 1.0f)) continue; // beyond the far plane
-                const std::size_t pixel =
-                    std::size_t(qy + (k >> 1)) * std::size_t(target.width) + std::size_t(qx + (k & 1));
-                if (depth[k] < target.depth[pixel]) visible |= 1u << k;
-            }
-            if (visible == 0) continue;
-
-            const unsigned needsUv = textured ? visible | (needsLod ? 0b1101u : 0u) : 0u;
-            const unsigned needsInvW = needsUv | (settings.headlight ? visible : 0u);
-            float invW[4];
-            glm::vec2 uv[4];
-            for (int k = 0; k < 4; ++k) {
-                if (needsInvW >> k & 1) invW[k] = interpolateInvW(tri, b[k]);
-                if (needsUv >> k & 1) uv[k] = interpolateUv(tri, b[k], invW[k]);
-            }
-            // Derivatives along the quad's lower row and left column: OpenGL's first quad row is
-            // the lower one (its rows count up from the bottom of the picture).
-            const float lod = needsLod ? textureLod((uv[3] - uv[2]) * texSize, (uv[0] - uv[2]) * texSize) : 0.0f;
-
-            for (int k = 0; k < 4; ++k) {
-                if (!(visible >> k & 1)) continue;
-                const std::size_t pixel =
-                    std::size_t(qy + (k >> 1)) * std::size_t(target.width) + std::size_t(qx + (k & 1));
-                const glm::vec3 n = settings.headlight ? interpolateNormal(tri, b[k], invW[k]) : glm::vec3(0.0f);
-                const glm::vec2 fragmentUv = textured ? uv[k] : glm::vec2(0.0f); // unread when untextured
-                const glm::vec4 c =
-                    shadeFragment(material, settings.filter, fragmentUv, lod, settings.headlight, n, ctx.viewForward);
-                target.depth[pixel] = depth[k];
-                target.color[pixel] = packRgba8(c);
-                ++shaded;
-            }
-        }
-        for (int i = 0; i < 3; ++i) rowStart[i] += 2 * edges.stepY[i];
-    }
-    return shaded;
-}
 
 ShadeMaterial shadeMaterial(const Model& model, std::size_t index) {
     ShadeMaterial m{glm::vec4(0.8f * 255.0f, 0.8f * 255.0f, 0.8f * 255.0f, 255.0f), TextureView{}};
@@ -300,7 +212,7 @@ CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, co
             const Chunk& chunk = chunks_[c];
             for (std::uint32_t k = chunk.binOffsets[tile]; k < chunk.binOffsets[tile + 1]; ++k) {
                 const std::uint32_t i = chunk.binTriangles[k];
-                shaded += rasterizeTriangle(chunk.triangles[i], materials_[chunk.materials[i]], context, rect);
+                shaded += rasterizeTriangleSimd(chunk.triangles[i], materials_[chunk.materials[i]], context, rect);
             }
         }
         fragments_[std::size_t(thread)] += shaded;

@@ -1,0 +1,216 @@
+// The shared per-pixel functions of core/texture_sampling.h and core/shading.h for the four
+// pixels of a 2x2 quad at once, lane k holding pixel (qx + (k & 1), qy + (k >> 1)). AVX2 is the
+// host baseline (x86-64-v3).
+//
+// Every lane performs exactly the float operations of the scalar function it stands in for,
+// in the same order: separate multiplies and adds (no FMA; the host builds with
+// -ffp-contract=off), real divisions and square roots (IEEE exact, no approximations), floor
+// by rounding, truncating conversions where the scalar code casts, and glm's min/max with
+// their operand order (which decides what a NaN gives). tests/cpu_raster_equivalence_test.cpp
+// checks each against its scalar original on random and special inputs, bit for bit.
+#pragma once
+
+#include "core/shading.h"
+
+#include <immintrin.h>
+
+#if !defined(__AVX2__)
+#error "the CPU raster stage needs AVX2: build with the project's host flags (-march=x86-64-v3)"
+#endif
+
+namespace facet::simd {
+
+// glm::min(x, y) is (y < x) ? y : x and glm::max(x, y) is (x < y) ? y : x; minps/maxps return
+// their second operand when either is NaN, so swapping the operands gives glm's results.
+inline __m128 glmMin(__m128 x, __m128 y) { return _mm_min_ps(y, x); }
+inline __m128 glmMax(__m128 x, __m128 y) { return _mm_max_ps(y, x); }
+
+// A colour per lane, channel by channel.
+struct Rgba4 {
+    __m128 r, g, b, a;
+};
+struct Rgba8 {
+    __m256 r, g, b, a;
+};
+
+// unpackRgba8 on eight texels.
+inline Rgba8 unpack8(__m256i c) {
+    const __m256i byte = _mm256_set1_epi32(0xFF);
+    return {_mm256_cvtepi32_ps(_mm256_and_si256(c, byte)),
+            _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(c, 8), byte)),
+            _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(c, 16), byte)),
+            _mm256_cvtepi32_ps(_mm256_srli_epi32(c, 24))};
+}
+
+inline Rgba4 unpack4(__m128i c) {
+    const __m128i byte = _mm_set1_epi32(0xFF);
+    return {_mm_cvtepi32_ps(_mm_and_si128(c, byte)), _mm_cvtepi32_ps(_mm_and_si128(_mm_srli_epi32(c, 8), byte)),
+            _mm_cvtepi32_ps(_mm_and_si128(_mm_srli_epi32(c, 16), byte)), _mm_cvtepi32_ps(_mm_srli_epi32(c, 24))};
+}
+
+// packRgba8 on four colours: clamp to [0, 255], + 0.5, truncate. A NaN channel gives 0, as the
+// scalar cast does on x86-64 (the 64-bit truncation's low bits), hence the mask of the low byte.
+inline __m128i pack4(const Rgba4& c) {
+    const __m128 zero = _mm_setzero_ps(), top = _mm_set1_ps(255.0f), half = _mm_set1_ps(0.5f);
+    const __m128i byte = _mm_set1_epi32(0xFF);
+    const auto channel = [&](__m128 v) {
+        return _mm_and_si128(_mm_cvttps_epi32(_mm_add_ps(glmMin(glmMax(v, zero), top), half)), byte);
+    };
+    return _mm_or_si128(_mm_or_si128(channel(c.r), _mm_slli_epi32(channel(c.g), 8)),
+                        _mm_or_si128(_mm_slli_epi32(channel(c.b), 16), _mm_slli_epi32(channel(c.a), 24)));
+}
+
+// One mip level's size and place, per lane.
+struct Level8 {
+    __m256i width, height, offset;
+    __m256 widthF, heightF;
+};
+
+// Lanes 0-3 read level `a`, lanes 4-7 level `b`: trilinear filtering samples the quad's four
+// pixels on both of its levels in one go.
+inline Level8 levelPair(const TextureView& t, int a, int b) {
+    const MipLevel &la = t.levels[a], &lb = t.levels[b];
+    const auto pair = [](std::uint32_t x, std::uint32_t y) {
+        return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_set1_epi32(int(x))), _mm_set1_epi32(int(y)), 1);
+    };
+    const auto pairF = [](std::uint32_t x, std::uint32_t y) {
+        return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_set1_ps(static_cast<float>(x))),
+                                    _mm_set1_ps(static_cast<float>(y)), 1);
+    };
+    return {pair(la.width, lb.width), pair(la.height, lb.height), pair(la.offset, lb.offset),
+            pairF(la.width, lb.width), pairF(la.height, lb.height)};
+}
+
+// texelCoordinate: (u - floor(u)) * size.
+inline __m256 texelCoordinate8(__m256 u, __m256 size) { return _mm256_mul_ps(_mm256_sub_ps(u, _mm256_floor_ps(u)), size); }
+
+// sampleBilinear on eight (uv, level) lanes.
+inline Rgba8 bilinear8(const TextureView& t, const Level8& l, __m256 u, __m256 v) {
+    const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
+    const __m256 s = _mm256_sub_ps(texelCoordinate8(u, l.widthF), half);
+    const __m256 r = _mm256_sub_ps(texelCoordinate8(v, l.heightF), half);
+    const __m256 fs = _mm256_floor_ps(s), fr = _mm256_floor_ps(r);
+    const __m256i x0 = _mm256_cvttps_epi32(fs), y0 = _mm256_cvttps_epi32(fr);
+    const __m256 a = _mm256_sub_ps(s, fs), b = _mm256_sub_ps(r, fr);
+
+    // wrapRepeat of x0, x0 + 1, y0 and y0 + 1. For a finite coordinate, s lies in
+    // [-0.5, size - 0.5], so x0 in [-1, size - 1]: one conditional add or subtract wraps it.
+    // Anything else (a NaN or infinite uv truncates to INT_MIN) takes wrapRepeat lane by lane.
+    __m256i col0, col1, row0, row1;
+    const __m256i minusTwo = _mm256_set1_epi32(-2), ones = _mm256_set1_epi32(1);
+    const __m256i inRange = _mm256_and_si256(_mm256_cmpgt_epi32(x0, minusTwo), _mm256_cmpgt_epi32(y0, minusTwo));
+    if (_mm256_movemask_epi8(inRange) == -1) {
+        const __m256i zero = _mm256_setzero_si256();
+        const __m256i x1 = _mm256_add_epi32(x0, ones), y1 = _mm256_add_epi32(y0, ones);
+        col0 = _mm256_add_epi32(x0, _mm256_and_si256(_mm256_cmpgt_epi32(zero, x0), l.width));
+        col1 = _mm256_sub_epi32(x1, _mm256_andnot_si256(_mm256_cmpgt_epi32(l.width, x1), l.width));
+        row0 = _mm256_add_epi32(y0, _mm256_and_si256(_mm256_cmpgt_epi32(zero, y0), l.height));
+        row1 = _mm256_sub_epi32(y1, _mm256_andnot_si256(_mm256_cmpgt_epi32(l.height, y1), l.height));
+    } else {
+        alignas(32) int xs[8], ys[8], ws[8], hs[8], c0[8], c1[8], r0[8], r1[8];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(xs), x0);
+        _mm256_store_si256(reinterpret_cast<__m256i*>(ys), y0);
+        _mm256_store_si256(reinterpret_cast<__m256i*>(ws), l.width);
+        _mm256_store_si256(reinterpret_cast<__m256i*>(hs), l.height);
+        for (int k = 0; k < 8; ++k) {
+            c0[k] = wrapRepeat(xs[k], ws[k]);
+            c1[k] = wrapRepeat(xs[k] + 1, ws[k]);
+            r0[k] = wrapRepeat(ys[k], hs[k]);
+            r1[k] = wrapRepeat(ys[k] + 1, hs[k]);
+        }
+        col0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(c0));
+        col1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(c1));
+        row0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r0));
+        row1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r1));
+    }
+    // Texel indices as sampleBilinear forms them (offset + row * width + column; a texture
+    // holds far fewer than 2^31 texels), fetched with gathers.
+    row0 = _mm256_add_epi32(l.offset, _mm256_mullo_epi32(row0, l.width));
+    row1 = _mm256_add_epi32(l.offset, _mm256_mullo_epi32(row1, l.width));
+    const int* texels = reinterpret_cast<const int*>(t.texels);
+    const Rgba8 c00 = unpack8(_mm256_i32gather_epi32(texels, _mm256_add_epi32(row0, col0), 4));
+    const Rgba8 c10 = unpack8(_mm256_i32gather_epi32(texels, _mm256_add_epi32(row0, col1), 4));
+    const Rgba8 c01 = unpack8(_mm256_i32gather_epi32(texels, _mm256_add_epi32(row1, col0), 4));
+    const Rgba8 c11 = unpack8(_mm256_i32gather_epi32(texels, _mm256_add_epi32(row1, col1), 4));
+
+    // (1 - a)(1 - b) c00 + a (1 - b) c10 + (1 - a) b c01 + a b c11, summed left to right.
+    const __m256 na = _mm256_sub_ps(one, a), nb = _mm256_sub_ps(one, b);
+    const __m256 w00 = _mm256_mul_ps(na, nb), w10 = _mm256_mul_ps(a, nb), w01 = _mm256_mul_ps(na, b),
+                 w11 = _mm256_mul_ps(a, b);
+    const auto blend = [&](__m256 p00, __m256 p10, __m256 p01, __m256 p11) {
+        __m256 sum = _mm256_add_ps(_mm256_mul_ps(w00, p00), _mm256_mul_ps(w10, p10));
+        sum = _mm256_add_ps(sum, _mm256_mul_ps(w01, p01));
+        return _mm256_add_ps(sum, _mm256_mul_ps(w11, p11));
+    };
+    return {blend(c00.r, c10.r, c01.r, c11.r), blend(c00.g, c10.g, c01.g, c11.g), blend(c00.b, c10.b, c01.b, c11.b),
+            blend(c00.a, c10.a, c01.a, c11.a)};
+}
+
+inline Rgba4 lowHalf(const Rgba8& c) {
+    return {_mm256_castps256_ps128(c.r), _mm256_castps256_ps128(c.g), _mm256_castps256_ps128(c.b),
+            _mm256_castps256_ps128(c.a)};
+}
+
+// sampleNearest on level 0 for four lanes.
+inline Rgba4 nearest4(const TextureView& t, __m128 u, __m128 v) {
+    const MipLevel& l = t.levels[0];
+    const __m128 x = _mm_floor_ps(_mm_mul_ps(_mm_sub_ps(u, _mm_floor_ps(u)), _mm_set1_ps(static_cast<float>(l.width))));
+    const __m128 y =
+        _mm_floor_ps(_mm_mul_ps(_mm_sub_ps(v, _mm_floor_ps(v)), _mm_set1_ps(static_cast<float>(l.height))));
+    const __m128i xi = _mm_cvttps_epi32(x), yi = _mm_cvttps_epi32(y);
+    const __m128i w = _mm_set1_epi32(int(l.width)), h = _mm_set1_epi32(int(l.height));
+    __m128i col, row;
+    // A finite coordinate gives x in [0, size] (size when u - floor(u) rounds up to 1).
+    const __m128i minusOne = _mm_set1_epi32(-1);
+    if (_mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi32(xi, minusOne), _mm_cmpgt_epi32(yi, minusOne))) == 0xFFFF) {
+        col = _mm_sub_epi32(xi, _mm_andnot_si128(_mm_cmpgt_epi32(w, xi), w));
+        row = _mm_sub_epi32(yi, _mm_andnot_si128(_mm_cmpgt_epi32(h, yi), h));
+    } else {
+        alignas(16) int xs[4], ys[4];
+        _mm_store_si128(reinterpret_cast<__m128i*>(xs), xi);
+        _mm_store_si128(reinterpret_cast<__m128i*>(ys), yi);
+        for (int k = 0; k < 4; ++k) {
+            xs[k] = wrapRepeat(xs[k], int(l.width));
+            ys[k] = wrapRepeat(ys[k], int(l.height));
+        }
+        col = _mm_load_si128(reinterpret_cast<const __m128i*>(xs));
+        row = _mm_load_si128(reinterpret_cast<const __m128i*>(ys));
+    }
+    const __m128i index = _mm_add_epi32(_mm_set1_epi32(int(l.offset)), _mm_add_epi32(_mm_mullo_epi32(row, w), col));
+    return unpack4(_mm_i32gather_epi32(reinterpret_cast<const int*>(t.texels), index, 4));
+}
+
+// sampleTexture for the four pixels of a quad, which share one level of detail.
+inline Rgba4 sampleTexture4(const TextureView& t, TextureFilter filter, __m128 u, __m128 v, float lod) {
+    if (filter == TextureFilter::Nearest) return nearest4(t, u, v);
+    const __m256 u8 = _mm256_set_m128(u, u), v8 = _mm256_set_m128(v, v);
+    if (filter == TextureFilter::Bilinear || !minifies(t, lod)) return lowHalf(bilinear8(t, levelPair(t, 0, 0), u8, v8));
+    const MipBlend m = mipBlend(t, lod);
+    const Rgba8 both = bilinear8(t, levelPair(t, m.lo, m.hi), u8, v8);
+    const Rgba4 lo = lowHalf(both);
+    if (!(m.f > 0.0f)) return lo;
+    // (1 - f) * lo + f * hi
+    const __m128 nf = _mm_set1_ps(1.0f - m.f), f = _mm_set1_ps(m.f);
+    const auto mix = [&](__m256 c) {
+        return _mm_add_ps(_mm_mul_ps(nf, _mm256_castps256_ps128(c)), _mm_mul_ps(f, _mm256_extractf128_ps(c, 1)));
+    };
+    return {mix(both.r), mix(both.g), mix(both.b), mix(both.a)};
+}
+
+// shadeFragment's headlight term on four pixels with normals (nx, ny, nz).
+inline Rgba4 headlight4(const Rgba4& c, __m128 nx, __m128 ny, __m128 nz, glm::vec3 viewForward) {
+    // length: sqrt((x x + y y) + z z); dot likewise left to right.
+    const __m128 len = _mm_sqrt_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, nx), _mm_mul_ps(ny, ny)), _mm_mul_ps(nz, nz)));
+    const __m128 dot = _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, _mm_set1_ps(viewForward.x)),
+                                             _mm_mul_ps(ny, _mm_set1_ps(viewForward.y))),
+                                  _mm_mul_ps(nz, _mm_set1_ps(viewForward.z)));
+    // |dot| / len where len > 0, else 1. (Clearing the sign bit differs from glm::abs only on
+    // -0 and NaN, neither of which changes the packed result.)
+    const __m128 absDot = _mm_andnot_ps(_mm_set1_ps(-0.0f), dot);
+    const __m128 lambert = _mm_blendv_ps(_mm_set1_ps(1.0f), _mm_div_ps(absDot, len),
+                                         _mm_cmp_ps(len, _mm_setzero_ps(), _CMP_GT_OQ));
+    const __m128 k = _mm_add_ps(_mm_set1_ps(kAmbient), _mm_mul_ps(_mm_set1_ps(1.0f - kAmbient), lambert));
+    return {_mm_mul_ps(c.r, k), _mm_mul_ps(c.g, k), _mm_mul_ps(c.b, k), c.a};
+}
+
+} // namespace facet::simd
