@@ -37,6 +37,18 @@ CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, co
     if (target.width <= 0 || target.height <= 0 || !target.color || !target.depth)
         throw Error("render target is empty (" + std::to_string(target.width) + "x" + std::to_string(target.height) +
                     "); nothing to draw into");
+    // Scratch buffers grow with the mesh and the target; running out of memory there is a
+    // clear error, not a bare std::bad_alloc from deep inside a worker thread.
+    try {
+        return renderFrame(model, view, settings, target);
+    } catch (const std::bad_alloc&) {
+        throw Error("not enough memory to render " + std::to_string(model.mesh.triangleCount()) + " triangles into " +
+                    std::to_string(target.width) + "x" + std::to_string(target.height) + " pixels");
+    }
+}
+
+CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& view, const RenderSettings& settings,
+                                       const FrameView& target) {
     const Mesh& mesh = model.mesh;
     const std::size_t vertexCount = mesh.vertexCount();
     const std::size_t triangleCount = mesh.triangleCount();
@@ -46,15 +58,11 @@ CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, co
     // 1. Vertex stage, in blocks of 16k vertices: camera space, then each vertex's outside mask
     // and, for the vertices inside every clip plane, their projection.
     auto t0 = Clock::now();
-    try {
-        dx_.resize(vertexCount);
-        dy_.resize(vertexCount);
-        dz_.resize(vertexCount);
-        outside_.resize(vertexCount);
-        projected_.resize(vertexCount);
-    } catch (const std::bad_alloc&) {
-        throw Error("not enough memory for the vertex stage of " + std::to_string(vertexCount) + " vertices");
-    }
+    dx_.resize(vertexCount);
+    dy_.resize(vertexCount);
+    dz_.resize(vertexCount);
+    outside_.resize(vertexCount);
+    projected_.resize(vertexCount);
     const ClipPlanes planes = makeClipPlanes(view, target.width, target.height);
     const bool hasNormals = mesh.nx.size() == vertexCount;
     const auto clipVertex = [&](std::uint32_t i) {

@@ -45,6 +45,9 @@ public:
                          const FrameView& target);
 
 private:
+    CpuFrameStats renderFrame(const Model& model, const ViewParams& view, const RenderSettings& settings,
+                              const FrameView& target);
+
     struct Chunk {
         std::vector<ScreenTriangle> triangles;  // set-up triangles, input order
         std::vector<std::uint32_t> materials;   // material of each
