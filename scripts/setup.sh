@@ -16,18 +16,26 @@ packages=(
   xvfb xauth xdotool fonts-dejavu-core
 )
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "facet: installing missing packages: ${missing[*]}"
+# For the test command's fuzzing pass only (clang with libFuzzer); where a release names them
+# differently they are skipped, and so is that pass.
+optional=(clang libclang-rt-dev)
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+missing=() missing_optional=()
+for p in "${packages[@]}"; do installed "$p" || missing+=("$p"); done
+for p in "${optional[@]}"; do installed "$p" || missing_optional+=("$p"); done
+if ((${#missing[@]} + ${#missing_optional[@]})); then
+  echo "facet: installing missing packages: ${missing[*]} ${missing_optional[*]}"
   sudo=()
   if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
   # Wait for another apt (e.g. unattended upgrades) rather than failing on its lock.
   apt=("${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 -q)
   "${apt[@]}" update
-  "${apt[@]}" install -y --no-install-recommends "${missing[@]}"
+  if ((${#missing[@]})); then "${apt[@]}" install -y --no-install-recommends "${missing[@]}"; fi
+  if ((${#missing_optional[@]})); then
+    "${apt[@]}" install -y --no-install-recommends "${missing_optional[@]}" ||
+      echo "facet: ${missing_optional[*]} not installed; the fuzzing pass of scripts/test.sh will be skipped"
+  fi
 fi
 
 mkdir -p "$build_dir"

@@ -12,6 +12,8 @@
 #include <limits>
 #include <memory>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 namespace facet {
 
@@ -23,6 +25,127 @@ std::string fileError(const std::filesystem::path& path, const std::string& what
 
 std::uint32_t channel(std::uint32_t rgba, int c) { return (rgba >> (8 * c)) & 0xFFu; }
 
+bool startsWith(const std::uint8_t* bytes, std::size_t size, const char* magic) {
+    const std::size_t n = std::strlen(magic);
+    return size >= n && std::memcmp(bytes, magic, n) == 0;
+}
+
+// stb_image also reads GIF, PSD, PIC, PNM and HDR, through decoders fuzzing shows to be less
+// robust than the four facet documents; those files are refused by their signature.
+const char* unsupportedFormat(const std::uint8_t* bytes, std::size_t size) {
+    if (startsWith(bytes, size, "GIF8")) return "GIF";
+    if (startsWith(bytes, size, "8BPS")) return "PSD";
+    if (startsWith(bytes, size, "\x53\x80\xF6\x34")) return "Softimage PIC";
+    if (startsWith(bytes, size, "P5") || startsWith(bytes, size, "P6")) return "PNM";
+    if (startsWith(bytes, size, "#?")) return "Radiance HDR";
+    return nullptr;
+}
+
+// stb_image allocates a PNG chunk's declared length before reading it, so a 70-byte file can
+// ask for 2 GiB: refuse a chunk that runs past the end of the file first.
+bool pngChunksFit(const std::uint8_t* b, std::size_t size) {
+    for (std::size_t i = 8; i + 8 <= size;) {
+        const std::size_t length = (std::size_t(b[i]) << 24) | (std::size_t(b[i + 1]) << 16) |
+                                   (std::size_t(b[i + 2]) << 8) | b[i + 3];
+        if (length > size - i - 8) return false;
+        if (std::memcmp(b + i + 4, "IEND", 4) == 0) return true;
+        i += 12 + length; // length, type, data, CRC
+    }
+    return true; // a missing IEND is stb's to report
+}
+
+// stb takes SOI after any number of 0xFF fill bytes, as it does every marker.
+bool isJpeg(const std::uint8_t* b, std::size_t size) {
+    std::size_t i = 0;
+    while (i < size && b[i] == 0xFF) ++i;
+    return i > 0 && i < size && b[i] == 0xD8;
+}
+
+// The fewest bytes a TGA or uncompressed BMP of `pixels` pixels can have (0 for other formats,
+// whose decoders notice missing data themselves).
+std::size_t minimumFileSize(const std::uint8_t* b, std::size_t size, std::uint64_t pixels) {
+    const auto le16 = [&](std::size_t at) { return std::size_t(b[at]) | (std::size_t(b[at + 1]) << 8); };
+    if (startsWith(b, size, "\x89PNG") || isJpeg(b, size)) return 0;
+    if (startsWith(b, size, "BM")) {
+        // Uncompressed (BI_RGB) or bit fields (BI_BITFIELDS); run-length encoded ones are not checked.
+        if (size < 34 || (le16(30) != 0 && le16(30) != 3) || b[32] != 0 || b[33] != 0) return 0;
+        const std::size_t bits = le16(28);
+        const std::size_t offset = le16(10) | (le16(12) << 16);
+        return std::size_t(std::min<std::uint64_t>(offset + pixels * bits / 8, std::uint64_t(1) << 40));
+    }
+    if (size < 18) return 18;
+    const std::size_t type = b[2], bytesPerPixel = (std::size_t(b[16]) + 7) / 8;
+    const std::size_t header = 18 + b[0] + (b[1] ? le16(5) * ((std::size_t(b[7]) + 7) / 8) : 0);
+    if (type >= 9 && type <= 11) return header + std::size_t((pixels + 127) / 128) * (1 + bytesPerPixel);
+    return header + std::size_t(pixels) * bytesPerPixel;
+}
+
+// The Huffman table of a DHT segment at `t` (its class byte) as stb reads it: more than 256
+// codes overflow the decoder's table.
+bool huffmanTableFits(const std::uint8_t* b, std::size_t size, std::size_t t, std::size_t& codes) {
+    codes = 0;
+    for (std::size_t k = 1; k <= 16; ++k) codes += t + k < size ? b[t + k] : 0;
+    return codes <= 256;
+}
+
+// The JPEG decoder in Debian's stb_image (2022-09) overflows its Huffman table when a DHT
+// segment declares more than 256 codes. Two checks, so that no DHT stb could read escapes:
+// the segments walked as stb walks them (tables read whole by their own counts, whatever the
+// segment length says), and every FF C4 pair outside APPn and COM payloads, since stb's
+// reading of scan data may find markers where a walk does not.
+bool jpegHuffmanTablesFit(const std::uint8_t* b, std::size_t size) {
+    std::vector<std::pair<std::size_t, std::size_t>> opaque; // APPn and COM payloads
+    std::size_t codes = 0;
+    for (std::size_t i = 0; i + 1 < size;) {
+        if (b[i] != 0xFF) { // entropy-coded data: skip to the next marker
+            ++i;
+            continue;
+        }
+        const std::uint8_t marker = b[i + 1];
+        if (marker == 0xFF || marker == 0x00 || (marker >= 0xD0 && marker <= 0xD8) || marker == 0x01) {
+            ++i; // fill byte, stuffed 0xFF in scan data, RSTn, SOI or TEM: no length follows
+            continue;
+        }
+        if (marker == 0xD9 || i + 3 >= size) break; // EOI, or truncated (stb reports it)
+        const std::size_t length = (std::size_t(b[i + 2]) << 8) | b[i + 3];
+        if (marker == 0xC4 || marker == 0xDB) {
+            std::ptrdiff_t left = std::ptrdiff_t(length) - 2;
+            std::size_t t = i + 4;
+            while (left > 0) {
+                std::size_t bytes = 0;
+                if (marker == 0xC4) {
+                    if (!huffmanTableFits(b, size, t, codes)) return false;
+                    bytes = 17 + codes;
+                } else {
+                    const unsigned precision = t < size ? b[t] >> 4 : 0;
+                    if (precision > 1) break; // stb rejects the table
+                    bytes = precision ? 129 : 65;
+                }
+                t += bytes;
+                left -= std::ptrdiff_t(bytes);
+            }
+            if (left != 0) break; // stb rejects the segment
+            i = t;
+            continue;
+        }
+        if ((marker >= 0xE0 && marker <= 0xEF) || marker == 0xFE) opaque.emplace_back(i + 4, i + 2 + length);
+        i += 2 + length; // the scan data after SOS is skipped byte by byte above
+    }
+    for (std::size_t i = 0; i + 2 < size; ++i) {
+        if (b[i] != 0xFF || b[i + 1] != 0xC4) continue;
+        bool inPayload = false;
+        for (const auto& [begin, end] : opaque) inPayload = inPayload || (i >= begin && i < end);
+        if (inPayload || i + 3 >= size) continue;
+        // Every table of the segment, as stb would read them from here.
+        std::ptrdiff_t left = std::ptrdiff_t((std::size_t(b[i + 2]) << 8) | b[i + 3]) - 2;
+        for (std::size_t t = i + 4; left > 0 && t < size; t += 17 + codes) {
+            if (!huffmanTableFits(b, size, t, codes)) return false;
+            left -= std::ptrdiff_t(17 + codes);
+        }
+    }
+    return true;
+}
+
 } // namespace
 
 Image loadImage(const std::filesystem::path& path) {
@@ -32,22 +155,43 @@ Image loadImage(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(fileError(path, "cannot open image file"));
     const std::vector<unsigned char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    if (bytes.empty()) throw Error(fileError(path, "image file is empty"));
-    if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-        throw Error(fileError(path, "image file is larger than 2 GiB"));
+    return decodeImage(bytes.data(), bytes.size(), path.string());
+}
+
+Image decodeImage(const std::uint8_t* bytes, std::size_t size, const std::string& name) {
+    if (size == 0) throw Error(name + ": image file is empty");
+    if (size > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+        throw Error(name + ": image file is larger than 2 GiB");
+
+    if (const char* format = unsupportedFormat(bytes, size))
+        throw Error(name + ": " + format + " images are not supported; use PNG, JPEG, TGA or BMP");
+    if (startsWith(bytes, size, "\x89PNG\r\n\x1a\n") && !pngChunksFit(bytes, size))
+        throw Error(name + ": truncated PNG (a chunk runs past the end of the file)");
+    if (isJpeg(bytes, size) && !jpegHuffmanTablesFit(bytes, size))
+        throw Error(name + ": corrupt JPEG (a Huffman table with more than 256 codes)");
 
     // Check the size from the header first, so a hostile header cannot make us allocate.
     int w = 0, h = 0, comp = 0;
-    const int len = static_cast<int>(bytes.size());
-    if (!stbi_info_from_memory(bytes.data(), len, &w, &h, &comp))
-        throw Error(fileError(path, std::string("not a readable image: ") + stbi_failure_reason()));
+    const int len = static_cast<int>(size);
+    if (!stbi_info_from_memory(bytes, len, &w, &h, &comp))
+        throw Error(name + ": not a readable image: " + stbi_failure_reason());
     if (w <= 0 || h <= 0 || static_cast<std::uint32_t>(w) > kMaxImageSide || static_cast<std::uint32_t>(h) > kMaxImageSide)
-        throw Error(fileError(path, "image is " + std::to_string(w) + "x" + std::to_string(h) +
-                                        "; facet accepts sides from 1 to " + std::to_string(kMaxImageSide)));
+        throw Error(name + ": image is " + std::to_string(w) + "x" + std::to_string(h) +
+                    "; facet accepts sides from 1 to " + std::to_string(kMaxImageSide));
 
-    std::unique_ptr<stbi_uc, void (*)(void*)> data(stbi_load_from_memory(bytes.data(), len, &w, &h, &comp, 4),
+    // stb_image decodes a truncated TGA or BMP as if the missing pixels were black; refuse a file
+    // too short to hold its pixels, so it is neither a silently wrong texture nor a gigabyte
+    // decoded from a few bytes.
+    if (const std::size_t needed = minimumFileSize(bytes, size, std::uint64_t(w) * std::uint64_t(h)); size < needed)
+        throw Error(name + ": truncated image: a " + std::to_string(w) + "x" + std::to_string(h) + " picture needs " +
+                    std::to_string(needed) + " bytes, the file has " + std::to_string(size));
+
+    std::unique_ptr<stbi_uc, void (*)(void*)> data(stbi_load_from_memory(bytes, len, &w, &h, &comp, 4),
                                                    stbi_image_free);
-    if (!data) throw Error(fileError(path, std::string("cannot decode image: ") + stbi_failure_reason()));
+    if (!data) throw Error(name + ": cannot decode image: " + stbi_failure_reason());
+    // The decoder reports the size again; it must be the one checked above.
+    if (w <= 0 || h <= 0 || static_cast<std::uint32_t>(w) > kMaxImageSide || static_cast<std::uint32_t>(h) > kMaxImageSide)
+        throw Error(name + ": image header and data disagree about its size");
 
     Image image;
     image.width = static_cast<std::uint32_t>(w);

@@ -4,7 +4,9 @@
 #include "core/material.h"
 
 #include <cstdint>
+#include <cstddef>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 namespace facet {
@@ -19,9 +21,13 @@ struct Image {
 // Largest side we accept from a file; a bigger image is refused before it is decoded.
 inline constexpr std::uint32_t kMaxImageSide = 16384;
 
-// PNG, JPEG, TGA, BMP (and what else stb_image reads). Throws facet::Error naming the file and
-// the reason (missing, not an image, truncated, too large).
+// PNG, JPEG, TGA and BMP (through stb_image; its other formats are refused). Throws
+// facet::Error naming the file and the reason (missing, not an image, truncated, too large).
 Image loadImage(const std::filesystem::path& path);
+
+// The same from bytes already in memory (what loadImage reads); `name` is used in messages.
+// Throws facet::Error for anything that is not a decodable image of sides 1 to kMaxImageSide.
+Image decodeImage(const std::uint8_t* bytes, std::size_t size, const std::string& name);
 
 // Writes a PNG (top row first). Throws facet::Error when the file cannot be written.
 void writePng(const std::filesystem::path& path, const Image& image);

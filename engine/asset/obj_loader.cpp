@@ -385,8 +385,12 @@ void ObjParser::face(text::Tokens& tokens) {
         return;
     }
     if (result == Triangulation::Fan)
-        warn(WarningKind::FanFace, "self-intersecting " + plural(corners_.size(), "corner", "corners") +
-                                       " face: no ear found, triangulated as a fan");
+        warn(WarningKind::FanFace,
+             corners_.size() > kMaxEarClipCorners
+                 ? "concave " + plural(corners_.size(), "corner", "corners") +
+                       " face: too many corners to cut into ears, triangulated as a fan"
+                 : "self-intersecting " + plural(corners_.size(), "corner", "corners") +
+                       " face: no ear found, triangulated as a fan");
 
     // Only corners that end up in a triangle become vertices (a repeated corner may not).
     cornerVertex_.assign(corners_.size(), kAbsent);

@@ -47,6 +47,19 @@ bool splitQuad(const std::vector<glm::vec3>& p, std::vector<std::uint32_t>& tria
     return false;
 }
 
+// A fan from the first corner over the ring, skipping zero-area triangles. Ok when every
+// corner turns counter-clockwise (the polygon is convex), Fan otherwise.
+Triangulation fanOfLargePolygon(const std::vector<Point2>& pts, const std::vector<std::uint32_t>& ring,
+                                std::vector<std::uint32_t>& triangles) {
+    bool convex = true;
+    for (std::size_t i = 0; i < ring.size() && convex; ++i)
+        convex = orient(pts[ring[i]], pts[ring[(i + 1) % ring.size()]], pts[ring[(i + 2) % ring.size()]]) >= 0.0;
+    for (std::size_t i = 1; i + 1 < ring.size(); ++i)
+        if (orient(pts[ring[0]], pts[ring[i]], pts[ring[i + 1]]) != 0.0)
+            triangles.insert(triangles.end(), {ring[0], ring[i], ring[i + 1]});
+    return convex ? Triangulation::Ok : Triangulation::Fan;
+}
+
 // Ear clipping on the polygon projected onto its plane, wound counter-clockwise. `ring` holds
 // the corners still to be cut; an ear is a convex corner whose triangle holds no other corner.
 Triangulation clipEars(const std::vector<Point2>& pts, std::vector<std::uint32_t> ring,
@@ -121,6 +134,7 @@ Triangulation triangulatePolygon(const std::vector<glm::vec3>& corners, std::vec
         const glm::dvec3 p = glm::dvec3(corners[i]) - origin;
         pts[i] = {p[ux], p[uy]};
     }
+    if (ring.size() > kMaxEarClipCorners) return fanOfLargePolygon(pts, ring, triangles);
     return clipEars(pts, std::move(ring), triangles);
 }
 

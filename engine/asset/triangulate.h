@@ -5,14 +5,21 @@
 
 #include "core/hd.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace facet {
 
+// Ear clipping costs O(n^2) per polygon; above this many corners a polygon is cut as a fan,
+// which is exact when it is convex and reported (Fan) otherwise, so a 100k-corner face in a
+// small file cannot stall the loader.
+inline constexpr std::size_t kMaxEarClipCorners = 4096;
+
 enum class Triangulation {
     Ok,         // triangles cover the polygon exactly
-    Fan,        // no ear found (self-intersecting polygon): fell back to a fan from the first corner
+    Fan,        // no ear found (self-intersecting polygon), or a concave polygon of more than
+                // kMaxEarClipCorners corners: fell back to a fan from the first corner
     Degenerate, // fewer than 3 distinct corners, or all corners on one line: nothing appended
 };
 

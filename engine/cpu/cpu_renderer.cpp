@@ -1,5 +1,4 @@
 #include "cpu/cpu_renderer.h"
-#include "cpu/raster_triangle.h"
 
 #include "core/error.h"
 
@@ -30,7 +29,8 @@ ShadeMaterial shadeMaterial(const Model& model, std::size_t index) {
 
 } // namespace
 
-CpuRenderer::CpuRenderer(int threads) : pool_(threads), fragments_(std::size_t(pool_.threadCount())) {}
+CpuRenderer::CpuRenderer(int threads)
+    : pool_(threads), fragments_(std::size_t(pool_.threadCount())), tileScratch_(std::size_t(pool_.threadCount())) {}
 
 CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, const RenderSettings& settings,
                                   const FrameView& target) {
@@ -204,6 +204,14 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
                                 glm::vec3(view.rotation[0][2], view.rotation[1][2], view.rotation[2][2]), target,
                                 quadRowOffset};
     std::fill(fragments_.begin(), fragments_.end(), 0);
+    std::size_t mostWork = 0;
+    for (std::uint32_t w : tileWork_) mostWork = std::max<std::size_t>(mostWork, w);
+    // The scratch grows before any tile is drawn, so a failed allocation leaves no visibility
+    // buffer half written.
+    for (TileScratch& scratch : tileScratch_) {
+        if (scratch.ids.size() < std::size_t(kTileSize) * kTileSize) scratch.ids.assign(std::size_t(kTileSize) * kTileSize, 0u);
+        if (scratch.triangles.size() < mostWork) scratch.triangles.resize(mostWork);
+    }
     pool_.run(tileCount, [&](std::size_t task, int thread) {
         const std::size_t tile = tileOrder_[task];
         const int tx = int(tile % std::size_t(tilesX)), ty = int(tile / std::size_t(tilesX));
@@ -215,15 +223,25 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
             std::fill(target.color + row + rect.x0, target.color + row + rect.x1 + 1, settings.clearColor);
             std::fill(target.depth + row + rect.x0, target.depth + row + rect.x1 + 1, 1.0f);
         }
-        std::size_t shaded = 0;
+        TileScratch& scratch = tileScratch_[std::size_t(thread)];
+        const TileIds ids{scratch.ids.data(), tx * kTileSize, ty * kTileSize - quadRowOffset};
+        std::fill(scratch.ids.begin(), scratch.ids.end(), 0u);
+
+        // Pass 1: coverage and depth, in input order; id n + 1 is the tile's n-th triangle.
+        std::size_t won = 0;
+        std::uint32_t count = 0;
         for (std::size_t c = 0; c < chunkCount; ++c) {
             const Chunk& chunk = chunks_[c];
             for (std::uint32_t k = chunk.binOffsets[tile]; k < chunk.binOffsets[tile + 1]; ++k) {
                 const std::uint32_t i = chunk.binTriangles[k];
-                shaded += rasterizeTriangleSimd(chunk.triangles[i], materials_[chunk.materials[i]], context, rect);
+                scratch.triangles[count] = TileTriangle{&chunk.triangles[i], &materials_[chunk.materials[i]]};
+                ++count;
+                won += rasterizeVisibility(chunk.triangles[i], count, context, rect, ids);
             }
         }
-        fragments_[std::size_t(thread)] += shaded;
+        // Pass 2: each pixel shaded once, by the triangle that won it.
+        if (won != 0) shadeTile(scratch.triangles.data(), context, rect, ids);
+        fragments_[std::size_t(thread)] += won;
     });
     for (std::size_t f : fragments_) stats.fragmentsShaded += f;
     stats.rasterMs = msSince(t0);

@@ -5,7 +5,9 @@
 //      into screen tiles, each chunk keeping its triangles in input order;
 //   3. raster stage: threads take whole tiles, so no pixel is ever shared and nothing is
 //      locked; a tile walks the chunks in order, so the picture is the same for any thread
-//      count and equals drawing the triangles one by one.
+//      count and equals drawing the triangles one by one. A tile is drawn deferred: first
+//      coverage and depth for all its triangles, recording the winner of each pixel, then
+//      one shading per pixel (see cpu/raster_triangle.h).
 #pragma once
 
 #include "asset/model.h"
@@ -13,6 +15,7 @@
 #include "core/shading.h"
 #include "core/transform.h"
 #include "core/triangle_setup.h"
+#include "cpu/raster_triangle.h"
 #include "cpu/thread_pool.h"
 
 #include <cstddef>
@@ -25,12 +28,11 @@ struct CpuFrameStats {
     std::size_t trianglesIn = 0;
     std::size_t trianglesClipped = 0; // crossed the near plane or the guard band
     std::size_t trianglesCulled = 0;  // outside the frustum, back-facing, degenerate or non-finite
+    // Fragments that passed the depth test (each written to the depth buffer; with deferred
+    // shading only a pixel's last one is shaded, so this counts overdraw as well).
     std::size_t fragmentsShaded = 0;
     double vertexMs = 0.0, triangleMs = 0.0, rasterMs = 0.0;
 };
-
-// Screen tiles are kTileSize pixels square; even, so 2x2 quads never straddle two tiles.
-inline constexpr int kTileSize = 64;
 
 class CpuRenderer {
 public:
@@ -69,6 +71,13 @@ private:
     std::vector<std::uint32_t> tileOrder_; // raster stage: tiles, busiest first
     std::vector<std::uint32_t> tileWork_;  // triangles binned to each tile
     std::vector<std::size_t> fragments_; // per thread
+    // Per thread, for the tile it is drawing: the visibility buffer (kTileSize squared ids)
+    // and the triangles its ids name. Both grow once and are reused.
+    struct TileScratch {
+        std::vector<std::uint32_t> ids;
+        std::vector<TileTriangle> triangles;
+    };
+    std::vector<TileScratch> tileScratch_;
 };
 
 // The vertex stage over vertices [begin, end): d = R (v - eye) into structure-of-arrays

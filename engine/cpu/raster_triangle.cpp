@@ -271,4 +271,171 @@ std::size_t rasterizeTriangleSimd(const ScreenTriangle& tri, const ShadeMaterial
     return shaded;
 }
 
+// The coverage and depth test of rasterizeTriangleSimd, lane for lane; where a pixel passes,
+// its depth is written and its id set. Nothing is shaded here.
+std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
+                                const TileRect& tile, const TileIds& ids) {
+    QuadRange q;
+    if (!quadRange(tri, ctx, tile, q)) return 0;
+    const FrameView& target = ctx.target;
+    const std::size_t width = std::size_t(target.width);
+    const ScreenVertex &v0 = tri.v[0], &v1 = tri.v[1], &v2 = tri.v[2];
+
+    // Coverage: the three edge values at the quad's four pixels, one int64 lane each. (Set up
+    // per call, not once per triangle in the triangle stage: on the default scene a triangle
+    // touches 1.0 tiles on average, and setting them up ahead cost more than it saved.)
+    const EdgeStepper edges(tri, q.firstQx, q.firstQy);
+    __m256i rowStart[3], stepX2[3], stepY2[3];
+    for (int i = 0; i < 3; ++i) {
+        const std::int64_t sx = edges.stepX[i], sy = edges.stepY[i];
+        rowStart[i] = _mm256_add_epi64(_mm256_set1_epi64x(edges.value[i]), _mm256_setr_epi64x(0, sx, sy, sx + sy));
+        stepX2[i] = _mm256_set1_epi64x(2 * sx);
+        stepY2[i] = _mm256_set1_epi64x(2 * sy);
+    }
+    const __m256i zero64 = _mm256_setzero_si256();
+
+    const __m128 half = _mm_set1_ps(0.5f), one = _mm_set1_ps(1.0f);
+    const __m128 db1x = _mm_set1_ps(tri.db1.x), db1y = _mm_set1_ps(tri.db1.y);
+    const __m128 db2x = _mm_set1_ps(tri.db2.x), db2y = _mm_set1_ps(tri.db2.y);
+    const __m128 pos0x = _mm_set1_ps(v0.pos.x), pos0y = _mm_set1_ps(v0.pos.y);
+    const __m128i laneX = _mm_setr_epi32(0, 1, 0, 1), laneY = _mm_setr_epi32(0, 0, 1, 1);
+    const __m128i newId = _mm_set1_epi32(int(id));
+
+    std::size_t won = 0;
+    for (int qy = q.firstQy; qy <= q.maxY; qy += 2) {
+        __m256i at[3] = {rowStart[0], rowStart[1], rowStart[2]};
+        for (int i = 0; i < 3; ++i) rowStart[i] = _mm256_add_epi64(rowStart[i], stepY2[i]);
+        const __m128 py = _mm_sub_ps(_mm_add_ps(_mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(qy), laneY)), half), pos0y);
+        const __m128 b1y = _mm_mul_ps(db1y, py), b2y = _mm_mul_ps(db2y, py);
+        const bool rowsInside = qy >= tile.y0 && qy + 1 <= tile.y1;
+        float* depthRow = target.depth + std::size_t(std::max(qy, 0)) * width;
+        // The ids of the quad's rows: always within the tile's buffer, even where the pixels
+        // are not within the target, so they are read and written whole.
+        std::uint32_t* idRow = ids.ids + std::size_t(qy - ids.originY) * kTileSize;
+
+        for (int qx = q.firstQx; qx <= q.maxX; qx += 2) {
+            const __m256i inside = _mm256_and_si256(
+                _mm256_and_si256(_mm256_cmpgt_epi64(at[0], zero64), _mm256_cmpgt_epi64(at[1], zero64)),
+                _mm256_cmpgt_epi64(at[2], zero64));
+            for (int i = 0; i < 3; ++i) at[i] = _mm256_add_epi64(at[i], stepX2[i]);
+            const unsigned covered = unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(inside))) &
+                                     boundsMask(qx, qy, q.minX, q.maxX, q.minY, q.maxY);
+            if (covered == 0) continue;
+
+            const __m128 px =
+                _mm_sub_ps(_mm_add_ps(_mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(qx), laneX)), half), pos0x);
+            __m128 b[3];
+            b[1] = _mm_add_ps(_mm_mul_ps(db1x, px), b1y);
+            b[2] = _mm_add_ps(_mm_mul_ps(db2x, px), b2y);
+            b[0] = _mm_sub_ps(_mm_sub_ps(one, b[1]), b[2]);
+            const __m128 depth = interpolate4(b, v0.depth, v1.depth, v2.depth);
+
+            const bool whole = rowsInside && qx + 1 <= tile.x1;
+            __m128 buffer;
+            if (whole) {
+                buffer = _mm_castsi128_ps(
+                    _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(depthRow + qx)),
+                                       _mm_loadl_epi64(reinterpret_cast<const __m128i*>(depthRow + width + qx))));
+            } else {
+                alignas(16) float z[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+                for (int k = 0; k < 4; ++k)
+                    if (covered >> k & 1) z[k] = target.depth[std::size_t(qy + (k >> 1)) * width + std::size_t(qx + (k & 1))];
+                buffer = _mm_load_ps(z);
+            }
+            const __m128 passes = _mm_and_ps(
+                _mm_and_ps(_mm_cmp_ps(depth, _mm_setzero_ps(), _CMP_GE_OQ), _mm_cmp_ps(depth, one, _CMP_LE_OQ)),
+                _mm_cmp_ps(depth, buffer, _CMP_LT_OQ));
+            const unsigned visible = covered & unsigned(_mm_movemask_ps(passes));
+            if (visible == 0) continue;
+
+            const __m128i keep = laneMask(visible);
+            std::uint32_t* i0 = idRow + (qx - ids.originX);
+            std::uint32_t* i1 = i0 + kTileSize;
+            const __m128i oldIds = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(i0)),
+                                                      _mm_loadl_epi64(reinterpret_cast<const __m128i*>(i1)));
+            const __m128i newIds = _mm_blendv_epi8(oldIds, newId, keep);
+            _mm_storel_epi64(reinterpret_cast<__m128i*>(i0), newIds);
+            _mm_storel_epi64(reinterpret_cast<__m128i*>(i1), _mm_unpackhi_epi64(newIds, newIds));
+            if (whole) {
+                const __m128 newDepth = _mm_blendv_ps(buffer, depth, _mm_castsi128_ps(keep));
+                _mm_storel_epi64(reinterpret_cast<__m128i*>(depthRow + qx), _mm_castps_si128(newDepth));
+                _mm_storel_epi64(reinterpret_cast<__m128i*>(depthRow + width + qx),
+                                 _mm_castps_si128(_mm_movehl_ps(newDepth, newDepth)));
+            } else {
+                alignas(16) float depths[4];
+                _mm_store_ps(depths, depth);
+                for (int k = 0; k < 4; ++k)
+                    if (visible >> k & 1)
+                        target.depth[std::size_t(qy + (k >> 1)) * width + std::size_t(qx + (k & 1))] = depths[k];
+            }
+            won += unsigned(__builtin_popcount(visible));
+        }
+    }
+    return won;
+}
+
+// Every quad of the tile: each distinct id among its pixels is shaded once, with the quad's
+// four lanes as rasterizeTriangleSimd shades them (the helpers give that triangle's level of
+// detail), and kept in the lanes that triangle won.
+void shadeTile(const TileTriangle* triangles, const RasterContext& ctx, const TileRect& tile, const TileIds& ids) {
+    const FrameView& target = ctx.target;
+    const std::size_t width = std::size_t(target.width);
+    const __m128 half = _mm_set1_ps(0.5f), one = _mm_set1_ps(1.0f);
+    const __m128i laneX = _mm_setr_epi32(0, 1, 0, 1), laneY = _mm_setr_epi32(0, 0, 1, 1);
+    const __m128i zero = _mm_setzero_si128();
+    for (int qy = ids.originY; qy <= tile.y1; qy += 2) {
+        const bool rowsInside = qy >= tile.y0 && qy + 1 <= tile.y1;
+        std::uint32_t* colorRow = target.color + std::size_t(std::max(qy, 0)) * width;
+        const std::uint32_t* idRow = ids.ids + std::size_t(qy - ids.originY) * kTileSize;
+        const __m128 pixelY = _mm_add_ps(_mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(qy), laneY)), half);
+        for (int qx = ids.originX; qx <= tile.x1; qx += 2) {
+            const std::uint32_t* i0 = idRow + (qx - ids.originX);
+            const __m128i quadIds =
+                _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(i0)),
+                                   _mm_loadl_epi64(reinterpret_cast<const __m128i*>(i0 + kTileSize)));
+            const unsigned drawn = 0xFu & ~unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(quadIds, zero))));
+            if (drawn == 0) continue;
+            const __m128 pixelX = _mm_add_ps(_mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(qx), laneX)), half);
+
+            // Most quads hold one triangle; an edge between two gives two, rarely more.
+            __m128i color = zero;
+            unsigned left = drawn;
+            alignas(16) std::uint32_t idLanes[4];
+            _mm_store_si128(reinterpret_cast<__m128i*>(idLanes), quadIds);
+            while (left != 0) {
+                const std::uint32_t id = idLanes[__builtin_ctz(left)];
+                const unsigned mine =
+                    unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(quadIds, _mm_set1_epi32(int(id))))));
+                left &= ~mine;
+                const TileTriangle& t = triangles[id - 1];
+                const ScreenTriangle& tri = *t.tri;
+                // The barycentrics exactly as rasterizeTriangleSimd forms them.
+                const __m128 px = _mm_sub_ps(pixelX, _mm_set1_ps(tri.v[0].pos.x));
+                const __m128 py = _mm_sub_ps(pixelY, _mm_set1_ps(tri.v[0].pos.y));
+                __m128 b[3];
+                b[1] = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(tri.db1.x), px), _mm_mul_ps(_mm_set1_ps(tri.db1.y), py));
+                b[2] = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(tri.db2.x), px), _mm_mul_ps(_mm_set1_ps(tri.db2.y), py));
+                b[0] = _mm_sub_ps(_mm_sub_ps(one, b[1]), b[2]);
+                color = _mm_blendv_epi8(color, shadeQuad(tri, *t.material, ctx, b), laneMask(mine));
+            }
+
+            if (rowsInside && qx + 1 <= tile.x1) {
+                const __m128i keep = laneMask(drawn);
+                std::uint32_t* c0 = colorRow + qx;
+                std::uint32_t* c1 = colorRow + width + qx;
+                const __m128i oldColor = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(c0)),
+                                                            _mm_loadl_epi64(reinterpret_cast<const __m128i*>(c1)));
+                const __m128i newColor = _mm_blendv_epi8(oldColor, color, keep);
+                _mm_storel_epi64(reinterpret_cast<__m128i*>(c0), newColor);
+                _mm_storel_epi64(reinterpret_cast<__m128i*>(c1), _mm_unpackhi_epi64(newColor, newColor));
+            } else {
+                alignas(16) std::uint32_t colors[4];
+                _mm_store_si128(reinterpret_cast<__m128i*>(colors), color);
+                for (int k = 0; k < 4; ++k)
+                    if (drawn >> k & 1) target.color[std::size_t(qy + (k >> 1)) * width + std::size_t(qx + (k & 1))] = colors[k];
+            }
+        }
+    }
+}
+
 } // namespace facet

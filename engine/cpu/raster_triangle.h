@@ -4,8 +4,15 @@
 //     functions (core/triangle_setup.h, core/shading.h) pixel by pixel;
 //   - rasterizeTriangleSimd: the four pixels of a quad in the four lanes of SSE/AVX2 registers,
 //     performing per lane exactly the float operations of the reference, in the same order.
-// They produce the same bits (tests/cpu_raster_equivalence_test.cpp); the renderer runs the
-// SIMD one.
+// They produce the same bits (tests/cpu_raster_equivalence_test.cpp).
+//
+// The renderer draws a tile in two passes instead (deferred shading): rasterizeVisibility
+// walks the tile's triangles in order doing only coverage and the depth test, and records per
+// pixel which triangle won it; shadeTile then shades each pixel once, with the SIMD quad code
+// of the triangle that won it. A pixel's colour is the shading of the last triangle that
+// passed its depth test, which is what drawing the triangles one by one ends with, and a
+// quad's level of detail depends only on the triangle and the quad, so the picture is the
+// same bits; but no fragment that a later triangle overwrites is shaded.
 #pragma once
 
 #include "core/frame.h"
@@ -13,6 +20,7 @@
 #include "core/triangle_setup.h"
 
 #include <cstddef>
+#include <cstdint>
 
 namespace facet {
 
@@ -28,10 +36,38 @@ struct RasterContext {
     int quadRowOffset; // 1 for an odd target height: quads pair rows counting from the bottom
 };
 
+// Screen tiles are kTileSize pixels square; even, so 2x2 quads never straddle two tiles.
+inline constexpr int kTileSize = 64;
+
 // Both return the number of fragments written.
 std::size_t rasterizeTriangleScalar(const ScreenTriangle& tri, const ShadeMaterial& material,
                                     const RasterContext& ctx, const TileRect& tile);
 std::size_t rasterizeTriangleSimd(const ScreenTriangle& tri, const ShadeMaterial& material, const RasterContext& ctx,
                                   const TileRect& tile);
+
+// One tile of the visibility buffer: per pixel, 1 + the index (in `TileTriangle`s) of the
+// triangle that last passed its depth test, 0 for none. Row-major, kTileSize square, its
+// element 0 at pixel (originX, originY): the tile's first quad, whose row is -1 for the
+// first tile row of an odd-height target. Only pixels within the tile rect are ever set.
+struct TileIds {
+    std::uint32_t* ids;
+    int originX, originY;
+};
+
+// What shadeTile needs to shade a triangle recorded in TileIds.
+struct TileTriangle {
+    const ScreenTriangle* tri;
+    const ShadeMaterial* material;
+};
+
+// Pass 1: coverage and depth test of `tri` in the tile, exactly as rasterizeTriangleSimd;
+// where it passes, the depth is written and the pixel's id set to `id`. Returns the number of
+// pixels it won (the fragments rasterizeTriangleSimd would have written).
+std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
+                                const TileRect& tile, const TileIds& ids);
+
+// Pass 2: the colour of every pixel of the tile with an id (triangles[id - 1] won it); pixels
+// without one are left as they are (the clear colour).
+void shadeTile(const TileTriangle* triangles, const RasterContext& ctx, const TileRect& tile, const TileIds& ids);
 
 } // namespace facet
