@@ -8,6 +8,10 @@
 #include "core/error.h"
 #include "cpu/cpu_renderer.h"
 #include "cuda/device.h"
+#include "cuda/gpu_renderer.h"
+#if defined(FACET_HAVE_KERNELS_HOST)
+#include "cuda/host_kernel_renderer.h"
+#endif
 #include "gl/gl_reference.h"
 
 #include <algorithm>
@@ -35,8 +39,11 @@ Camera (defaults frame the whole mesh from the front right, slightly above):
   --cull C           none | back (default none: OBJ files mix windings)
   --light            headlight Lambert shading
   --texture PATH     use this image as every material's texture (e.g. for a mesh without MTL)
-  --stage S          cpu | gpu | gl | auto (default auto: the GPU when one is usable;
-                     gl: the OpenGL reference path, offscreen)
+  --stage S          cpu | gpu | gl | kernels | auto (default auto: the GPU when one is
+                     usable, else the CPU; gl: the OpenGL reference path, offscreen;
+                     kernels: the CUDA pipeline's kernels run on the CPU)
+  --vertex S         cpu | gpu: where the vertex stage (shift, rotate) runs, overriding --stage
+  --raster S         cpu | gpu: where clipping, binning, rasterization and texturing run
   --threads N        CPU threads (default: one per hardware thread)
 Output:
   -o, --output FILE  PNG to write (default facet.png)
@@ -55,6 +62,7 @@ struct Options {
     int width = 1280, height = 720;
     facet::RenderSettings settings;
     std::string stage = "auto";
+    std::optional<std::string> vertexStage, rasterStage; // cpu | gpu, overriding stage
     int benchFrames = 0;
     int threads = 0;
     bool info = false;
@@ -82,8 +90,12 @@ Options parseArguments(int argc, char** argv) {
         } else if (consumeRenderSetting(arg, args, o.settings)) {
         } else if (arg == "--stage") {
             o.stage = args.value();
-            if (o.stage != "cpu" && o.stage != "gpu" && o.stage != "gl" && o.stage != "auto")
-                throw UsageError("--stage expects cpu, gpu, gl or auto, got '" + o.stage + "'");
+            if (o.stage != "cpu" && o.stage != "gpu" && o.stage != "gl" && o.stage != "kernels" && o.stage != "auto")
+                throw UsageError("--stage expects cpu, gpu, gl, kernels or auto, got '" + o.stage + "'");
+        } else if (arg == "--vertex" || arg == "--raster") {
+            const std::string side = args.value();
+            if (side != "cpu" && side != "gpu") throw UsageError(arg + " expects cpu or gpu, got '" + side + "'");
+            (arg == "--vertex" ? o.vertexStage : o.rasterStage) = side;
         } else if (arg == "--threads") {
             o.threads = static_cast<int>(parseInteger(arg, args.value(), 1, 1024));
         } else if (arg == "--bench") {
@@ -94,6 +106,9 @@ Options parseArguments(int argc, char** argv) {
             takeMesh(arg, o.mesh, meshGiven);
         }
     }
+    if ((o.vertexStage || o.rasterStage) && (o.stage == "gl" || o.stage == "kernels"))
+        throw UsageError("--vertex and --raster choose between cpu and gpu; they do not combine with --stage " +
+                         o.stage);
     return o;
 }
 
@@ -126,11 +141,24 @@ int run(const Options& o) {
         std::cout << usage;
         return 0;
     }
+    // Where each stage runs: --vertex and --raster override --stage; auto means the GPU when
+    // one is usable. A stage asked for on the GPU without one is an error that says why.
     const facet::GpuStatus gpu = facet::probeGpu();
-    if (o.stage == "gpu") {
-        if (!gpu.usable) throw facet::Error("--stage gpu: " + gpu.reason);
-        throw facet::Error("--stage gpu: the CUDA pipeline is not built yet; use --stage cpu");
+    const std::string base = o.stage == "auto" ? (gpu.usable ? "gpu" : "cpu") : o.stage;
+    const bool kernels = base == "kernels", useGl = base == "gl";
+    const bool vertexOnGpu = o.vertexStage ? *o.vertexStage == "gpu" : base == "gpu";
+    const bool rasterOnGpu = o.rasterStage ? *o.rasterStage == "gpu" : base == "gpu";
+    if ((vertexOnGpu || rasterOnGpu) && !gpu.usable) {
+        const std::string flag = o.vertexStage && *o.vertexStage == "gpu"   ? "--vertex gpu"
+                                 : o.rasterStage && *o.rasterStage == "gpu" ? "--raster gpu"
+                                                                            : "--stage gpu";
+        throw facet::Error(flag + ": " + gpu.reason);
     }
+#if !defined(FACET_HAVE_KERNELS_HOST)
+    if (kernels)
+        throw facet::Error("--stage kernels: this build has no CPU-run CUDA kernels (the CUDA toolkit's CCCL "
+                           "headers were not found when it was configured)");
+#endif
 
     facet::Model model = facet::loadObj(o.mesh);
     if (o.texture) {
@@ -161,25 +189,72 @@ int run(const Options& o) {
                            std::to_string(pixels * 8 >> 20) + " MiB for colour and depth; not enough memory");
     }
     const facet::FrameView target{color.data(), depth.data(), o.width, o.height};
-    facet::CpuRenderer renderer(o.threads);
     if (o.stage == "auto" && !gpu.usable) std::cerr << "note: rendering on the CPU: " << gpu.reason << "\n";
+    std::optional<facet::CpuRenderer> cpu;
+    std::optional<facet::GpuRenderer> gpuRenderer;
     std::optional<facet::GlReferenceRenderer> gl;
-    if (o.stage == "gl") {
+#if defined(FACET_HAVE_KERNELS_HOST)
+    std::optional<facet::HostKernelRenderer> hostKernels;
+    if (kernels) hostKernels.emplace(o.threads);
+#endif
+    if (useGl) {
         try {
             gl.emplace();
         } catch (const facet::Error& e) {
             throw facet::Error(std::string("--stage gl: OpenGL is unusable: ") + e.what());
         }
     }
-    // The OpenGL path reports no per-stage statistics.
-    const auto renderFrame = [&]() -> facet::CpuFrameStats {
-        if (!gl) return renderer.render(model, view, o.settings, target);
-        gl->render(model, view, o.settings, target);
-        return {};
+    if (vertexOnGpu || rasterOnGpu) {
+        gpuRenderer.emplace();
+        gpuRenderer->upload(model);
+    }
+    if (!useGl && !kernels && !rasterOnGpu) cpu.emplace(o.threads);
+    // Camera-space positions handed from one side's vertex stage to the other side's raster.
+    std::vector<float> dx, dy, dz;
+    if (vertexOnGpu != rasterOnGpu) {
+        dx.resize(model.mesh.vertexCount());
+        dy.resize(model.mesh.vertexCount());
+        dz.resize(model.mesh.vertexCount());
+    }
+    const facet::CameraSpacePositions handed{dx.data(), dy.data(), dz.data()};
+    const std::string pathName = useGl      ? "gl"
+                                 : kernels  ? "kernels on the CPU"
+                                            : std::string("vertex ") + (vertexOnGpu ? "gpu" : "cpu") + ", raster " +
+                                                 (rasterOnGpu ? "gpu" : "cpu");
+
+    // Per-stage milliseconds and fragments (the OpenGL path reports no per-stage statistics).
+    struct FrameStats {
+        double vertexMs = 0.0, triangleMs = 0.0, rasterMs = 0.0;
+        std::size_t fragments = 0;
+    };
+    const auto fromKernels = [](const facet::KernelFrameStats& k, double vertexMs) {
+        return FrameStats{vertexMs + k.vertexMs, k.triangleMs, k.rasterMs, 0};
+    };
+    const auto renderFrame = [&]() -> FrameStats {
+        if (gl) {
+            gl->render(model, view, o.settings, target);
+            return {};
+        }
+#if defined(FACET_HAVE_KERNELS_HOST)
+        if (hostKernels) return fromKernels(hostKernels->render(model, view, o.settings, target), 0.0);
+#endif
+        if (vertexOnGpu && rasterOnGpu) return fromKernels(gpuRenderer->renderToHost(view, o.settings, target), 0.0);
+        if (rasterOnGpu) { // the CPU's vertex stage, uploaded
+            const auto t0 = std::chrono::steady_clock::now();
+            facet::transformVertices(model.mesh, view, 0, model.mesh.vertexCount(), dx.data(), dy.data(), dz.data());
+            const double ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            return fromKernels(gpuRenderer->renderToHost(view, o.settings, target, handed), ms);
+        }
+        double handMs = 0.0;
+        if (vertexOnGpu) handMs = gpuRenderer->cameraSpaceToHost(view, dx.data(), dy.data(), dz.data());
+        const facet::CpuFrameStats c = cpu->render(model, view, o.settings, target,
+                                                   vertexOnGpu ? handed : facet::CameraSpacePositions{});
+        return FrameStats{handMs + c.vertexMs, c.triangleMs, c.rasterMs, c.fragmentsShaded};
     };
 
     // One warm-up frame (first touch of the buffers), then the measured ones.
-    facet::CpuFrameStats stats = renderFrame();
+    FrameStats stats = renderFrame();
     std::vector<double> frameMs, vertexMs, triangleMs, rasterMs;
     for (int f = 0; f < o.benchFrames; ++f) {
         const auto t0 = std::chrono::steady_clock::now();
@@ -193,7 +268,8 @@ int run(const Options& o) {
         std::cout << "gl (" << gl->rendererName() << "), " << o.width << "x" << o.height << ", median of "
                   << o.benchFrames << " frames: frame " << medianOf(frameMs) << " ms\n";
     else if (o.benchFrames > 0)
-        std::cout << "cpu, " << renderer.threadCount() << " threads, " << o.width << "x" << o.height << ", median of "
+        std::cout << pathName << (cpu ? ", " + std::to_string(cpu->threadCount()) + " threads" : std::string()) << ", "
+                  << o.width << "x" << o.height << ", median of "
                   << o.benchFrames << " frames: frame " << medianOf(frameMs) << " ms (vertex " << medianOf(vertexMs)
                   << ", triangle " << medianOf(triangleMs) << ", raster " << medianOf(rasterMs) << ")\n";
 
@@ -209,7 +285,8 @@ int run(const Options& o) {
     if (gl)
         std::cout << "OpenGL " << gl->rendererName() << ")\n";
     else
-        std::cout << stats.fragmentsShaded << " fragments)\n";
+        std::cout << pathName << (cpu ? ", " + std::to_string(stats.fragments) + " fragments" : std::string())
+                  << ")\n";
     return 0;
 }
 

@@ -8,8 +8,12 @@
 
 #include "asset/image.h"
 #include "core/error.h"
+#include "cuda/gpu_renderer.h"
 #include "gl/display.h"
 #include "gl/pixel_buffer.h"
+#if defined(FACET_HAVE_CUDA)
+#include "gl/cuda_interop.h"
+#endif
 
 #include <glad/gl.h>
 // glad first: GLFW must not pull in the system GL header.
@@ -207,12 +211,20 @@ private:
     void applySettings();
     void moveCamera(float seconds);
     void renderFrame(int framebufferWidth, int framebufferHeight, bool capture);
+    CpuFrameStats renderToHost(const ViewParams& view, const FrameView& target);
+    CameraSpacePositions cpuVertexStage(const ViewParams& view, double& ms);
+    void disableGpu(const std::string& why);
     void report() const;
 
     const Options& options_;
     GLFWwindow* window_;
     ViewerState state_;
     std::unique_ptr<CpuRenderer> renderer_;
+    std::optional<GpuRenderer> gpu_; // made when a GPU is usable; dropped (with the reason) on a GPU error
+#if defined(FACET_HAVE_CUDA)
+    InteropBuffer interop_; // pixels_ as the GPU raster stage writes it
+#endif
+    std::vector<float> handX_, handY_, handZ_; // camera-space positions handed between CPU and GPU
     FrameDisplay display_;
     PixelBuffer pixels_;
     std::vector<float> depth_;
@@ -230,8 +242,16 @@ Viewer::Viewer(const Options& options, GLFWwindow* window, GpuStatus gpu) : opti
     state_.vsync = options.vsync;
     state_.showPanel = options.ui;
     state_.gpu = std::move(gpu);
-    // The CUDA pipeline is not in facet yet; until it is, a usable device still cannot be chosen.
-    state_.gpuUnavailable = state_.gpu.usable ? "the CUDA pipeline is not built yet" : state_.gpu.reason;
+    state_.gpuUnavailable = state_.gpu.reason;
+    if (state_.gpu.usable) {
+        try {
+            gpu_.emplace();
+            state_.gpuUnavailable.clear();
+            if (options.stage != StageChoice::Cpu) state_.vertexStage = state_.rasterStage = Backend::Gpu;
+        } catch (const Error& e) {
+            state_.gpuUnavailable = e.what();
+        }
+    }
     renderer_ = std::make_unique<CpuRenderer>(options.threads);
     state_.threads = state_.threadsEdit = renderer_->threadCount();
     const std::string mesh = options.mesh.empty() ? std::string(FACET_DEFAULT_SCENE) : options.mesh;
@@ -368,6 +388,13 @@ void Viewer::applyLoads(int renderWidth, int renderHeight) {
     firstLoad_ = false;
     state_.home = state_.camera = home;
     state_.fly.setScene(mesh.bounds);
+    if (gpu_) {
+        try {
+            gpu_->upload(state_.model); // resident from now on: per frame only the camera crosses
+        } catch (const Error& e) {
+            disableGpu(e.what());
+        }
+    }
     const std::string title = "facet-viewer - " + std::filesystem::path(state_.model.source).filename().string();
     glfwSetWindowTitle(window_, title.c_str());
 }
@@ -400,17 +427,42 @@ void Viewer::renderFrame(int framebufferWidth, int framebufferHeight, bool captu
     state_.renderWidth = width;
     state_.renderHeight = height;
 
-    const auto mapStart = Clock::now();
+    const float aspect = static_cast<float>(width) / static_cast<float>(height);
+    const ViewParams view = state_.camera.view(aspect);
     double displayMs = 0.0;
-    {
+#if defined(FACET_HAVE_CUDA)
+    // The GPU raster stage draws straight into the pixel buffer through interop (a frame also
+    // wanted on the host goes the host way below).
+    if (gpu_ && state_.rasterStage == Backend::Gpu && !capture) {
+        try {
+            double vertexMs = 0.0;
+            const CameraSpacePositions given =
+                state_.vertexStage == Backend::Cpu ? cpuVertexStage(view, vertexMs) : CameraSpacePositions{};
+            const auto mapStart = Clock::now();
+            interop_.attach(pixels_); // registered again only after a resize
+            MappedInterop mapped(interop_, gpu_->stream());
+            displayMs += millisecondsSince(mapStart);
+            const KernelFrameStats k = gpu_->renderColor(view, state_.settings, mapped.pixels(), width, height, given);
+            const auto unmapStart = Clock::now();
+            mapped.unmap();
+            displayMs += millisecondsSince(unmapStart);
+            state_.stats = CpuFrameStats{k.trianglesIn, k.trianglesClipped, k.trianglesCulled, 0,
+                                         vertexMs + k.vertexMs, k.triangleMs, k.rasterMs};
+            state_.renderError.clear();
+        } catch (const Error& e) {
+            disableGpu(e.what()); // the next frame is drawn on the CPU
+        }
+    }
+#endif
+    if (!(gpu_ && state_.rasterStage == Backend::Gpu && !capture)) {
+        const auto mapStart = Clock::now();
         MappedPixels mapped(pixels_);
         displayMs += millisecondsSince(mapStart);
         // A frame wanted on the host as well is rendered there and copied: a buffer mapped for
         // writing must not be read back.
         const FrameView target{capture ? capture_.data() : mapped.pixels(), depth_.data(), width, height};
         try {
-            const float aspect = static_cast<float>(width) / static_cast<float>(height);
-            state_.stats = renderer_->render(state_.model, state_.camera.view(aspect), state_.settings, target);
+            state_.stats = renderToHost(view, target);
             state_.renderError.clear();
         } catch (const Error& e) {
             if (scripted()) throw;
@@ -433,6 +485,48 @@ void Viewer::renderFrame(int framebufferWidth, int framebufferHeight, bool captu
     state_.last.triangleMs = static_cast<float>(state_.stats.triangleMs);
     state_.last.rasterMs = static_cast<float>(state_.stats.rasterMs);
     state_.last.displayMs = static_cast<float>(displayMs);
+}
+
+// A frame into host memory, each stage where the panel says (the GPU's only while usable).
+CpuFrameStats Viewer::renderToHost(const ViewParams& view, const FrameView& target) {
+    const bool vertexGpu = gpu_ && state_.vertexStage == Backend::Gpu;
+    const bool rasterGpu = gpu_ && state_.rasterStage == Backend::Gpu;
+    if (rasterGpu) {
+        double vertexMs = 0.0;
+        const CameraSpacePositions given = vertexGpu ? CameraSpacePositions{} : cpuVertexStage(view, vertexMs);
+        const KernelFrameStats k = gpu_->renderToHost(view, state_.settings, target, given);
+        return CpuFrameStats{k.trianglesIn, k.trianglesClipped, k.trianglesCulled, 0, vertexMs + k.vertexMs,
+                             k.triangleMs, k.rasterMs};
+    }
+    if (!vertexGpu) return renderer_->render(state_.model, view, state_.settings, target);
+    const std::size_t n = state_.model.mesh.vertexCount();
+    handX_.resize(n);
+    handY_.resize(n);
+    handZ_.resize(n);
+    const double vertexMs = gpu_->cameraSpaceToHost(view, handX_.data(), handY_.data(), handZ_.data());
+    CpuFrameStats stats = renderer_->render(state_.model, view, state_.settings, target,
+                                            CameraSpacePositions{handX_.data(), handY_.data(), handZ_.data()});
+    stats.vertexMs += vertexMs;
+    return stats;
+}
+
+// The CPU's vertex stage for the GPU's raster stage: camera-space positions, uploaded per frame.
+CameraSpacePositions Viewer::cpuVertexStage(const ViewParams& view, double& ms) {
+    const auto start = Clock::now();
+    const std::size_t n = state_.model.mesh.vertexCount();
+    handX_.resize(n);
+    handY_.resize(n);
+    handZ_.resize(n);
+    transformVertices(state_.model.mesh, view, 0, n, handX_.data(), handY_.data(), handZ_.data());
+    ms = millisecondsSince(start);
+    return CameraSpacePositions{handX_.data(), handY_.data(), handZ_.data()};
+}
+
+void Viewer::disableGpu(const std::string& why) {
+    std::cerr << "facet-viewer: GPU disabled, drawing on the CPU: " << why << "\n";
+    gpu_.reset();
+    state_.gpuUnavailable = why;
+    state_.vertexStage = state_.rasterStage = Backend::Cpu;
 }
 
 void Viewer::report() const {
@@ -523,10 +617,7 @@ int run(const Options& options) {
         return 0;
     }
     const GpuStatus gpu = probeGpu();
-    if (options.stage == StageChoice::Gpu) {
-        if (!gpu.usable) throw Error("--stage gpu: " + gpu.reason);
-        throw Error("--stage gpu: the CUDA pipeline is not built yet; use --stage cpu");
-    }
+    if (options.stage == StageChoice::Gpu && !gpu.usable) throw Error("--stage gpu: " + gpu.reason);
     if (options.stage == StageChoice::Auto && !gpu.usable)
         std::cerr << "note: rendering on the CPU: " << gpu.reason << "\n";
 

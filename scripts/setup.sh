@@ -16,9 +16,10 @@ packages=(
   xvfb xauth xdotool fonts-dejavu-core
 )
 
-# For the test command's fuzzing pass only (clang with libFuzzer); where a release names them
-# differently they are skipped, and so is that pass.
-optional=(clang libclang-rt-dev)
+# For the test command's fuzzing pass (clang with libFuzzer), and for facet-bench's NumPy
+# baseline and its plots; where a release names them differently they are skipped, and so is
+# what needs them (the bench then reports the NumPy rows absent and plots nothing).
+optional=(clang libclang-rt-dev python3-numpy python3-matplotlib)
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing=() missing_optional=()
@@ -34,7 +35,7 @@ if ((${#missing[@]} + ${#missing_optional[@]})); then
   if ((${#missing[@]})); then "${apt[@]}" install -y --no-install-recommends "${missing[@]}"; fi
   if ((${#missing_optional[@]})); then
     "${apt[@]}" install -y --no-install-recommends "${missing_optional[@]}" ||
-      echo "facet: ${missing_optional[*]} not installed; the fuzzing pass of scripts/test.sh will be skipped"
+      echo "facet: ${missing_optional[*]} not installed; what needs them (fuzzing, the bench's NumPy rows and plots) is skipped"
   fi
 fi
 

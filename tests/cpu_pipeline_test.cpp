@@ -113,6 +113,36 @@ TEST(CpuPipeline, BadMaterialRangeIsAnError) {
                  Error);
 }
 
+// A hand-built mesh is checked before anything reads it: each fault is named, never drawn.
+TEST(CpuPipeline, InvalidHandBuiltMeshesAreNamed) {
+    const auto message = [](const Model& model) {
+        std::vector<std::uint32_t> color(16);
+        std::vector<float> depth(16);
+        try {
+            CpuRenderer(1).render(model, Camera{}.view(1.0f), RenderSettings{}, FrameView{color.data(), depth.data(), 4, 4});
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("drawn");
+    };
+    Model model;
+    model.source = "hand-built";
+    model.mesh = randomMesh(10, 4, 1);
+    model.mesh.indices[5] = 10;
+    EXPECT_NE(message(model).find("mesh hand-built: index 10 names no vertex (10 vertices)"), std::string::npos)
+        << message(model);
+    model.mesh = randomMesh(10, 4, 1);
+    model.mesh.indices.pop_back();
+    EXPECT_NE(message(model).find("not whole triangles"), std::string::npos) << message(model);
+    model.mesh = randomMesh(10, 4, 1);
+    model.mesh.hasTexCoords = true;
+    model.mesh.u.resize(3);
+    EXPECT_NE(message(model).find("texture coordinates for some vertices only"), std::string::npos) << message(model);
+    model.mesh = randomMesh(10, 4, 1);
+    model.mesh.ranges.push_back(model.mesh.ranges[0]);
+    EXPECT_NE(message(model).find("material ranges overlap"), std::string::npos) << message(model);
+}
+
 } // namespace
 } // namespace facet
 

@@ -170,7 +170,7 @@ TEST(CpuRasterEquivalence, SimdSamplingMatchesSampleTexture) {
 // reference, for every filter with and without the headlight, textured or not, over random
 // triangles (slivers to huge), random attributes, a random depth buffer, odd target sizes,
 // both quad row offsets and tiles cut anywhere.
-TEST(CpuRasterEquivalence, SimdTrianglesMatchScalar) {
+TEST(CpuRasterEquivalence, SimdVisibilityAndShadingMatchScalar) {
     std::mt19937 rng(13);
     const Texture tex = randomTexture(rng, 64, 32);
     std::size_t fragments = 0;
@@ -210,13 +210,19 @@ TEST(CpuRasterEquivalence, SimdTrianglesMatchScalar) {
         const FrameView targetA{colorA.data(), depthA.data(), w, h}, targetB{colorB.data(), depthB.data(), w, h};
         const int quadRowOffset = h & 1;
         const RasterContext ctxA{settings, forward, targetA, quadRowOffset}, ctxB{settings, forward, targetB, quadRowOffset};
-        // Tiles as the renderer cuts them: columns from an even x, rows from -quadRowOffset.
+        // Tiles as the renderer cuts them: columns from an even x, rows from -quadRowOffset;
+        // the SIMD side draws each deferred: visibility, then shading of the pixels it won.
         const int tile = 2 * (1 + int(rng() % 20));
+        std::vector<std::uint32_t> idBuffer(std::size_t(kTileSize) * kTileSize);
+        const TileTriangle drawn[1] = {{&tri, &material}};
         for (int ty = -quadRowOffset; ty < h; ty += tile)
             for (int tx = 0; tx < w; tx += tile) {
                 const TileRect rect{tx, std::max(0, ty), std::min(w, tx + tile) - 1, std::min(h, ty + tile) - 1};
                 const std::size_t a = rasterizeTriangleScalar(tri, material, ctxA, rect);
-                const std::size_t b = rasterizeTriangleSimd(tri, material, ctxB, rect);
+                std::fill(idBuffer.begin(), idBuffer.end(), 0u);
+                const TileIds ids{idBuffer.data(), tx, ty};
+                const std::size_t b = rasterizeVisibility(tri, 1, ctxB, rect, ids);
+                shadeTile(drawn, ctxB, rect, ids);
                 ASSERT_EQ(a, b) << "triangle " << n;
                 fragments += a;
             }

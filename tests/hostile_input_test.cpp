@@ -265,6 +265,7 @@ TEST(HostileInput, FuzzFoundImagesAreRefusedClearly) {
                           Case{"jpeg_dqt_then_huffman_overflow.jpg", "Huffman table"},
                           Case{"jpeg_fill_before_soi_huffman_overflow.jpg", "Huffman table"},
                           Case{"png_idat_2gib.png", "truncated PNG"},
+                          Case{"png_empty_idat.png", "cannot decode image: corrupt image data"},
                           Case{"tga_18_bytes_60m_pixels.tga", "truncated image"}}) {
         const std::vector<std::uint8_t> bytes = readBytes(dir / c.file);
         ASSERT_FALSE(bytes.empty()) << c.file;
@@ -343,6 +344,28 @@ TEST(HostileInput, MissingTruncatedAndHugeTexturesLeaveTheCheckerWithAWarning) {
     for (const Warning& w : m.warnings) all += w.toString() + "\n";
     EXPECT_TRUE(hasWarning(m, "16385x8; facet accepts sides from 1 to 16384")) << all;
     EXPECT_TRUE(hasWarning(m, "truncated.png"));
+}
+
+} // namespace
+} // namespace facet
+
+namespace facet {
+namespace {
+
+// An empty IDAT chunk is legal PNG: dropped before stb sees it, the picture is unchanged.
+TEST(HostileInput, EmptyIdatChunksDecodeToTheSamePicture) {
+    const std::vector<std::uint8_t> png = readBytes(test::sourceDir() / "assets" / "default_scene" / "bricks.png");
+    ASSERT_GT(png.size(), 33u);
+    std::vector<std::uint8_t> padded(png.begin(), png.begin() + 33); // signature and IHDR
+    const std::uint8_t empty[12] = {0, 0, 0, 0, 'I', 'D', 'A', 'T', 0x35, 0xAF, 0x06, 0x1E};
+    padded.insert(padded.end(), empty, empty + 12);
+    padded.insert(padded.end(), png.begin() + 33, png.end());
+    padded.insert(padded.end() - 12, empty, empty + 12); // and one just before IEND
+    const Image a = decodeImage(png.data(), png.size(), "bricks.png");
+    const Image b = decodeImage(padded.data(), padded.size(), "padded bricks.png");
+    EXPECT_EQ(a.width, b.width);
+    EXPECT_EQ(a.height, b.height);
+    EXPECT_EQ(a.pixels, b.pixels);
 }
 
 } // namespace

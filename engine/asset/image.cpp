@@ -54,6 +54,33 @@ bool pngChunksFit(const std::uint8_t* b, std::size_t size) {
     return true; // a missing IEND is stb's to report
 }
 
+// stb_image's reason for the last failure; some of its failures leave none.
+std::string stbReason() {
+    const char* why = stbi_failure_reason();
+    return why && *why ? why : "corrupt image data";
+}
+
+// The PNG without its empty IDAT chunks (they carry no data, so the picture is the same), or
+// an empty vector when it has none: stb_image computes `buffer + 0` on a null buffer for an
+// empty IDAT before the first one with data, undefined behaviour that fuzzing found.
+std::vector<std::uint8_t> withoutEmptyIdat(const std::uint8_t* b, std::size_t size) {
+    std::vector<std::uint8_t> out;
+    std::size_t copied = 0; // bytes of b before `copied` are in out (once out is in use)
+    for (std::size_t i = 8; i + 8 <= size;) {
+        const std::size_t length = (std::size_t(b[i]) << 24) | (std::size_t(b[i + 1]) << 16) |
+                                   (std::size_t(b[i + 2]) << 8) | b[i + 3];
+        const std::size_t next = i + 12 + length; // within the file: pngChunksFit ran first
+        if (length == 0 && std::memcmp(b + i + 4, "IDAT", 4) == 0 && next <= size) {
+            out.insert(out.end(), b + copied, b + i);
+            copied = next;
+        }
+        if (std::memcmp(b + i + 4, "IEND", 4) == 0) break;
+        i = next;
+    }
+    if (copied != 0) out.insert(out.end(), b + copied, b + size);
+    return out;
+}
+
 // stb takes SOI after any number of 0xFF fill bytes, as it does every marker.
 bool isJpeg(const std::uint8_t* b, std::size_t size) {
     std::size_t i = 0;
@@ -167,6 +194,11 @@ Image decodeImage(const std::uint8_t* bytes, std::size_t size, const std::string
         throw Error(name + ": " + format + " images are not supported; use PNG, JPEG, TGA or BMP");
     if (startsWith(bytes, size, "\x89PNG\r\n\x1a\n") && !pngChunksFit(bytes, size))
         throw Error(name + ": truncated PNG (a chunk runs past the end of the file)");
+    std::vector<std::uint8_t> cleaned;
+    if (startsWith(bytes, size, "\x89PNG\r\n\x1a\n") && !(cleaned = withoutEmptyIdat(bytes, size)).empty()) {
+        bytes = cleaned.data();
+        size = cleaned.size();
+    }
     if (isJpeg(bytes, size) && !jpegHuffmanTablesFit(bytes, size))
         throw Error(name + ": corrupt JPEG (a Huffman table with more than 256 codes)");
 
@@ -174,7 +206,7 @@ Image decodeImage(const std::uint8_t* bytes, std::size_t size, const std::string
     int w = 0, h = 0, comp = 0;
     const int len = static_cast<int>(size);
     if (!stbi_info_from_memory(bytes, len, &w, &h, &comp))
-        throw Error(name + ": not a readable image: " + stbi_failure_reason());
+        throw Error(name + ": not a readable image: " + stbReason());
     if (w <= 0 || h <= 0 || static_cast<std::uint32_t>(w) > kMaxImageSide || static_cast<std::uint32_t>(h) > kMaxImageSide)
         throw Error(name + ": image is " + std::to_string(w) + "x" + std::to_string(h) +
                     "; facet accepts sides from 1 to " + std::to_string(kMaxImageSide));
@@ -188,7 +220,7 @@ Image decodeImage(const std::uint8_t* bytes, std::size_t size, const std::string
 
     std::unique_ptr<stbi_uc, void (*)(void*)> data(stbi_load_from_memory(bytes, len, &w, &h, &comp, 4),
                                                    stbi_image_free);
-    if (!data) throw Error(name + ": cannot decode image: " + stbi_failure_reason());
+    if (!data) throw Error(name + ": cannot decode image: " + stbReason());
     // The decoder reports the size again; it must be the one checked above.
     if (w <= 0 || h <= 0 || static_cast<std::uint32_t>(w) > kMaxImageSide || static_cast<std::uint32_t>(h) > kMaxImageSide)
         throw Error(name + ": image header and data disagree about its size");

@@ -5,6 +5,7 @@
 
 #include "core/material.h"
 #include "core/mesh.h"
+#include "core/shading.h"
 
 #include <cstddef>
 #include <string>
@@ -37,5 +38,10 @@ struct Model {
     std::vector<Texture> textures;
     std::vector<Warning> warnings;
 };
+
+// The materials as the renderers' shading reads them, one per Model::materials entry (and
+// at least one: the default 0.8 grey). Texture views point into model.textures, so they stay
+// valid while the model lives unchanged; a texture is used only where the mesh has UVs.
+std::vector<ShadeMaterial> shadeMaterials(const Model& model);
 
 } // namespace facet

@@ -8,5 +8,19 @@
 #define FACET_HD inline
 #endif
 
+// Fully unrolled on the device, so small per-pixel arrays stay in registers.
+#if defined(__CUDA_ARCH__)
+#define FACET_UNROLL _Pragma("unroll")
+#else
+#define FACET_UNROLL
+#endif
+
 #define GLM_FORCE_CXX17
 #include <glm/glm.hpp>
+
+namespace facet {
+
+// x - x is 0 for every finite x and NaN for NaN and the infinities; the same on host and device.
+FACET_HD bool isFinite(float x) { return x - x == 0.0f; }
+
+} // namespace facet

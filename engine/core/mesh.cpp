@@ -1,5 +1,9 @@
 #include "core/mesh.h"
 
+#include "core/error.h"
+
+#include <algorithm>
+
 #include <cmath>
 
 namespace facet {
@@ -25,6 +29,30 @@ void generateNormals(Mesh& mesh) {
         mesh.nx[i] = unit.x;
         mesh.ny[i] = unit.y;
         mesh.nz[i] = unit.z;
+    }
+}
+
+void validateMesh(const Mesh& mesh, std::size_t materialCount, const std::string& source) {
+    const std::size_t n = mesh.vertexCount();
+    const auto fail = [&](const std::string& what) { throw Error("mesh " + source + ": " + what); };
+    if (mesh.py.size() != n || mesh.pz.size() != n) fail("position arrays of different lengths");
+    if (mesh.hasTexCoords && (mesh.u.size() != n || mesh.v.size() != n)) fail("texture coordinates for some vertices only");
+    if (!mesh.nx.empty() && (mesh.nx.size() != n || mesh.ny.size() != n || mesh.nz.size() != n))
+        fail("normals for some vertices only");
+    if (mesh.indices.size() % 3 != 0) fail(std::to_string(mesh.indices.size()) + " indices, not whole triangles");
+    if (n > 0xFFFFFFFFu || mesh.triangleCount() > 0xFFFFFFFFu) fail("more than 2^32 - 1 vertices or triangles");
+    std::uint32_t highest = 0;
+    for (const std::uint32_t i : mesh.indices) highest = std::max(highest, i);
+    if (!mesh.indices.empty() && highest >= n)
+        fail("index " + std::to_string(highest) + " names no vertex (" + std::to_string(n) + " vertices)");
+    std::size_t next = 0;
+    for (const MaterialRange& r : mesh.ranges) {
+        if (r.firstTriangle < next || std::size_t(r.firstTriangle) + r.triangleCount > mesh.triangleCount())
+            fail("material ranges overlap, are out of order or reach past the last triangle");
+        if (r.material >= std::max<std::size_t>(1, materialCount))
+            fail("a material range names material " + std::to_string(r.material) + " of " +
+                 std::to_string(materialCount));
+        next = std::size_t(r.firstTriangle) + r.triangleCount;
     }
 }
 

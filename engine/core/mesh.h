@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace facet {
@@ -35,6 +36,12 @@ struct Mesh {
 // Fills nx/ny/nz with area-weighted vertex normals (the sum of the unnormalised face normals
 // cross(b - a, c - a) around each vertex). Vertices on no triangle get (0, 1, 0).
 void generateNormals(Mesh& mesh);
+
+// Throws facet::Error, naming `source`, unless the mesh is safe to draw: attribute arrays as
+// long as the positions, whole triangles, every index naming a vertex, and material ranges in
+// order, within the mesh and naming one of `materialCount` materials. The loaders guarantee
+// all this; renderers check it for meshes built by hand.
+void validateMesh(const Mesh& mesh, std::size_t materialCount, const std::string& source);
 
 // Recomputes mesh.bounds from the positions.
 void computeBounds(Mesh& mesh);

@@ -16,6 +16,11 @@ struct ViewParams {
     float farPlane;
 };
 
+// The camera's forward axis in world space (R's third row), for the headlight.
+FACET_HD glm::vec3 viewForward(const ViewParams& view) {
+    return {view.rotation[0][2], view.rotation[1][2], view.rotation[2][2]};
+}
+
 FACET_HD glm::vec3 shift(glm::vec3 v, glm::vec3 eye) { return v - eye; }
 
 // R * d as three row dot products, in a fixed order so every backend rounds the same way.

@@ -1,6 +1,7 @@
 #include "cpu/cpu_renderer.h"
 
 #include "core/error.h"
+#include "core/triangle_stage.h"
 
 #include <algorithm>
 #include <chrono>
@@ -15,32 +16,20 @@ using Clock = std::chrono::steady_clock;
 
 double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
-ShadeMaterial shadeMaterial(const Model& model, std::size_t index) {
-    ShadeMaterial m{glm::vec4(0.8f * 255.0f, 0.8f * 255.0f, 0.8f * 255.0f, 255.0f), TextureView{}};
-    if (index >= model.materials.size()) return m;
-    const Material& mat = model.materials[index];
-    m.color = glm::vec4(glm::clamp(mat.diffuse, 0.0f, 1.0f) * 255.0f, 255.0f);
-    if (mat.texture >= 0 && static_cast<std::size_t>(mat.texture) < model.textures.size() && model.mesh.hasTexCoords) {
-        const Texture& t = model.textures[static_cast<std::size_t>(mat.texture)];
-        m.texture = TextureView{t.texels.data(), t.levels.data(), static_cast<int>(t.levels.size())};
-    }
-    return m;
-}
-
 } // namespace
 
 CpuRenderer::CpuRenderer(int threads)
     : pool_(threads), fragments_(std::size_t(pool_.threadCount())), tileScratch_(std::size_t(pool_.threadCount())) {}
 
 CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, const RenderSettings& settings,
-                                  const FrameView& target) {
+                                  const FrameView& target, const CameraSpacePositions& given) {
     if (target.width <= 0 || target.height <= 0 || !target.color || !target.depth)
         throw Error("render target is empty (" + std::to_string(target.width) + "x" + std::to_string(target.height) +
                     "); nothing to draw into");
     // Scratch buffers grow with the mesh and the target; running out of memory there is a
     // clear error, not a bare std::bad_alloc from deep inside a worker thread.
     try {
-        return renderFrame(model, view, settings, target);
+        return renderFrame(model, view, settings, target, given);
     } catch (const std::bad_alloc&) {
         throw Error("not enough memory to render " + std::to_string(model.mesh.triangleCount()) + " triangles into " +
                     std::to_string(target.width) + "x" + std::to_string(target.height) + " pixels");
@@ -48,67 +37,57 @@ CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, co
 }
 
 CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& view, const RenderSettings& settings,
-                                       const FrameView& target) {
+                                       const FrameView& target, const CameraSpacePositions& given) {
     const Mesh& mesh = model.mesh;
     const std::size_t vertexCount = mesh.vertexCount();
     const std::size_t triangleCount = mesh.triangleCount();
     const int threads = pool_.threadCount();
     CpuFrameStats stats;
+    validateMesh(mesh, model.materials.size(), model.source);
 
     // 1. Vertex stage, in blocks of 16k vertices: camera space, then each vertex's outside mask
     // and, for the vertices inside every clip plane, their projection.
     auto t0 = Clock::now();
-    dx_.resize(vertexCount);
-    dy_.resize(vertexCount);
-    dz_.resize(vertexCount);
+    const bool transform = given.dx == nullptr;
+    if (transform) {
+        dx_.resize(vertexCount);
+        dy_.resize(vertexCount);
+        dz_.resize(vertexCount);
+    }
+    const float* dx = transform ? dx_.data() : given.dx;
+    const float* dy = transform ? dy_.data() : given.dy;
+    const float* dz = transform ? dz_.data() : given.dz;
     outside_.resize(vertexCount);
     projected_.resize(vertexCount);
     const ClipPlanes planes = makeClipPlanes(view, target.width, target.height);
-    const bool hasNormals = mesh.nx.size() == vertexCount;
-    const auto clipVertex = [&](std::uint32_t i) {
-        return ClipVertex{{dx_[i], dy_[i], dz_[i]},
-                          mesh.hasTexCoords ? glm::vec2(mesh.u[i], mesh.v[i]) : glm::vec2(0.0f),
-                          hasNormals ? glm::vec3(mesh.nx[i], mesh.ny[i], mesh.nz[i]) : glm::vec3(0.0f)};
-    };
-    constexpr std::uint8_t kNonFinite = 1u << 5; // beside the five plane bits of outsideMask
+    const MeshView meshPointers = meshView(mesh);
     constexpr std::size_t kVertexBlock = 16384;
     pool_.run((vertexCount + kVertexBlock - 1) / kVertexBlock, [&](std::size_t block, int) {
         const std::size_t begin = block * kVertexBlock, end = std::min(vertexCount, begin + kVertexBlock);
-        transformVertices(mesh, view, begin, end, dx_.data(), dy_.data(), dz_.data());
-        for (std::size_t i = begin; i < end; ++i) {
-            const ClipVertex v = clipVertex(std::uint32_t(i));
-            if (!(std::isfinite(v.d.x) && std::isfinite(v.d.y) && std::isfinite(v.d.z))) {
-                outside_[i] = kNonFinite;
-                continue;
-            }
-            outside_[i] = std::uint8_t(outsideMask(planes, v.d));
-            if (outside_[i] == 0) projected_[i] = projectVertex(v, view, target.width, target.height);
-        }
+        if (transform) transformVertices(mesh, view, begin, end, dx_.data(), dy_.data(), dz_.data());
+        for (std::size_t i = begin; i < end; ++i)
+            classifyVertex(meshPointers, dx, dy, dz, planes, view, target.width, target.height, outside_.data(),
+                           projected_.data(), std::uint32_t(i));
     });
     stats.vertexMs = msSince(t0);
 
     // 2. Triangle stage: a few chunks per thread, each set up and binned on its own.
     t0 = Clock::now();
-    // Tile rows start at -quadRowOffset so that quads never straddle two tiles.
-    const int quadRowOffset = target.height & 1;
-    const int tilesX = (target.width + kTileSize - 1) / kTileSize;
-    const int tilesY = (target.height + quadRowOffset + kTileSize - 1) / kTileSize;
-    const std::size_t tileCount = std::size_t(tilesX) * std::size_t(tilesY);
+    const TileGrid grid = makeTileGrid(target.width, target.height);
+    const int tilesX = grid.tilesX;
+    const std::size_t tileCount = std::size_t(grid.tilesX) * std::size_t(grid.tilesY);
     const std::size_t chunkSize =
         std::max<std::size_t>(4096, (triangleCount + std::size_t(threads) * 4 - 1) / (std::size_t(threads) * 4));
     const std::size_t chunkCount = (triangleCount + chunkSize - 1) / chunkSize;
     if (chunks_.size() < chunkCount) chunks_.resize(chunkCount);
 
     // Material 0 exists even for a model without materials: it is the default grey.
-    materials_.clear();
-    for (std::size_t m = 0; m < std::max<std::size_t>(1, model.materials.size()); ++m)
-        materials_.push_back(shadeMaterial(model, m));
-    for (const MaterialRange& range : mesh.ranges)
-        if (range.material >= materials_.size() || range.firstTriangle + std::size_t(range.triangleCount) > triangleCount)
-            throw Error("model " + model.source + ": a material range names material " + std::to_string(range.material) +
-                        " or triangles beyond the mesh");
+    materials_ = shadeMaterials(model);
 
     const std::vector<MaterialRange>& ranges = mesh.ranges;
+    const TriangleStageInput input{meshPointers, dx, dy, dz, outside_.data(),
+                                   projected_.data(), planes, view, target.width, target.height,
+                                   settings.cullBackFaces};
 
     pool_.run(chunkCount, [&](std::size_t c, int) {
         Chunk& chunk = chunks_[c];
@@ -126,50 +105,21 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
         for (std::size_t t = begin; t < end; ++t) {
             while (r + 1 < ranges.size() && t >= ranges[r + 1].firstTriangle) ++r;
             const std::uint32_t material = ranges.empty() ? 0u : ranges[r].material;
-            ++chunk.stats.trianglesIn;
-            const std::uint32_t* corner = &mesh.indices[3 * t];
-            const unsigned outAll = outside_[corner[0]] & outside_[corner[1]] & outside_[corner[2]];
-            const unsigned outAny = outside_[corner[0]] | outside_[corner[1]] | outside_[corner[2]];
-            if ((outAny & kNonFinite) != 0 || outAll != 0) { // all three outside one plane: nothing to draw
-                ++chunk.stats.trianglesCulled;
-                continue;
-            }
-            ScreenTriangle tri;
-            if (outAny == 0) { // the common case: inside every plane, the projections are ready
-                if (setupTriangle(projected_[corner[0]], projected_[corner[1]], projected_[corner[2]],
-                                  settings.cullBackFaces, target.width, target.height, tri) == SetupResult::Ok) {
-                    chunk.triangles.push_back(tri);
-                    chunk.materials.push_back(material);
-                } else {
-                    ++chunk.stats.trianglesCulled;
-                }
-                continue;
-            }
-            ++chunk.stats.trianglesClipped;
-            ClipVertex poly[kMaxClippedVertices], scratch[kMaxClippedVertices];
-            for (int k = 0; k < 3; ++k) poly[k] = clipVertex(corner[k]);
-            const int count = clipPolygon(planes, outAny, poly, 3, scratch);
-            ScreenVertex sv[kMaxClippedVertices];
-            for (int k = 0; k < count; ++k) sv[k] = projectVertex(poly[k], view, target.width, target.height);
-            // The clipped polygon is convex: a fan from its first vertex covers it exactly.
-            bool drawn = false;
-            for (int k = 1; k + 1 < count; ++k) {
-                if (setupTriangle(sv[0], sv[k], sv[k + 1], settings.cullBackFaces, target.width, target.height,
-                                  tri) != SetupResult::Ok)
-                    continue;
+            const TriangleOutcome outcome = setupMeshTriangle(input, std::uint32_t(t), [&](const ScreenTriangle& tri) {
                 chunk.triangles.push_back(tri);
                 chunk.materials.push_back(material);
-                drawn = true;
-            }
-            if (!drawn) ++chunk.stats.trianglesCulled;
+            });
+            ++chunk.stats.trianglesIn;
+            if (outcome.clipped) ++chunk.stats.trianglesClipped;
+            if (outcome.drawn == 0) ++chunk.stats.trianglesCulled;
         }
 
         // Bin by the tiles each triangle's bounds touch: count, prefix-sum, fill (in order).
         chunk.binOffsets.assign(tileCount + 1, 0);
         const auto forTiles = [&](const ScreenTriangle& tri, auto&& f) {
-            for (int ty = (tri.minY + quadRowOffset) / kTileSize; ty <= (tri.maxY + quadRowOffset) / kTileSize; ++ty)
-                for (int tx = tri.minX / kTileSize; tx <= tri.maxX / kTileSize; ++tx)
-                    f(std::size_t(ty) * std::size_t(tilesX) + std::size_t(tx));
+            const TileSpan span = tileSpan(grid, tri.minX, tri.minY, tri.maxX, tri.maxY);
+            for (int ty = span.ty0; ty <= span.ty1; ++ty)
+                for (int tx = span.tx0; tx <= span.tx1; ++tx) f(std::size_t(ty) * std::size_t(tilesX) + std::size_t(tx));
         };
         for (const ScreenTriangle& tri : chunk.triangles) forTiles(tri, [&](std::size_t tile) { ++chunk.binOffsets[tile + 1]; });
         for (std::size_t i = 0; i < tileCount; ++i) chunk.binOffsets[i + 1] += chunk.binOffsets[i];
@@ -200,9 +150,8 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     std::sort(tileOrder_.begin(), tileOrder_.end(), [&](std::uint32_t a, std::uint32_t b) {
         return tileWork_[a] != tileWork_[b] ? tileWork_[a] > tileWork_[b] : a < b;
     });
-    const RasterContext context{settings,
-                                glm::vec3(view.rotation[0][2], view.rotation[1][2], view.rotation[2][2]), target,
-                                quadRowOffset};
+    const int quadRowOffset = grid.quadRowOffset;
+    const RasterContext context{settings, viewForward(view), target, quadRowOffset};
     std::fill(fragments_.begin(), fragments_.end(), 0);
     std::size_t mostWork = 0;
     for (std::uint32_t w : tileWork_) mostWork = std::max<std::size_t>(mostWork, w);

@@ -14,6 +14,7 @@
 #include "core/frame.h"
 #include "core/shading.h"
 #include "core/transform.h"
+#include "core/triangle_stage.h"
 #include "core/triangle_setup.h"
 #include "cpu/raster_triangle.h"
 #include "cpu/thread_pool.h"
@@ -43,12 +44,14 @@ public:
 
     // Renders the model into `target` (cleared first). Throws facet::Error for an empty or
     // invalid target. Scratch buffers grow with the mesh and are reused from frame to frame.
+    // `given`: camera-space positions from another vertex stage (the GPU's), used instead of
+    // this renderer's own.
     CpuFrameStats render(const Model& model, const ViewParams& view, const RenderSettings& settings,
-                         const FrameView& target);
+                         const FrameView& target, const CameraSpacePositions& given = {});
 
 private:
     CpuFrameStats renderFrame(const Model& model, const ViewParams& view, const RenderSettings& settings,
-                              const FrameView& target);
+                              const FrameView& target, const CameraSpacePositions& given);
 
     struct Chunk {
         std::vector<ScreenTriangle> triangles;  // set-up triangles, input order

@@ -1,4 +1,5 @@
 #include "cpu/raster_triangle.h"
+#include "core/quad_shading.h"
 #include "cpu/quad_coverage.h"
 #include "cpu/simd_quad.h"
 
@@ -38,12 +39,6 @@ std::size_t rasterizeTriangleScalar(const ScreenTriangle& tri, const ShadeMateri
     if (!quadRange(tri, ctx, tile, q)) return 0;
     const RenderSettings& settings = ctx.settings;
     const FrameView& target = ctx.target;
-    const bool textured = material.texture.levelCount > 0;
-    // Only trilinear filtering reads the level of detail (sampleTexture); it needs uv at the
-    // quad's pixels 0, 2 and 3 even where they are not drawn.
-    const bool needsLod = textured && settings.filter == TextureFilter::Trilinear;
-    const glm::vec2 texSize = textured ? glm::vec2(material.texture.levels[0].width, material.texture.levels[0].height)
-                                       : glm::vec2(0.0f);
     const EdgeStepper edges(tri, q.firstQx, q.firstQy);
     std::int64_t rowStart[3] = {edges.value[0], edges.value[1], edges.value[2]};
     std::size_t shaded = 0;
@@ -54,13 +49,11 @@ std::size_t rasterizeTriangleScalar(const ScreenTriangle& tri, const ShadeMateri
             for (int i = 0; i < 3; ++i) at[i] += 2 * edges.stepX[i];
             if (covered == 0) continue;
 
-            glm::vec3 b[4];
-            float depth[4];
+            float depth[4] = {};
             unsigned visible = 0; // covered, within the depth range and nearer than the depth buffer
             for (int k = 0; k < 4; ++k) {
-                b[k] = barycentrics(tri, qx + (k & 1), qy + (k >> 1));
                 if (!(covered >> k & 1)) continue;
-                depth[k] = interpolateDepth(tri, b[k]);
+                depth[k] = interpolateDepth(tri, barycentrics(tri, qx + (k & 1), qy + (k >> 1)));
                 if (!(depth[k] >= 0.0f && depth[k] <= 1.0f)) continue; // beyond the far plane
                 const std::size_t pixel =
                     std::size_t(qy + (k >> 1)) * std::size_t(target.width) + std::size_t(qx + (k & 1));
@@ -68,28 +61,12 @@ std::size_t rasterizeTriangleScalar(const ScreenTriangle& tri, const ShadeMateri
             }
             if (visible == 0) continue;
 
-            const unsigned needsUv = textured ? visible | (needsLod ? 0b1101u : 0u) : 0u;
-            const unsigned needsInvW = needsUv | (settings.headlight ? visible : 0u);
-            float invW[4];
-            glm::vec2 uv[4];
-            for (int k = 0; k < 4; ++k) {
-                if (needsInvW >> k & 1) invW[k] = interpolateInvW(tri, b[k]);
-                if (needsUv >> k & 1) uv[k] = interpolateUv(tri, b[k], invW[k]);
-            }
-            // Derivatives along the quad's lower row and left column: OpenGL's first quad row is
-            // the lower one (its rows count up from the bottom of the picture).
-            const float lod = needsLod ? textureLod((uv[3] - uv[2]) * texSize, (uv[0] - uv[2]) * texSize) : 0.0f;
-
             for (int k = 0; k < 4; ++k) {
                 if (!(visible >> k & 1)) continue;
                 const std::size_t pixel =
                     std::size_t(qy + (k >> 1)) * std::size_t(target.width) + std::size_t(qx + (k & 1));
-                const glm::vec3 n = settings.headlight ? interpolateNormal(tri, b[k], invW[k]) : glm::vec3(0.0f);
-                const glm::vec2 fragmentUv = textured ? uv[k] : glm::vec2(0.0f); // unread when untextured
-                const glm::vec4 c =
-                    shadeFragment(material, settings.filter, fragmentUv, lod, settings.headlight, n, ctx.viewForward);
                 target.depth[pixel] = depth[k];
-                target.color[pixel] = packRgba8(c);
+                target.color[pixel] = shadeQuadPixel(tri, material, settings, ctx.viewForward, qx, qy, k);
                 ++shaded;
             }
         }
@@ -152,127 +129,9 @@ __attribute__((noinline)) __m128i shadeQuad(const ScreenTriangle& tri, const Sha
 
 } // namespace
 
-// The same quads and pixels as rasterizeTriangleScalar, one quad per iteration with its four
-// pixels in the lanes of a register (lane k is pixel (qx + (k & 1), qy + (k >> 1)), bit k of
-// the masks). All lanes compute everything, helpers and hidden pixels too; only the visible
-// lanes are stored. Per lane the arithmetic is that of the scalar loop above:
-//   coverage      edge values stepped in int64 (AVX2 64-bit compares), as EdgeStepper;
-//   barycentrics  px = (x + 0.5) - v0.x, b1 = db1.x px + db1.y py, b0 = (1 - b1) - b2;
-//   depth test    interpolateDepth, then 0 <= depth <= 1 and depth < buffer;
-//   attributes    interpolateInvW, interpolateUv (a division), interpolateNormal;
-//   level of detail  textureLod on lanes 3, 2 and 0, scalar (one log2f per quad);
-//   colour        sampleTexture4 / headlight4 / pack4 (cpu/simd_quad.h).
-std::size_t rasterizeTriangleSimd(const ScreenTriangle& tri, const ShadeMaterial& material, const RasterContext& ctx,
-                                  const TileRect& tile) {
-    QuadRange q;
-    if (!quadRange(tri, ctx, tile, q)) return 0;
-    const FrameView& target = ctx.target;
-    const std::size_t width = std::size_t(target.width);
-    const ScreenVertex &v0 = tri.v[0], &v1 = tri.v[1], &v2 = tri.v[2];
-
-    // Coverage: the three edge values at the quad's four pixels, one int64 lane each.
-    const EdgeStepper edges(tri, q.firstQx, q.firstQy);
-    __m256i rowStart[3], stepX2[3], stepY2[3];
-    for (int i = 0; i < 3; ++i) {
-        const std::int64_t sx = edges.stepX[i], sy = edges.stepY[i];
-        rowStart[i] = _mm256_add_epi64(_mm256_set1_epi64x(edges.value[i]), _mm256_setr_epi64x(0, sx, sy, sx + sy));
-        stepX2[i] = _mm256_set1_epi64x(2 * sx);
-        stepY2[i] = _mm256_set1_epi64x(2 * sy);
-    }
-    const __m256i zero64 = _mm256_setzero_si256();
-
-    const __m128 half = _mm_set1_ps(0.5f), one = _mm_set1_ps(1.0f);
-    const __m128 db1x = _mm_set1_ps(tri.db1.x), db1y = _mm_set1_ps(tri.db1.y);
-    const __m128 db2x = _mm_set1_ps(tri.db2.x), db2y = _mm_set1_ps(tri.db2.y);
-    const __m128 pos0x = _mm_set1_ps(v0.pos.x), pos0y = _mm_set1_ps(v0.pos.y);
-    const __m128i laneX = _mm_setr_epi32(0, 1, 0, 1), laneY = _mm_setr_epi32(0, 0, 1, 1);
-
-    std::size_t shaded = 0;
-    for (int qy = q.firstQy; qy <= q.maxY; qy += 2) {
-        __m256i at[3] = {rowStart[0], rowStart[1], rowStart[2]};
-        for (int i = 0; i < 3; ++i) rowStart[i] = _mm256_add_epi64(rowStart[i], stepY2[i]);
-        // The row's halves of the barycentrics: db1.y * py and db2.y * py.
-        const __m128 py = _mm_sub_ps(_mm_add_ps(_mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(qy), laneY)), half), pos0y);
-        const __m128 b1y = _mm_mul_ps(db1y, py), b2y = _mm_mul_ps(db2y, py);
-        // Both rows of the quad inside the tile (row -1 and the row below an odd-sized
-        // picture never are): the depth and colour rows can be read and written whole.
-        const bool rowsInside = qy >= tile.y0 && qy + 1 <= tile.y1;
-        float* depthRow = target.depth + std::size_t(std::max(qy, 0)) * width;
-        std::uint32_t* colorRow = target.color + std::size_t(std::max(qy, 0)) * width;
-
-        for (int qx = q.firstQx; qx <= q.maxX; qx += 2) {
-            const __m256i inside = _mm256_and_si256(
-                _mm256_and_si256(_mm256_cmpgt_epi64(at[0], zero64), _mm256_cmpgt_epi64(at[1], zero64)),
-                _mm256_cmpgt_epi64(at[2], zero64));
-            for (int i = 0; i < 3; ++i) at[i] = _mm256_add_epi64(at[i], stepX2[i]);
-            const unsigned covered = unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(inside))) &
-                                     boundsMask(qx, qy, q.minX, q.maxX, q.minY, q.maxY);
-            if (covered == 0) continue;
-
-            const __m128 px =
-                _mm_sub_ps(_mm_add_ps(_mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(qx), laneX)), half), pos0x);
-            __m128 b[3];
-            b[1] = _mm_add_ps(_mm_mul_ps(db1x, px), b1y);
-            b[2] = _mm_add_ps(_mm_mul_ps(db2x, px), b2y);
-            b[0] = _mm_sub_ps(_mm_sub_ps(one, b[1]), b[2]);
-            const __m128 depth = interpolate4(b, v0.depth, v1.depth, v2.depth);
-
-            // The depth buffer under the covered pixels (others are never read: they may lie
-            // outside the picture).
-            const bool whole = rowsInside && qx + 1 <= tile.x1;
-            __m128 buffer;
-            if (whole) {
-                buffer = _mm_castsi128_ps(
-                    _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(depthRow + qx)),
-                                       _mm_loadl_epi64(reinterpret_cast<const __m128i*>(depthRow + width + qx))));
-            } else {
-                alignas(16) float z[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-                for (int k = 0; k < 4; ++k)
-                    if (covered >> k & 1) z[k] = target.depth[std::size_t(qy + (k >> 1)) * width + std::size_t(qx + (k & 1))];
-                buffer = _mm_load_ps(z);
-            }
-            const __m128 passes = _mm_and_ps(
-                _mm_and_ps(_mm_cmp_ps(depth, _mm_setzero_ps(), _CMP_GE_OQ), _mm_cmp_ps(depth, one, _CMP_LE_OQ)),
-                _mm_cmp_ps(depth, buffer, _CMP_LT_OQ));
-            const unsigned visible = covered & unsigned(_mm_movemask_ps(passes));
-            if (visible == 0) continue;
-
-            const __m128i color = shadeQuad(tri, material, ctx, b);
-
-            if (whole) {
-                // Read, blend in the visible lanes, write back: the tile is this thread's alone.
-                const __m128i keep = laneMask(visible);
-                std::uint32_t* c0 = colorRow + qx;
-                std::uint32_t* c1 = colorRow + width + qx;
-                const __m128i oldColor = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(c0)),
-                                                            _mm_loadl_epi64(reinterpret_cast<const __m128i*>(c1)));
-                const __m128i newColor = _mm_blendv_epi8(oldColor, color, keep);
-                const __m128 newDepth = _mm_blendv_ps(buffer, depth, _mm_castsi128_ps(keep));
-                _mm_storel_epi64(reinterpret_cast<__m128i*>(c0), newColor);
-                _mm_storel_epi64(reinterpret_cast<__m128i*>(c1), _mm_unpackhi_epi64(newColor, newColor));
-                _mm_storel_epi64(reinterpret_cast<__m128i*>(depthRow + qx), _mm_castps_si128(newDepth));
-                _mm_storel_epi64(reinterpret_cast<__m128i*>(depthRow + width + qx),
-                                 _mm_castps_si128(_mm_movehl_ps(newDepth, newDepth)));
-            } else {
-                alignas(16) std::uint32_t colors[4];
-                alignas(16) float depths[4];
-                _mm_store_si128(reinterpret_cast<__m128i*>(colors), color);
-                _mm_store_ps(depths, depth);
-                for (int k = 0; k < 4; ++k) {
-                    if (!(visible >> k & 1)) continue;
-                    const std::size_t pixel = std::size_t(qy + (k >> 1)) * width + std::size_t(qx + (k & 1));
-                    target.depth[pixel] = depths[k];
-                    target.color[pixel] = colors[k];
-                }
-            }
-            shaded += unsigned(__builtin_popcount(visible));
-        }
-    }
-    return shaded;
-}
-
-// The coverage and depth test of rasterizeTriangleSimd, lane for lane; where a pixel passes,
-// its depth is written and its id set. Nothing is shaded here.
+// The coverage and depth test, the quad's four pixels in four lanes (each lane the scalar
+// reference's float operations, in the same order); where a pixel passes, its depth is written
+// and its id set. Nothing is shaded here.
 std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
                                 const TileRect& tile, const TileIds& ids) {
     QuadRange q;
@@ -375,8 +234,8 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
 }
 
 // Every quad of the tile: each distinct id among its pixels is shaded once, with the quad's
-// four lanes as rasterizeTriangleSimd shades them (the helpers give that triangle's level of
-// detail), and kept in the lanes that triangle won.
+// four lanes (each lane the scalar reference's shading; the helpers give that triangle's
+// level of detail), and kept in the lanes that triangle won.
 void shadeTile(const TileTriangle* triangles, const RasterContext& ctx, const TileRect& tile, const TileIds& ids) {
     const FrameView& target = ctx.target;
     const std::size_t width = std::size_t(target.width);
@@ -409,7 +268,8 @@ void shadeTile(const TileTriangle* triangles, const RasterContext& ctx, const Ti
                 left &= ~mine;
                 const TileTriangle& t = triangles[id - 1];
                 const ScreenTriangle& tri = *t.tri;
-                // The barycentrics exactly as rasterizeTriangleSimd forms them.
+                // The barycentrics as the scalar reference forms them: px = (x + 0.5) - v0.x,
+                // b1 = db1.x px + db1.y py, b0 = (1 - b1) - b2.
                 const __m128 px = _mm_sub_ps(pixelX, _mm_set1_ps(tri.v[0].pos.x));
                 const __m128 py = _mm_sub_ps(pixelY, _mm_set1_ps(tri.v[0].pos.y));
                 __m128 b[3];

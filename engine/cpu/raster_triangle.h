@@ -1,22 +1,20 @@
-// The CPU raster stage's inner loop: one set-up triangle drawn into one screen tile, in 2x2
-// pixel quads. Two implementations of the same function:
-//   - rasterizeTriangleScalar: the reference, a direct evaluation of the shared FACET_HD
-//     functions (core/triangle_setup.h, core/shading.h) pixel by pixel;
-//   - rasterizeTriangleSimd: the four pixels of a quad in the four lanes of SSE/AVX2 registers,
-//     performing per lane exactly the float operations of the reference, in the same order.
-// They produce the same bits (tests/cpu_raster_equivalence_test.cpp).
-//
-// The renderer draws a tile in two passes instead (deferred shading): rasterizeVisibility
-// walks the tile's triangles in order doing only coverage and the depth test, and records per
-// pixel which triangle won it; shadeTile then shades each pixel once, with the SIMD quad code
-// of the triangle that won it. A pixel's colour is the shading of the last triangle that
-// passed its depth test, which is what drawing the triangles one by one ends with, and a
-// quad's level of detail depends only on the triangle and the quad, so the picture is the
-// same bits; but no fragment that a later triangle overwrites is shaded.
+// The CPU raster stage's inner loops, for one screen tile in 2x2 pixel quads.
+//   - rasterizeTriangleScalar: the reference, one triangle drawn by direct evaluation of the
+//     shared FACET_HD functions (core/triangle_setup.h, core/quad_shading.h) pixel by pixel.
+//   - The renderer draws a tile deferred, with a quad's four pixels in the four lanes of
+//     SSE/AVX2 registers (per lane exactly the reference's float operations, in the same
+//     order): rasterizeVisibility walks the tile's triangles in order doing only coverage and
+//     the depth test, recording per pixel which triangle won it; shadeTile then shades each
+//     pixel once, for the triangle that won it. A pixel's colour is the shading of the last
+//     triangle that passed its depth test, which is what drawing the triangles one by one ends
+//     with, and a quad's level of detail depends only on the triangle and the quad, so the
+//     picture is the same bits (tests/cpu_raster_equivalence_test.cpp); but no fragment that a
+//     later triangle overwrites is shaded.
 #pragma once
 
 #include "core/frame.h"
 #include "core/shading.h"
+#include "core/tiles.h"
 #include "core/triangle_setup.h"
 
 #include <cstddef>
@@ -36,14 +34,9 @@ struct RasterContext {
     int quadRowOffset; // 1 for an odd target height: quads pair rows counting from the bottom
 };
 
-// Screen tiles are kTileSize pixels square; even, so 2x2 quads never straddle two tiles.
-inline constexpr int kTileSize = 64;
-
-// Both return the number of fragments written.
+// Returns the number of fragments written.
 std::size_t rasterizeTriangleScalar(const ScreenTriangle& tri, const ShadeMaterial& material,
                                     const RasterContext& ctx, const TileRect& tile);
-std::size_t rasterizeTriangleSimd(const ScreenTriangle& tri, const ShadeMaterial& material, const RasterContext& ctx,
-                                  const TileRect& tile);
 
 // One tile of the visibility buffer: per pixel, 1 + the index (in `TileTriangle`s) of the
 // triangle that last passed its depth test, 0 for none. Row-major, kTileSize square, its
@@ -60,9 +53,9 @@ struct TileTriangle {
     const ShadeMaterial* material;
 };
 
-// Pass 1: coverage and depth test of `tri` in the tile, exactly as rasterizeTriangleSimd;
+// Pass 1: coverage and depth test of `tri` in the tile, exactly as rasterizeTriangleScalar;
 // where it passes, the depth is written and the pixel's id set to `id`. Returns the number of
-// pixels it won (the fragments rasterizeTriangleSimd would have written).
+// pixels it won (the fragments rasterizeTriangleScalar would have written).
 std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
                                 const TileRect& tile, const TileIds& ids);
 

@@ -1,0 +1,152 @@
+// The per-vertex and per-triangle work between the vertex stage and the rasterizer, shared by
+// both backends: classify each camera-space vertex against the clip planes (and project it
+// when it is inside them all), then turn each mesh triangle into zero or more set-up screen
+// triangles (culled, clipped into a convex polygon and fanned where needed). The CPU renderer
+// runs these in chunk loops; the CUDA kernels run one vertex or one triangle per thread.
+#pragma once
+
+#include "core/mesh.h"
+#include "core/tiles.h"
+#include "core/triangle_setup.h"
+
+#include <cstdint>
+
+namespace facet {
+
+// A mesh as kernels see it: raw pointers to its structure-of-arrays attributes (host memory
+// or device memory alike). u/v are null for a mesh without texture coordinates, nx/ny/nz for
+// one without normals.
+struct MeshView {
+    const float *px = nullptr, *py = nullptr, *pz = nullptr;
+    const float *u = nullptr, *v = nullptr;
+    const float *nx = nullptr, *ny = nullptr, *nz = nullptr;
+    const std::uint32_t* indices = nullptr; // three per triangle
+    const MaterialRange* ranges = nullptr;  // sorted, covering every triangle
+    std::uint32_t vertexCount = 0;
+    std::uint32_t triangleCount = 0;
+    std::uint32_t rangeCount = 0;
+};
+
+// A view of a host mesh (pointers into its vectors).
+inline MeshView meshView(const Mesh& mesh) {
+    MeshView m;
+    m.px = mesh.px.data();
+    m.py = mesh.py.data();
+    m.pz = mesh.pz.data();
+    if (mesh.hasTexCoords) {
+        m.u = mesh.u.data();
+        m.v = mesh.v.data();
+    }
+    if (mesh.nx.size() == mesh.px.size()) {
+        m.nx = mesh.nx.data();
+        m.ny = mesh.ny.data();
+        m.nz = mesh.nz.data();
+    }
+    m.indices = mesh.indices.data();
+    m.ranges = mesh.ranges.data();
+    m.vertexCount = static_cast<std::uint32_t>(mesh.vertexCount());
+    m.triangleCount = static_cast<std::uint32_t>(mesh.triangleCount());
+    m.rangeCount = static_cast<std::uint32_t>(mesh.ranges.size());
+    return m;
+}
+
+// The material of triangle t: the last range starting at or before it (0 without ranges).
+FACET_HD std::uint32_t triangleMaterial(const MeshView& mesh, std::uint32_t t) {
+    std::uint32_t lo = 0, hi = mesh.rangeCount; // first range starting after t, by bisection
+    while (lo < hi) {
+        const std::uint32_t mid = lo + (hi - lo) / 2;
+        if (mesh.ranges[mid].firstTriangle <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 ? mesh.ranges[lo - 1].material : 0u;
+}
+
+// Where a renderer's camera-space positions come from: its own vertex stage, or arrays the
+// other backend's vertex stage filled, when the vertex and raster stages run on different
+// sides (in the renderer's own memory: host arrays for the CPU, device arrays for the GPU).
+struct CameraSpacePositions {
+    const float *dx = nullptr, *dy = nullptr, *dz = nullptr; // null: the renderer computes them
+};
+
+// Everything the per-vertex and per-triangle work reads, besides the mesh.
+struct TriangleStageInput {
+    MeshView mesh;
+    const float *dx, *dy, *dz;          // camera-space positions (vertex stage)
+    const std::uint8_t* outside;        // per vertex: clip planes it is outside of, or kNonFiniteVertex
+    const ScreenVertex* projected;      // per vertex: valid where outside == 0
+    ClipPlanes planes;
+    ViewParams view;
+    int width, height;
+    bool cullBackFaces;
+};
+
+// Beside the five plane bits of outsideMask: a camera-space coordinate is NaN or infinite.
+inline constexpr std::uint8_t kNonFiniteVertex = 1u << 5;
+
+FACET_HD ClipVertex meshClipVertex(const MeshView& mesh, const float* dx, const float* dy, const float* dz,
+                                   std::uint32_t i) {
+    return ClipVertex{{dx[i], dy[i], dz[i]},
+                      mesh.u ? glm::vec2(mesh.u[i], mesh.v[i]) : glm::vec2(0.0f),
+                      mesh.nx ? glm::vec3(mesh.nx[i], mesh.ny[i], mesh.nz[i]) : glm::vec3(0.0f)};
+}
+
+// Vertex i's clip classification and, inside every plane, its projection.
+FACET_HD void classifyVertex(const MeshView& mesh, const float* dx, const float* dy, const float* dz,
+                             const ClipPlanes& planes, const ViewParams& view, int width, int height,
+                             std::uint8_t* outside, ScreenVertex* projected, std::uint32_t i) {
+    const ClipVertex v = meshClipVertex(mesh, dx, dy, dz, i);
+    if (!(isFinite(v.d.x) && isFinite(v.d.y) && isFinite(v.d.z))) {
+        outside[i] = kNonFiniteVertex;
+        return;
+    }
+    outside[i] = static_cast<std::uint8_t>(outsideMask(planes, v.d));
+    if (outside[i] == 0) projected[i] = projectVertex(v, view, width, height);
+}
+
+// What became of one mesh triangle.
+struct TriangleOutcome {
+    int drawn = 0;        // set-up triangles emitted (a clipped triangle may give up to 6)
+    bool clipped = false; // crossed the near plane or the guard band
+};
+
+// Mesh triangle t: culled (outside one plane, non-finite, back-facing, degenerate, covering no
+// pixel centre) or emitted as set-up screen triangles through emit(const ScreenTriangle&), in
+// a fixed order. Both backends draw exactly what this emits, in mesh order.
+template <class Emit>
+FACET_HD TriangleOutcome setupMeshTriangle(const TriangleStageInput& in, std::uint32_t t, Emit&& emit) {
+    TriangleOutcome outcome;
+    const std::uint32_t* corner = in.mesh.indices + 3 * static_cast<std::size_t>(t);
+    const unsigned outAll = in.outside[corner[0]] & in.outside[corner[1]] & in.outside[corner[2]];
+    const unsigned outAny = in.outside[corner[0]] | in.outside[corner[1]] | in.outside[corner[2]];
+    if ((outAny & kNonFiniteVertex) != 0 || outAll != 0) return outcome; // nothing to draw
+    ScreenTriangle tri;
+    if (outAny == 0) { // the common case: inside every plane, the projections are ready
+        if (setupTriangle(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]],
+                          in.cullBackFaces, in.width, in.height, tri) == SetupResult::Ok) {
+            emit(tri);
+            outcome.drawn = 1;
+        }
+        return outcome;
+    }
+    outcome.clipped = true;
+    ClipVertex poly[kMaxClippedVertices], scratch[kMaxClippedVertices];
+    for (int k = 0; k < 3; ++k) poly[k] = meshClipVertex(in.mesh, in.dx, in.dy, in.dz, corner[k]);
+    const int count = clipPolygon(in.planes, outAny, poly, 3, scratch);
+    if (count < 3) return outcome;
+    // The clipped polygon is convex: a fan from its first vertex covers it exactly.
+    const ScreenVertex first = projectVertex(poly[0], in.view, in.width, in.height);
+    ScreenVertex previous = projectVertex(poly[1], in.view, in.width, in.height);
+    for (int k = 2; k < count; ++k) {
+        const ScreenVertex next = projectVertex(poly[k], in.view, in.width, in.height);
+        if (setupTriangle(first, previous, next, in.cullBackFaces, in.width, in.height, tri) == SetupResult::Ok) {
+            emit(tri);
+            ++outcome.drawn;
+        }
+        previous = next;
+    }
+    return outcome;
+}
+
+} // namespace facet

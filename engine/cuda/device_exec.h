@@ -1,0 +1,75 @@
+// The CUDA pipeline's executor for the GPU (see engine/cuda/kernel_pipeline.h): kernels on one
+// stream, cub's device scans and sorts with grow-only temporary storage, CUDA events for the
+// stage timings. nvcc only (cub).
+#pragma once
+
+#include "cuda/device_buffer.h"
+#include "shaders_cuda/frame_kernels.h"
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include <cstdint>
+
+namespace facet {
+
+class DeviceExec {
+public:
+    explicit DeviceExec(cudaStream_t stream) : stream_(stream) {}
+
+    template <class T>
+    using Buffer = DeviceBuffer<T>;
+
+    template <class Params>
+    void launch(const Params& params, std::uint32_t threads) {
+        launchKernel(params, threads, stream_);
+    }
+
+    template <class T>
+    void zero(T* p, std::size_t n) {
+        if (n) FACET_CUDA_CHECK(cudaMemsetAsync(p, 0, n * sizeof(T), stream_));
+    }
+
+    void exclusiveScan(const std::uint32_t* in, std::uint32_t* out, std::size_t n) {
+        std::size_t bytes = 0;
+        FACET_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n, stream_));
+        temp_.ensure(bytes);
+        FACET_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp_.data(), bytes, in, out, n, stream_));
+    }
+
+    // cub's radix sort is stable: entries with equal keys keep their order (draw order).
+    void sortPairs(const std::uint32_t* keysIn, std::uint32_t* keysOut, const std::uint32_t* valuesIn,
+                   std::uint32_t* valuesOut, std::size_t n, int keyBits) {
+        if (n == 0) return;
+        std::size_t bytes = 0;
+        FACET_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keysIn, keysOut, valuesIn, valuesOut, n, 0,
+                                                         keyBits, stream_));
+        temp_.ensure(bytes);
+        FACET_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp_.data(), bytes, keysIn, keysOut, valuesIn, valuesOut, n,
+                                                         0, keyBits, stream_));
+    }
+
+    template <class T>
+    void download(const T* src, T* dst, std::size_t n) {
+        FACET_CUDA_CHECK(cudaMemcpyAsync(dst, src, n * sizeof(T), cudaMemcpyDeviceToHost, stream_));
+    }
+    void synchronize() { FACET_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+    void timerStart() { FACET_CUDA_CHECK(cudaEventRecord(marks_[0].get(), stream_)); }
+    void timerMark(int stage) { FACET_CUDA_CHECK(cudaEventRecord(marks_[stage + 1].get(), stream_)); }
+    void timerRead(double* ms, int stages) {
+        FACET_CUDA_CHECK(cudaEventSynchronize(marks_[stages].get()));
+        for (int s = 0; s < stages; ++s) {
+            float t = 0.0f;
+            FACET_CUDA_CHECK(cudaEventElapsedTime(&t, marks_[s].get(), marks_[s + 1].get()));
+            ms[s] = t;
+        }
+    }
+
+private:
+    cudaStream_t stream_;
+    DeviceBuffer<unsigned char> temp_;
+    CudaEvent marks_[4];
+};
+
+} // namespace facet

@@ -1,0 +1,165 @@
+#include "cuda/gpu_renderer.h"
+
+#include "core/triangle_stage.h"
+#include "cuda/device.h"
+#include "cuda/device_exec.h"
+#include "cuda/kernel_pipeline.h"
+#include "shaders_cuda/vertex_stage.h"
+
+#include <vector>
+
+namespace facet {
+
+struct GpuRenderer::Impl {
+    std::string deviceName;
+    CudaStream stream;
+    DeviceExec exec{stream.get()};
+    KernelPipeline<DeviceExec> pipeline{exec};
+
+    // The resident model.
+    DeviceBuffer<float> px, py, pz, u, v, nx, ny, nz;
+    DeviceBuffer<std::uint32_t> indices;
+    DeviceBuffer<MaterialRange> ranges;
+    std::vector<DeviceBuffer<std::uint32_t>> texels;
+    std::vector<DeviceBuffer<MipLevel>> levels;
+    DeviceBuffer<ShadeMaterial> materials;
+    MeshView mesh;
+
+    // The headless renderer's picture, and camera-space positions uploaded from the CPU.
+    DeviceBuffer<std::uint32_t> color;
+    DeviceBuffer<float> depth;
+    DeviceBuffer<float> dx, dy, dz;
+    CudaEvent vertexStart, vertexEnd;
+
+    CameraSpacePositions uploadPositions(const CameraSpacePositions& host) {
+        if (!host.dx) return {};
+        const std::size_t bytes = std::size_t(mesh.vertexCount) * sizeof(float);
+        dx.ensure(mesh.vertexCount);
+        dy.ensure(mesh.vertexCount);
+        dz.ensure(mesh.vertexCount);
+        FACET_CUDA_CHECK(cudaMemcpyAsync(dx.data(), host.dx, bytes, cudaMemcpyHostToDevice, stream.get()));
+        FACET_CUDA_CHECK(cudaMemcpyAsync(dy.data(), host.dy, bytes, cudaMemcpyHostToDevice, stream.get()));
+        FACET_CUDA_CHECK(cudaMemcpyAsync(dz.data(), host.dz, bytes, cudaMemcpyHostToDevice, stream.get()));
+        return CameraSpacePositions{dx.data(), dy.data(), dz.data()};
+    }
+};
+
+GpuRenderer::GpuRenderer() {
+    const GpuStatus status = probeGpu();
+    if (!status.usable) throw Error("the GPU is unusable: " + status.reason);
+    FACET_CUDA_CHECK(cudaSetDevice(0));
+    impl_ = std::make_unique<Impl>();
+    impl_->deviceName = status.deviceName;
+}
+
+GpuRenderer::~GpuRenderer() = default;
+GpuRenderer::GpuRenderer(GpuRenderer&&) noexcept = default;
+GpuRenderer& GpuRenderer::operator=(GpuRenderer&&) noexcept = default;
+
+std::string GpuRenderer::deviceName() const { return impl_->deviceName; }
+
+void* GpuRenderer::stream() const { return impl_->stream.get(); }
+
+void GpuRenderer::upload(const Model& model) {
+    const Mesh& m = model.mesh;
+    validateMesh(m, model.materials.size(), model.source);
+    Impl& g = *impl_;
+    const std::size_t n = m.vertexCount();
+    g.px.upload(m.px.data(), n);
+    g.py.upload(m.py.data(), n);
+    g.pz.upload(m.pz.data(), n);
+    MeshView view = meshView(m); // host pointers, replaced by their device copies below
+    view.px = g.px.data();
+    view.py = g.py.data();
+    view.pz = g.pz.data();
+    if (view.u) {
+        g.u.upload(m.u.data(), n);
+        g.v.upload(m.v.data(), n);
+        view.u = g.u.data();
+        view.v = g.v.data();
+    }
+    if (view.nx) {
+        g.nx.upload(m.nx.data(), n);
+        g.ny.upload(m.ny.data(), n);
+        g.nz.upload(m.nz.data(), n);
+        view.nx = g.nx.data();
+        view.ny = g.ny.data();
+        view.nz = g.nz.data();
+    }
+    g.indices.upload(m.indices.data(), m.indices.size());
+    g.ranges.upload(m.ranges.data(), m.ranges.size());
+    view.indices = g.indices.data();
+    view.ranges = g.ranges.data();
+
+    g.texels.clear();
+    g.levels.clear();
+    g.texels.resize(model.textures.size());
+    g.levels.resize(model.textures.size());
+    for (std::size_t i = 0; i < model.textures.size(); ++i) {
+        g.texels[i].upload(model.textures[i].texels.data(), model.textures[i].texels.size());
+        g.levels[i].upload(model.textures[i].levels.data(), model.textures[i].levels.size());
+    }
+    std::vector<ShadeMaterial> materials = shadeMaterials(model);
+    for (std::size_t i = 0; i < materials.size(); ++i) {
+        if (materials[i].texture.levelCount == 0) continue;
+        const auto t = static_cast<std::size_t>(model.materials[i].texture);
+        materials[i].texture.texels = g.texels[t].data();
+        materials[i].texture.levels = g.levels[t].data();
+    }
+    g.materials.upload(materials.data(), materials.size());
+    g.mesh = view;
+}
+
+KernelFrameStats GpuRenderer::render(const ViewParams& view, const RenderSettings& settings,
+                                     const FrameView& deviceTarget, const CameraSpacePositions& hostPositions) {
+    Impl& g = *impl_;
+    return g.pipeline.render(g.mesh, g.materials.data(), view, settings, deviceTarget,
+                             g.uploadPositions(hostPositions));
+}
+
+KernelFrameStats GpuRenderer::renderColor(const ViewParams& view, const RenderSettings& settings,
+                                          std::uint32_t* deviceColor, int width, int height,
+                                          const CameraSpacePositions& hostPositions) {
+    Impl& g = *impl_;
+    g.depth.ensure(std::size_t(width > 0 ? width : 0) * std::size_t(height > 0 ? height : 0));
+    return render(view, settings, FrameView{deviceColor, g.depth.data(), width, height}, hostPositions);
+}
+
+KernelFrameStats GpuRenderer::renderToHost(const ViewParams& view, const RenderSettings& settings,
+                                           const FrameView& hostTarget, const CameraSpacePositions& hostPositions) {
+    Impl& g = *impl_;
+    const std::size_t pixels = std::size_t(hostTarget.width > 0 ? hostTarget.width : 0) *
+                               std::size_t(hostTarget.height > 0 ? hostTarget.height : 0);
+    g.color.ensure(pixels);
+    g.depth.ensure(pixels);
+    const FrameView device{g.color.data(), g.depth.data(), hostTarget.width, hostTarget.height};
+    const KernelFrameStats stats = render(view, settings, device, hostPositions);
+    FACET_CUDA_CHECK(cudaMemcpyAsync(hostTarget.color, device.color, pixels * sizeof(std::uint32_t),
+                                     cudaMemcpyDeviceToHost, g.stream.get()));
+    FACET_CUDA_CHECK(cudaMemcpyAsync(hostTarget.depth, device.depth, pixels * sizeof(float), cudaMemcpyDeviceToHost,
+                                     g.stream.get()));
+    FACET_CUDA_CHECK(cudaStreamSynchronize(g.stream.get()));
+    return stats;
+}
+
+double GpuRenderer::cameraSpaceToHost(const ViewParams& view, float* dx, float* dy, float* dz) {
+    Impl& g = *impl_;
+    const std::uint32_t n = g.mesh.vertexCount;
+    g.dx.ensure(n);
+    g.dy.ensure(n);
+    g.dz.ensure(n);
+    FACET_CUDA_CHECK(cudaEventRecord(g.vertexStart.get(), g.stream.get()));
+    launchVertexStage(VertexStageParams{g.mesh.px, g.mesh.py, g.mesh.pz, g.dx.data(), g.dy.data(), g.dz.data(), n, view},
+                      g.stream.get());
+    FACET_CUDA_CHECK(cudaEventRecord(g.vertexEnd.get(), g.stream.get()));
+    const std::size_t bytes = std::size_t(n) * sizeof(float);
+    FACET_CUDA_CHECK(cudaMemcpyAsync(dx, g.dx.data(), bytes, cudaMemcpyDeviceToHost, g.stream.get()));
+    FACET_CUDA_CHECK(cudaMemcpyAsync(dy, g.dy.data(), bytes, cudaMemcpyDeviceToHost, g.stream.get()));
+    FACET_CUDA_CHECK(cudaMemcpyAsync(dz, g.dz.data(), bytes, cudaMemcpyDeviceToHost, g.stream.get()));
+    FACET_CUDA_CHECK(cudaStreamSynchronize(g.stream.get()));
+    float ms = 0.0f;
+    FACET_CUDA_CHECK(cudaEventElapsedTime(&ms, g.vertexStart.get(), g.vertexEnd.get()));
+    return ms;
+}
+
+} // namespace facet

@@ -1,0 +1,60 @@
+// The GPU backend: the model made resident in device memory once (positions, UVs, normals,
+// indices, material ranges, materials, textures with their mip chains), then per frame only
+// the camera crosses the bus and the picture is drawn by the kernels of
+// shaders_cuda/frame_kernels.h into device memory: a mapped OpenGL pixel buffer
+// (engine/gl/cuda_interop.h) or the renderer's own buffers, copied back for the headless
+// renderer. In a build without CUDA, or where no device is usable, construction throws
+// facet::Error with the reason (probeGpu's), so callers fall back to the CPU.
+#pragma once
+
+#include "asset/model.h"
+#include "core/frame.h"
+#include "core/shading.h"
+#include "core/transform.h"
+#include "cuda/kernel_stats.h"
+
+#include <memory>
+#include <string>
+
+namespace facet {
+
+class GpuRenderer {
+public:
+    GpuRenderer();
+    ~GpuRenderer();
+    GpuRenderer(GpuRenderer&&) noexcept;
+    GpuRenderer& operator=(GpuRenderer&&) noexcept;
+
+    std::string deviceName() const;
+
+    // The renderer's one CUDA stream (a cudaStream_t): map interop buffers on it.
+    void* stream() const;
+
+    // Validates the model and makes it resident, replacing the previous one.
+    void upload(const Model& model);
+
+    // Renders the resident model into device memory (colour and depth device pointers).
+    // `hostPositions`, when given, are camera-space positions from the CPU's vertex stage
+    // (host arrays, uploaded: 12 bytes a vertex) instead of the GPU's own.
+    KernelFrameStats render(const ViewParams& view, const RenderSettings& settings, const FrameView& deviceTarget,
+                            const CameraSpacePositions& hostPositions = {});
+
+    // The same with the depth buffer the renderer's own (for a display that shows only colour,
+    // e.g. a mapped interop pixel buffer).
+    KernelFrameStats renderColor(const ViewParams& view, const RenderSettings& settings, std::uint32_t* deviceColor,
+                                 int width, int height, const CameraSpacePositions& hostPositions = {});
+
+    // The same into host memory: drawn into the renderer's own device buffers, then copied.
+    KernelFrameStats renderToHost(const ViewParams& view, const RenderSettings& settings, const FrameView& hostTarget,
+                                  const CameraSpacePositions& hostPositions = {});
+
+    // The vertex stage alone, d = R (v - eye) for the resident mesh, copied into host arrays
+    // of vertexCount floats each (for the CPU rasterizer with the GPU's vertex stage).
+    double cameraSpaceToHost(const ViewParams& view, float* dx, float* dy, float* dz);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace facet

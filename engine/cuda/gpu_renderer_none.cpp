@@ -1,0 +1,34 @@
+// A build without CUDA: the GPU renderer cannot be made, and says why.
+#include "cuda/gpu_renderer.h"
+
+#include "core/error.h"
+#include "cuda/device.h"
+
+namespace facet {
+
+struct GpuRenderer::Impl {};
+
+GpuRenderer::GpuRenderer() { throw Error("the GPU is unusable: " + probeGpu().reason); }
+GpuRenderer::~GpuRenderer() = default;
+GpuRenderer::GpuRenderer(GpuRenderer&&) noexcept = default;
+GpuRenderer& GpuRenderer::operator=(GpuRenderer&&) noexcept = default;
+
+// Unreachable: no GpuRenderer is ever constructed in this build.
+std::string GpuRenderer::deviceName() const { return {}; }
+void* GpuRenderer::stream() const { return nullptr; }
+void GpuRenderer::upload(const Model&) {}
+KernelFrameStats GpuRenderer::render(const ViewParams&, const RenderSettings&, const FrameView&,
+                                     const CameraSpacePositions&) {
+    return {};
+}
+KernelFrameStats GpuRenderer::renderColor(const ViewParams&, const RenderSettings&, std::uint32_t*, int, int,
+                                          const CameraSpacePositions&) {
+    return {};
+}
+KernelFrameStats GpuRenderer::renderToHost(const ViewParams&, const RenderSettings&, const FrameView&,
+                                           const CameraSpacePositions&) {
+    return {};
+}
+double GpuRenderer::cameraSpaceToHost(const ViewParams&, float*, float*, float*) { return 0.0; }
+
+} // namespace facet

@@ -1,0 +1,90 @@
+// The CUDA pipeline's executor for the CPU: each "kernel launch" runs the kernel's per-thread
+// function for every thread index on the thread pool (blocks of threads as pool tasks, in any
+// order and concurrently, as on a GPU, so the libcu++ atomics are exercised). Scans and the
+// stable sort are the standard library's, with the results cub gives on the device. (thrust's
+// host policy would do as well, but binds a reference to a null pointer inside, which the
+// UndefinedBehaviorSanitizer pass of the tests rightly refuses.) See kernel_pipeline.h.
+#pragma once
+
+#include "cpu/thread_pool.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <utility>
+#include <vector>
+
+namespace facet {
+
+class HostExec {
+public:
+    explicit HostExec(ThreadPool& pool) : pool_(pool) {}
+
+    template <class T>
+    class Buffer {
+    public:
+        void ensure(std::size_t n) {
+            if (storage_.size() < n) storage_.resize(n);
+        }
+        T* data() { return storage_.data(); }
+
+    private:
+        std::vector<T> storage_;
+    };
+
+    // A block is a tile's worth of raster threads, so a raster task is one whole tile.
+    static constexpr std::uint32_t kBlock = 1024;
+
+    template <class Params>
+    void launch(const Params& params, std::uint32_t threads) {
+        pool_.run((threads + kBlock - 1) / kBlock, [&](std::size_t block, int) {
+            const auto begin = static_cast<std::uint32_t>(block) * kBlock;
+            // The last block runs whole, as on a GPU: every per-thread function bounds-checks.
+            for (std::uint32_t i = begin; i < begin + kBlock; ++i) runThread(params, i);
+        });
+    }
+
+    template <class T>
+    void zero(T* p, std::size_t n) {
+        std::memset(static_cast<void*>(p), 0, n * sizeof(T));
+    }
+
+    void exclusiveScan(const std::uint32_t* in, std::uint32_t* out, std::size_t n) {
+        std::exclusive_scan(in, in + n, out, std::uint32_t{0});
+    }
+
+    // Stable: entries with equal keys keep their order (draw order within a tile).
+    void sortPairs(const std::uint32_t* keysIn, std::uint32_t* keysOut, const std::uint32_t* valuesIn,
+                   std::uint32_t* valuesOut, std::size_t n, int /*keyBits*/) {
+        pairs_.resize(n);
+        for (std::size_t i = 0; i < n; ++i) pairs_[i] = {keysIn[i], valuesIn[i]};
+        std::stable_sort(pairs_.begin(), pairs_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (std::size_t i = 0; i < n; ++i) {
+            keysOut[i] = pairs_[i].first;
+            valuesOut[i] = pairs_[i].second;
+        }
+    }
+
+    template <class T>
+    void download(const T* src, T* dst, std::size_t n) {
+        std::copy(src, src + n, dst);
+    }
+    void synchronize() {}
+
+    void timerStart() { marks_[0] = Clock::now(); }
+    void timerMark(int stage) { marks_[stage + 1] = Clock::now(); }
+    void timerRead(double* ms, int stages) const {
+        for (int s = 0; s < stages; ++s)
+            ms[s] = std::chrono::duration<double, std::milli>(marks_[s + 1] - marks_[s]).count();
+    }
+
+private:
+    using Clock = std::chrono::steady_clock;
+    ThreadPool& pool_;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;
+    Clock::time_point marks_[4];
+};
+
+} // namespace facet

@@ -1,0 +1,33 @@
+// The CUDA pipeline run on the CPU: the kernels' own per-thread functions, launched by a host
+// executor. It is how the GPU algorithm (binning with atomics and scans included) is tested
+// where there is no GPU, and what `facet-render --stage kernels` draws with; the CPU
+// renderer (cpu/cpu_renderer.h) is the fast CPU path.
+#pragma once
+
+#include "asset/model.h"
+#include "cpu/thread_pool.h"
+#include "cuda/host_exec.h"
+#include "cuda/kernel_pipeline.h"
+
+#include <vector>
+
+namespace facet {
+
+class HostKernelRenderer {
+public:
+    explicit HostKernelRenderer(int threads = 0);
+
+    int threadCount() const { return pool_.threadCount(); }
+
+    // Like CpuRenderer::render, and the same picture.
+    KernelFrameStats render(const Model& model, const ViewParams& view, const RenderSettings& settings,
+                            const FrameView& target);
+
+private:
+    ThreadPool pool_;
+    HostExec exec_;
+    KernelPipeline<HostExec> pipeline_;
+    std::vector<ShadeMaterial> materials_;
+};
+
+} // namespace facet

@@ -1,0 +1,212 @@
+// The CUDA pipeline's kernels, as per-thread functions on plain Params structs: the kernels in
+// frame_kernels.cu call them once per thread, and the tests run the very same functions on the
+// CPU through a host launcher (engine/cuda/host_exec.h). A frame is:
+//   1. vertexSetup     one thread per vertex: d = R (v - eye), clip classification, projection;
+//   2. triangleCount   one thread per mesh triangle: how many set-up triangles it gives and how
+//                      many tile-bin entries they need;
+//      (exclusive scans of both counts give each triangle its output slots)
+//   3. triangleWrite   one thread per mesh triangle: the same set-up again, written to its
+//                      slots, with one (tile, triangle) bin entry per tile it touches and an
+//                      atomic count per tile;
+//      (a scan of the tile counts gives each tile's range; a stable sort of the entries by
+//      tile puts each tile's triangles in draw order)
+//   4. rasterQuad      one thread per 2x2 quad of every tile: walks its tile's triangles in
+//                      order keeping the nearest per pixel (coverage and depth only), then
+//                      shades each pixel once with its winner; it clears and writes its own
+//                      four pixels, so no two threads share a pixel and the picture is the
+//                      same bits whatever the scheduling.
+// All set-up, coverage and shading is core/ code the CPU renderer runs too.
+#pragma once
+
+#include "core/quad_shading.h"
+#include "core/tiles.h"
+#include "core/triangle_stage.h"
+#include "core/frame.h"
+
+#include <cuda/atomic>
+
+#include <cstdint>
+
+namespace facet {
+
+inline constexpr int kQuadsPerTileRow = kTileSize / 2;
+inline constexpr std::uint32_t kQuadsPerTile = kQuadsPerTileRow * kQuadsPerTileRow;
+inline constexpr std::uint32_t kNoTriangle = 0xFFFFFFFFu;
+
+// Counted by triangleWrite: mesh triangles clipped, and mesh triangles that drew nothing.
+struct TriangleCounters {
+    std::uint32_t clipped;
+    std::uint32_t culled;
+};
+
+FACET_HD void atomicIncrement(std::uint32_t& counter) {
+    cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(counter).fetch_add(1u, cuda::std::memory_order_relaxed);
+}
+
+// ---- 1. vertexSetup -------------------------------------------------------------------------
+struct VertexSetupParams {
+    MeshView mesh;
+    ViewParams view;
+    ClipPlanes planes;
+    int width, height;
+    float *dx, *dy, *dz;
+    std::uint8_t* outside;
+    ScreenVertex* projected;
+};
+
+FACET_HD void vertexSetupThread(const VertexSetupParams& p, std::uint32_t i) {
+    if (i >= p.mesh.vertexCount) return;
+    const glm::vec3 d = rotate(p.view.rotation, shift(glm::vec3(p.mesh.px[i], p.mesh.py[i], p.mesh.pz[i]), p.view.eye));
+    p.dx[i] = d.x;
+    p.dy[i] = d.y;
+    p.dz[i] = d.z;
+    classifyVertex(p.mesh, p.dx, p.dy, p.dz, p.planes, p.view, p.width, p.height, p.outside, p.projected, i);
+}
+
+// The same without the transform, for camera-space positions computed elsewhere (the CPU's
+// vertex stage, uploaded).
+struct ClassifyParams {
+    MeshView mesh;
+    ViewParams view;
+    ClipPlanes planes;
+    int width, height;
+    const float *dx, *dy, *dz;
+    std::uint8_t* outside;
+    ScreenVertex* projected;
+};
+
+FACET_HD void classifyThread(const ClassifyParams& p, std::uint32_t i) {
+    if (i >= p.mesh.vertexCount) return;
+    classifyVertex(p.mesh, p.dx, p.dy, p.dz, p.planes, p.view, p.width, p.height, p.outside, p.projected, i);
+}
+
+// ---- 2. triangleCount -----------------------------------------------------------------------
+struct TriangleCountParams {
+    TriangleStageInput in;
+    TileGrid grid;
+    std::uint32_t* emitCount;  // per mesh triangle (and one more, left 0, for the scan's total)
+    std::uint32_t* entryCount; // likewise
+};
+
+FACET_HD void triangleCountThread(const TriangleCountParams& p, std::uint32_t t) {
+    if (t >= p.in.mesh.triangleCount) return;
+    std::uint32_t entries = 0;
+    const TriangleOutcome outcome = setupMeshTriangle(p.in, t, [&](const ScreenTriangle& tri) {
+        entries += static_cast<std::uint32_t>(tileSpan(p.grid, tri.minX, tri.minY, tri.maxX, tri.maxY).count());
+    });
+    p.emitCount[t] = static_cast<std::uint32_t>(outcome.drawn);
+    p.entryCount[t] = entries;
+}
+
+// ---- 3. triangleWrite -----------------------------------------------------------------------
+struct TriangleWriteParams {
+    TriangleStageInput in;
+    TileGrid grid;
+    const std::uint32_t* emitOffset;  // exclusive scan of emitCount
+    const std::uint32_t* entryOffset; // exclusive scan of entryCount
+    ScreenTriangle* triangles;        // set-up triangles, in draw order
+    std::uint32_t* triangleMaterials; // the material of each
+    std::uint32_t* entryTile;         // bin entries: tile ...
+    std::uint32_t* entryTriangle;     // ... and set-up triangle
+    std::uint32_t* tileCount;         // entries per tile (zeroed before)
+    TriangleCounters* counters;       // zeroed before
+};
+
+FACET_HD void triangleWriteThread(const TriangleWriteParams& p, std::uint32_t t) {
+    if (t >= p.in.mesh.triangleCount) return;
+    const std::uint32_t material = triangleMaterial(p.in.mesh, t);
+    std::uint32_t slot = p.emitOffset[t], entry = p.entryOffset[t];
+    const TriangleOutcome outcome = setupMeshTriangle(p.in, t, [&](const ScreenTriangle& tri) {
+        p.triangles[slot] = tri;
+        p.triangleMaterials[slot] = material;
+        const TileSpan span = tileSpan(p.grid, tri.minX, tri.minY, tri.maxX, tri.maxY);
+        for (int ty = span.ty0; ty <= span.ty1; ++ty)
+            for (int tx = span.tx0; tx <= span.tx1; ++tx) {
+                const auto tile = static_cast<std::uint32_t>(ty * p.grid.tilesX + tx);
+                p.entryTile[entry] = tile;
+                p.entryTriangle[entry] = slot;
+                atomicIncrement(p.tileCount[tile]);
+                ++entry;
+            }
+        ++slot;
+    });
+    if (outcome.clipped) atomicIncrement(p.counters->clipped);
+    if (outcome.drawn == 0) atomicIncrement(p.counters->culled);
+}
+
+// ---- 4. rasterQuad --------------------------------------------------------------------------
+struct RasterParams {
+    const ScreenTriangle* triangles;
+    const std::uint32_t* triangleMaterials;
+    const ShadeMaterial* materials;
+    const std::uint32_t* tileStart;     // tile t's triangles: tileTriangles[tileStart[t], tileStart[t + 1])
+    const std::uint32_t* tileTriangles; // in draw order within each tile
+    FrameView target;
+    RenderSettings settings;
+    glm::vec3 viewForward;
+    TileGrid grid;
+};
+
+// Thread i draws quad i % kQuadsPerTile of tile i / kQuadsPerTile.
+FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
+    const std::uint32_t tile = i / kQuadsPerTile, q = i % kQuadsPerTile;
+    if (tile >= static_cast<std::uint32_t>(p.grid.tilesX * p.grid.tilesY)) return;
+    const int qx = static_cast<int>(tile % static_cast<std::uint32_t>(p.grid.tilesX)) * kTileSize +
+                   2 * static_cast<int>(q % kQuadsPerTileRow);
+    const int qy = static_cast<int>(tile / static_cast<std::uint32_t>(p.grid.tilesX)) * kTileSize -
+                   p.grid.quadRowOffset + 2 * static_cast<int>(q / kQuadsPerTileRow);
+    const FrameView& target = p.target;
+    if (qx >= target.width || qy >= target.height) return; // the quad is past the picture
+
+    // Visibility: per pixel, the nearest depth so far and the triangle that drew it.
+    float depth[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+    std::uint32_t winner[4] = {kNoTriangle, kNoTriangle, kNoTriangle, kNoTriangle};
+    for (std::uint32_t e = p.tileStart[tile]; e < p.tileStart[tile + 1]; ++e) {
+        const std::uint32_t id = p.tileTriangles[e];
+        const ScreenTriangle& tri = p.triangles[id];
+        if (qx + 1 < tri.minX || qx > tri.maxX || qy + 1 < tri.minY || qy > tri.maxY) continue;
+        FACET_UNROLL
+        for (int k = 0; k < 4; ++k) {
+            const int x = qx + (k & 1), y = qy + (k >> 1);
+            // The triangle's bounds lie within the picture: this also skips pixels outside it.
+            if (x < tri.minX || x > tri.maxX || y < tri.minY || y > tri.maxY) continue;
+            if (!covers(tri, edgeValues(tri, x, y))) continue;
+            const float d = interpolateDepth(tri, barycentrics(tri, x, y));
+            if (d >= 0.0f && d <= 1.0f && d < depth[k]) { // beyond the far plane: not drawn
+                depth[k] = d;
+                winner[k] = id;
+            }
+        }
+    }
+
+    // Shading: each pixel once, by its winner; the rest get the clear colour.
+    FACET_UNROLL
+    for (int k = 0; k < 4; ++k) {
+        const int x = qx + (k & 1), y = qy + (k >> 1);
+        if (x >= target.width || y < 0 || y >= target.height) continue;
+        const std::size_t pixel = static_cast<std::size_t>(y) * static_cast<std::size_t>(target.width) +
+                                  static_cast<std::size_t>(x);
+        std::uint32_t color = p.settings.clearColor;
+        if (winner[k] != kNoTriangle)
+            color = shadeQuadPixel(p.triangles[winner[k]], p.materials[p.triangleMaterials[winner[k]]], p.settings,
+                                   p.viewForward, qx, qy, k);
+        target.color[pixel] = color;
+        target.depth[pixel] = depth[k];
+    }
+}
+
+// One name for every per-thread function, so a launcher can be written once for them all.
+FACET_HD void runThread(const VertexSetupParams& p, std::uint32_t i) { vertexSetupThread(p, i); }
+FACET_HD void runThread(const ClassifyParams& p, std::uint32_t i) { classifyThread(p, i); }
+FACET_HD void runThread(const TriangleCountParams& p, std::uint32_t i) { triangleCountThread(p, i); }
+FACET_HD void runThread(const TriangleWriteParams& p, std::uint32_t i) { triangleWriteThread(p, i); }
+FACET_HD void runThread(const RasterParams& p, std::uint32_t i) { rasterQuadThread(p, i); }
+
+#if defined(FACET_HAVE_CUDA)
+// Launches the kernel for `params` with `threads` threads (ceil-div blocks) on `stream`, and
+// checks the launch. Pointers in `params` must be device pointers.
+template <class Params>
+void launchKernel(const Params& params, std::uint32_t threads, void* stream);
+#endif
+
+} // namespace facet

@@ -1,0 +1,181 @@
+// The CUDA pipeline's algorithm, run on the CPU: the kernels' per-thread functions launched by
+// the host executor (binning with atomics, scans and the stable sort included) must draw what the
+// CPU renderer draws, bit for bit, on crafted scenes, the default scene and corpus meshes.
+#include "asset/image.h"
+#include "asset/obj_loader.h"
+#include "core/camera.h"
+#include "cpu/cpu_renderer.h"
+#include "test_support.h"
+
+#if defined(FACET_HAVE_KERNELS_HOST)
+#include "cuda/host_kernel_renderer.h"
+#endif
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <sstream>
+#include <vector>
+
+namespace facet {
+namespace {
+
+#if defined(FACET_HAVE_KERNELS_HOST)
+
+struct Picture {
+    int width, height;
+    std::vector<std::uint32_t> color;
+    std::vector<float> depth;
+    explicit Picture(int w, int h)
+        : width(w), height(h), color(std::size_t(w) * std::size_t(h), 0xDEADBEEFu),
+          depth(std::size_t(w) * std::size_t(h), -7.0f) {}
+    FrameView view() { return FrameView{color.data(), depth.data(), width, height}; }
+};
+
+// Every pixel's colour and depth bits equal; on failure, the first few differences.
+void expectSamePicture(const Picture& a, const Picture& b, const std::string& what) {
+    std::size_t colorDiffs = 0, depthDiffs = 0;
+    std::ostringstream first;
+    for (std::size_t i = 0; i < a.color.size(); ++i) {
+        const bool c = a.color[i] != b.color[i];
+        const bool d = std::memcmp(&a.depth[i], &b.depth[i], sizeof(float)) != 0;
+        colorDiffs += c;
+        depthDiffs += d;
+        if ((c || d) && colorDiffs + depthDiffs <= 3)
+            first << " (" << i % std::size_t(a.width) << ", " << i / std::size_t(a.width) << "): colour " << std::hex
+                  << a.color[i] << " vs " << b.color[i] << std::dec << ", depth " << a.depth[i] << " vs "
+                  << b.depth[i] << ";";
+    }
+    EXPECT_EQ(colorDiffs, 0u) << what << ":" << first.str();
+    EXPECT_EQ(depthDiffs, 0u) << what << ":" << first.str();
+}
+
+void expectSameAsCpu(const Model& model, const ViewParams& view, const RenderSettings& settings, int width,
+                     int height, const std::string& what, int threads = 2) {
+    CpuRenderer cpu(threads);
+    HostKernelRenderer kernels(threads);
+    Picture a(width, height), b(width, height);
+    const CpuFrameStats cs = cpu.render(model, view, settings, a.view());
+    const KernelFrameStats ks = kernels.render(model, view, settings, b.view());
+    expectSamePicture(a, b, what);
+    EXPECT_EQ(cs.trianglesIn, ks.trianglesIn) << what;
+    EXPECT_EQ(cs.trianglesClipped, ks.trianglesClipped) << what;
+    EXPECT_EQ(cs.trianglesCulled, ks.trianglesCulled) << what;
+}
+
+Model defaultScene() { return loadObj(test::sourceDir() / "assets/default_scene/scene.obj"); }
+
+TEST(KernelPipeline, DefaultSceneEqualsTheCpuRenderer) {
+    const Model model = defaultScene();
+    struct Case {
+        int width, height;
+        TextureFilter filter;
+        bool headlight, cull, low;
+    };
+    const Case cases[] = {{640, 360, TextureFilter::Trilinear, true, false, false},
+                          {321, 241, TextureFilter::Trilinear, false, false, false},
+                          {400, 300, TextureFilter::Bilinear, true, true, true},
+                          {257, 130, TextureFilter::Nearest, false, false, true}};
+    for (const Case& c : cases) {
+        const float aspect = float(c.width) / float(c.height);
+        Camera camera = Camera::framing(model.mesh, aspect);
+        if (c.low) { // close to the ground: near-plane clipping and guard-band triangles
+            camera.eye = {-1.0f, 0.6f, 6.0f};
+            camera.yawDegrees = -10.0f;
+            camera.pitchDegrees = -8.0f;
+            camera.nearPlane = 0.1f;
+            camera.farPlane = 50.0f;
+        }
+        RenderSettings settings;
+        settings.filter = c.filter;
+        settings.headlight = c.headlight;
+        settings.cullBackFaces = c.cull;
+        std::ostringstream name;
+        name << c.width << "x" << c.height << (c.low ? ", low view" : "") << ", filter " << int(c.filter)
+             << (c.headlight ? ", headlight" : "") << (c.cull ? ", culled" : "");
+        expectSameAsCpu(model, camera.view(aspect), settings, c.width, c.height, name.str());
+    }
+}
+
+TEST(KernelPipeline, CameraInsideTheSceneAndEveryThreadCount) {
+    const Model model = defaultScene();
+    Camera camera = Camera::framing(model.mesh, 1.5f);
+    camera.eye = model.mesh.bounds.center();
+    camera.nearPlane = 0.01f;
+    for (const int threads : {1, 2, 3})
+        expectSameAsCpu(model, camera.view(1.5f), RenderSettings{}, 150, 100,
+                        "inside, " + std::to_string(threads) + " threads", threads);
+}
+
+TEST(KernelPipeline, SameBytesEveryTime) {
+    const Model model = defaultScene();
+    const ViewParams view = Camera::framing(model.mesh, 2.0f).view(2.0f);
+    HostKernelRenderer kernels(3);
+    Picture a(200, 100), b(200, 100);
+    kernels.render(model, view, RenderSettings{}, a.view());
+    kernels.render(model, view, RenderSettings{}, b.view());
+    expectSamePicture(a, b, "two frames");
+}
+
+TEST(KernelPipeline, CorpusMeshesEqualTheCpuRenderer) {
+    const std::filesystem::path dir = test::modelsDir();
+    if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no corpus at " << dir;
+    const char* meshes[] = {"common-3d-test-models/stanford-bunny.obj", "common-3d-test-models/teapot.obj",
+                            "common-3d-test-models/spot/spot_triangulated.obj", "tinyobjloader/cornell_box.obj",
+                            "obj2gltf/box-textured/box-textured.obj",
+                            "obj2gltf/box-objects-groups-materials/box-objects-groups-materials.obj"};
+    int drawn = 0;
+    for (const char* m : meshes) {
+        const std::filesystem::path path = dir / m;
+        if (!std::filesystem::exists(path)) continue;
+        const Model model = loadObj(path);
+        const ViewParams view = Camera::framing(model.mesh, 4.0f / 3.0f).view(4.0f / 3.0f);
+        for (const bool cull : {false, true}) {
+            RenderSettings settings;
+            settings.headlight = true;
+            settings.cullBackFaces = cull;
+            expectSameAsCpu(model, view, settings, 320, 240, std::string(m) + (cull ? ", culled" : ""));
+        }
+        ++drawn;
+    }
+    if (drawn == 0) GTEST_SKIP() << "none of the meshes is in the corpus at " << dir;
+}
+
+TEST(KernelPipeline, HostileMeshesAreRefusedOrDrawnLikeTheCpu) {
+    Model model;
+    Mesh& mesh = model.mesh;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    mesh.px = {0.0f, 1.0f, 0.0f, nan, 1e30f, 0.0f};
+    mesh.py = {0.0f, 0.0f, 1.0f, 0.0f, 1.0f, -1e30f};
+    mesh.pz = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    mesh.indices = {0, 1, 2, 0, 3, 1, 0, 4, 2, 5, 1, 2, 0, 0, 1};
+    generateNormals(mesh);
+    computeBounds(mesh);
+    Camera camera;
+    camera.eye = {0.3f, 0.3f, 3.0f};
+    expectSameAsCpu(model, camera.view(1.0f), RenderSettings{}, 64, 64, "NaN, huge and degenerate triangles");
+
+    mesh.indices.push_back(6); // names no vertex
+    mesh.indices.push_back(0);
+    mesh.indices.push_back(1);
+    HostKernelRenderer kernels(1);
+    Picture p(8, 8);
+    try {
+        kernels.render(model, camera.view(1.0f), RenderSettings{}, p.view());
+        ADD_FAILURE() << "an index past the last vertex was drawn";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("index 6 names no vertex"), std::string::npos) << e.what();
+    }
+}
+
+#else
+
+TEST(KernelPipeline, NeedsTheCudaToolkitHeaders) {
+    GTEST_SKIP() << "the CUDA toolkit's CCCL headers were not found at configure time, so the CUDA kernels are "
+                    "not built for the CPU";
+}
+
+#endif
+
+} // namespace
+} // namespace facet
