@@ -266,6 +266,9 @@ TEST(HostileInput, FuzzFoundImagesAreRefusedClearly) {
                           Case{"jpeg_fill_before_soi_huffman_overflow.jpg", "Huffman table"},
                           Case{"png_idat_2gib.png", "truncated PNG"},
                           Case{"png_empty_idat.png", "cannot decode image: corrupt image data"},
+                          Case{"png_empty_idat_no_crc.png", "cannot decode image: corrupt image data"},
+                          Case{"bmp_29_bytes_35m_pixels.bmp", "truncated image: a 8704x4114 picture needs 54 bytes"},
+                          Case{"bmp_negative_compression_125m_pixels.bmp", "truncated image: a 11104x11263 picture"},
                           Case{"tga_18_bytes_60m_pixels.tga", "truncated image"}}) {
         const std::vector<std::uint8_t> bytes = readBytes(dir / c.file);
         ASSERT_FALSE(bytes.empty()) << c.file;

@@ -69,10 +69,10 @@ std::vector<std::uint8_t> withoutEmptyIdat(const std::uint8_t* b, std::size_t si
     for (std::size_t i = 8; i + 8 <= size;) {
         const std::size_t length = (std::size_t(b[i]) << 24) | (std::size_t(b[i + 1]) << 16) |
                                    (std::size_t(b[i + 2]) << 8) | b[i + 3];
-        const std::size_t next = i + 12 + length; // within the file: pngChunksFit ran first
-        if (length == 0 && std::memcmp(b + i + 4, "IDAT", 4) == 0 && next <= size) {
+        const std::size_t next = i + 12 + length; // the data is within the file (pngChunksFit)
+        if (length == 0 && std::memcmp(b + i + 4, "IDAT", 4) == 0) {
             out.insert(out.end(), b + copied, b + i);
-            copied = next;
+            copied = std::min(next, size); // the CRC may be cut off
         }
         if (std::memcmp(b + i + 4, "IEND", 4) == 0) break;
         i = next;
@@ -94,9 +94,19 @@ std::size_t minimumFileSize(const std::uint8_t* b, std::size_t size, std::uint64
     const auto le16 = [&](std::size_t at) { return std::size_t(b[at]) | (std::size_t(b[at + 1]) << 8); };
     if (startsWith(b, size, "\x89PNG") || isJpeg(b, size)) return 0;
     if (startsWith(b, size, "BM")) {
-        // Uncompressed (BI_RGB) or bit fields (BI_BITFIELDS); run-length encoded ones are not checked.
-        if (size < 34 || (le16(30) != 0 && le16(30) != 3) || b[32] != 0 || b[33] != 0) return 0;
-        const std::size_t bits = le16(28);
+        // A file shorter than its own headers is truncated, whatever it declares.
+        if (size < 18) return 18;
+        const std::size_t infoSize = le16(14) | (le16(16) << 16);
+        if (infoSize != 12 && infoSize < 40) return 0; // stb refuses it
+        const std::size_t headers = 14 + infoSize;
+        if (size < headers) return std::min<std::size_t>(headers, std::size_t(1) << 40);
+        // stb refuses run-length (1, 2) and JPEG/PNG (4 and up) compression, and reads every
+        // other value, negative ones too, as plain or bit-field pixels: those must all be there.
+        if (infoSize != 12) {
+            const auto compression = static_cast<std::int32_t>(le16(30) | (le16(32) << 16));
+            if (compression == 1 || compression == 2 || compression >= 4) return 0;
+        }
+        const std::size_t bits = infoSize == 12 ? le16(24) : le16(28);
         const std::size_t offset = le16(10) | (le16(12) << 16);
         return std::size_t(std::min<std::uint64_t>(offset + pixels * bits / 8, std::uint64_t(1) << 40));
     }

@@ -24,7 +24,7 @@ public:
     explicit KernelPipeline(Exec& exec) : exec_(exec) {}
 
     // Renders `mesh` (executor memory, validated when it was made resident) with `materials`
-    // (at least one; every range's material below `materialCount`) into `target` (executor
+    // (at least one, and one for every material its ranges name) into `target` (executor
     // memory). Buffers grow with the mesh, the target and the number of set-up triangles, and
     // are reused from frame to frame.
     KernelFrameStats render(const MeshView& mesh, const ShadeMaterial* materials, const ViewParams& view,
