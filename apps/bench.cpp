@@ -137,14 +137,19 @@ struct Record {
     std::optional<double> nsPerItem, itemsPerS, pixelsPerS, ratioToGl;
 };
 
-Record measured(std::string section, std::string caseName, std::string path, std::string label, std::uint64_t n,
-                const Timing& t, std::string note) {
+Record named(std::string section, std::string caseName, std::string path, std::string label, std::uint64_t n) {
     Record r;
     r.section = std::move(section);
     r.caseName = std::move(caseName);
     r.path = std::move(path);
     r.label = std::move(label);
     r.n = n;
+    return r;
+}
+
+Record measured(std::string section, std::string caseName, std::string path, std::string label, std::uint64_t n,
+                const Timing& t, std::string note) {
+    Record r = named(std::move(section), std::move(caseName), std::move(path), std::move(label), n);
     r.time = t;
     r.note = std::move(note);
     if (t.medianMs > 0.0 && n > 0) {
@@ -156,12 +161,7 @@ Record measured(std::string section, std::string caseName, std::string path, std
 
 Record absent(std::string section, std::string caseName, std::string path, std::string label, std::uint64_t n,
               std::string why) {
-    Record r;
-    r.section = std::move(section);
-    r.caseName = std::move(caseName);
-    r.path = std::move(path);
-    r.label = std::move(label);
-    r.n = n;
+    Record r = named(std::move(section), std::move(caseName), std::move(path), std::move(label), n);
     r.present = false;
     r.note = std::move(why);
     return r;

@@ -46,7 +46,7 @@ struct ProjectParams {
 FACET_HD void projectThread(const ProjectParams& p, std::uint32_t i) {
     if (i >= p.count) return;
     const glm::vec3 d = rotate(p.rotation, shift(glm::vec3(p.px[i], p.py[i], p.pz[i]), p.eye));
-    const float k = p.focus / glm::abs(d.z);
+    const float k = p.focus / absolute(d.z);
     p.x[i] = d.x * k;
     p.y[i] = d.y * k;
     p.z[i] = d.z;
@@ -100,7 +100,7 @@ struct DivideParams {
 
 FACET_HD void divideThread(const DivideParams& p, std::uint32_t i) {
     if (i >= p.count) return;
-    const float k = p.focus / glm::abs(p.z[i]);
+    const float k = p.focus / absolute(p.z[i]);
     p.x[i] = p.x[i] * k;
     p.y[i] = p.y[i] * k;
 }

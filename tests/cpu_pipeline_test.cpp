@@ -181,6 +181,25 @@ TEST(CpuPipeline, SeedProjectionEqualsThePerThreadKernelLogic) {
             EXPECT_FLOAT_EQ(out[0][0][0], px[0] * 5.0f / std::abs(pz[0] - 10.0f));
         }
     }
+    // A vertex in the eye's plane whose depth rounds to -0: |-0| is +0, so x and y go to +inf
+    // on every path (a sign test instead of the absolute value would give -inf).
+    const float px[] = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f, 9.0f};
+    const float py[] = {1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f};
+    const float pz[] = {10.0f, 10.0f, 10.0f, 10.0f, 10.0f, 10.0f, 10.0f, 10.0f, 10.0f};
+    glm::mat3 rotation(1.0f);
+    rotation[0][2] = -0.0f; // forward row (-0, -0, -1)
+    rotation[1][2] = -0.0f;
+    rotation[2][2] = -1.0f;
+    float out[2][3][9];
+    for (int way = 0; way < 2; ++way) {
+        const ProjectParams p{px, py, pz, out[way][0], out[way][1], out[way][2], 9, {0.0f, 0.0f, 10.0f}, rotation, 5.0f};
+        if (way == 0) projectVertices(p, 0, 9);
+        if (way == 1)
+            for (std::uint32_t i = 0; i < 9; ++i) projectThread(p, i);
+    }
+    EXPECT_TRUE(std::signbit(out[0][2][0])) << "the depth is -0";
+    EXPECT_EQ(std::memcmp(out[0], out[1], sizeof out[0]), 0);
+    EXPECT_EQ(out[0][0][8], std::numeric_limits<float>::infinity());
 }
 
 } // namespace

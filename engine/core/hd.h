@@ -18,7 +18,13 @@
 #define GLM_FORCE_CXX17
 #include <glm/glm.hpp>
 
+#include <cmath>
+
 namespace facet {
+
+// |x| with the sign bit cleared, so |-0| is +0 as in NumPy (glm::abs keeps -0); the same
+// single operation on host and device.
+FACET_HD float absolute(float x) { return fabsf(x); }
 
 // x - x is 0 for every finite x and NaN for NaN and the infinities; the same on host and device.
 FACET_HD bool isFinite(float x) { return x - x == 0.0f; }

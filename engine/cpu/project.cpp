@@ -19,7 +19,7 @@ inline void projectLoop(const float* __restrict px, const float* __restrict py, 
         const float dx = r00 * sx + r01 * sy + r02 * sz;
         const float dy = r10 * sx + r11 * sy + r12 * sz;
         const float dz = r20 * sx + r21 * sy + r22 * sz;
-        const float k = focus / (dz < 0.0f ? -dz : dz);
+        const float k = focus / absolute(dz);
         ox[i] = dx * k;
         oy[i] = dy * k;
         oz[i] = dz;

@@ -64,6 +64,7 @@ void GpuRenderer::upload(const Model& model) {
     const Mesh& m = model.mesh;
     validateMesh(m, model.materials.size(), model.source);
     Impl& g = *impl_;
+    g.mesh = MeshView{}; // nothing is drawn from buffers an upload failed half way through
     const std::size_t n = m.vertexCount();
     g.px.upload(m.px.data(), n);
     g.py.upload(m.py.data(), n);
