@@ -428,13 +428,21 @@ void Viewer::renderFrame(int framebufferWidth, int framebufferHeight, bool captu
     state_.renderHeight = height;
 
     const float aspect = static_cast<float>(width) / static_cast<float>(height);
-    const ViewParams view = state_.camera.view(aspect);
     double displayMs = 0.0;
+    // The GPU raster stage draws straight into the pixel buffer through interop. A frame also
+    // wanted on the host, or an impossible camera typed into the panel (its error is shown the
+    // host way), goes the host way below.
+    bool cameraValid = true;
+    try {
+        state_.camera.validate();
+    } catch (const Error&) {
+        cameraValid = false;
+    }
+    const bool drawOnGpu = gpu_ && state_.rasterStage == Backend::Gpu && !capture && cameraValid;
 #if defined(FACET_HAVE_CUDA)
-    // The GPU raster stage draws straight into the pixel buffer through interop (a frame also
-    // wanted on the host goes the host way below).
-    if (gpu_ && state_.rasterStage == Backend::Gpu && !capture) {
+    if (drawOnGpu) {
         try {
+            const ViewParams view = state_.camera.view(aspect);
             double vertexMs = 0.0;
             const CameraSpacePositions given =
                 state_.vertexStage == Backend::Cpu ? cpuVertexStage(view, vertexMs) : CameraSpacePositions{};
@@ -454,7 +462,7 @@ void Viewer::renderFrame(int framebufferWidth, int framebufferHeight, bool captu
         }
     }
 #endif
-    if (!(gpu_ && state_.rasterStage == Backend::Gpu && !capture)) {
+    if (!drawOnGpu || !gpu_) { // not drawn on the GPU, or the GPU failed (and is now disabled)
         const auto mapStart = Clock::now();
         MappedPixels mapped(pixels_);
         displayMs += millisecondsSince(mapStart);
@@ -462,7 +470,7 @@ void Viewer::renderFrame(int framebufferWidth, int framebufferHeight, bool captu
         // writing must not be read back.
         const FrameView target{capture ? capture_.data() : mapped.pixels(), depth_.data(), width, height};
         try {
-            state_.stats = renderToHost(view, target);
+            state_.stats = renderToHost(state_.camera.view(aspect), target);
             state_.renderError.clear();
         } catch (const Error& e) {
             if (scripted()) throw;
