@@ -3,7 +3,7 @@
 // CPU through a host launcher (engine/cuda/host_exec.h). A frame is:
 //   1. vertexSetup     one thread per vertex: d = R (v - eye), clip classification, projection;
 //   2. triangleCount   one thread per mesh triangle: how many set-up triangles it gives and how
-//                      many tile-bin entries they need;
+//                      many tile-bin entries they need (set-up without the FP64 gradients);
 //      (exclusive scans of both counts give each triangle its output slots)
 //   3. triangleWrite   one thread per mesh triangle: the same set-up again, written to its
 //                      slots, with one (tile, triangle) bin entry per tile it touches and an
@@ -91,9 +91,12 @@ struct TriangleCountParams {
 FACET_HD void triangleCountThread(const TriangleCountParams& p, std::uint32_t t) {
     if (t >= p.in.mesh.triangleCount) return;
     std::uint32_t entries = 0;
-    const TriangleOutcome outcome = setupMeshTriangle(p.in, t, [&](const ScreenTriangle& tri) {
-        entries += static_cast<std::uint32_t>(tileSpan(p.grid, tri.minX, tri.minY, tri.maxX, tri.maxY).count());
-    });
+    const TriangleOutcome outcome = setupMeshTriangle(
+        p.in, t,
+        [&](const ScreenTriangle& tri) {
+            entries += static_cast<std::uint32_t>(tileSpan(p.grid, tri.minX, tri.minY, tri.maxX, tri.maxY).count());
+        },
+        false); // counting needs no barycentric gradients
     p.emitCount[t] = static_cast<std::uint32_t>(outcome.drawn);
     p.entryCount[t] = entries;
 }

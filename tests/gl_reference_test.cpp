@@ -44,20 +44,8 @@ constexpr int kMaxColorDiffP999 = 6;             // per channel, 99.9th percenti
 constexpr float kMaxSmoothDepthDiffP999 = 1e-6f; // 99.9th percentile over smooth pixels
 constexpr float kMaxDepthDiffP999 = 1e-5f;       // 99.9th percentile over all pixels both cover
 
-struct Frame {
-    int width, height;
-    std::vector<std::uint32_t> color;
-    std::vector<float> depth;
-
-    Frame(int w, int h) : width(w), height(h), color(std::size_t(w) * h), depth(std::size_t(w) * h) {}
-    FrameView view() { return {color.data(), depth.data(), width, height}; }
-};
-
-int channelDiff(std::uint32_t a, std::uint32_t b) {
-    int d = 0;
-    for (int c = 0; c < 4; ++c) d = std::max(d, std::abs(int((a >> (8 * c)) & 0xFF) - int((b >> (8 * c)) & 0xFF)));
-    return d;
-}
+using test::channelDiff;
+using test::Frame;
 
 struct Agreement {
     std::size_t pixels = 0, covered = 0, coverageMismatches = 0, bothCovered = 0;

@@ -36,11 +36,7 @@ Image renderDefaultScene(const Model& model, const GoldenCase& c) {
     return image;
 }
 
-int channelDiff(std::uint32_t a, std::uint32_t b) {
-    int d = 0;
-    for (int k = 0; k < 4; ++k) d = std::max(d, std::abs(int((a >> (8 * k)) & 0xFFu) - int((b >> (8 * k)) & 0xFFu)));
-    return d;
-}
+using test::channelDiff;
 
 TEST(Golden, DefaultScene) {
     const Model model = loadObj(test::sourceDir() / "assets/default_scene/scene.obj");

@@ -87,13 +87,7 @@ TEST(Gpu, RendererWithoutADeviceSaysWhy) {
         if (!gpuStatus_.usable) GTEST_SKIP() << "no usable GPU: " << gpuStatus_.reason;                 \
     } while (0)
 
-struct Frame {
-    int width, height;
-    std::vector<std::uint32_t> color;
-    std::vector<float> depth;
-    Frame(int w, int h) : width(w), height(h), color(std::size_t(w) * h), depth(std::size_t(w) * h) {}
-    FrameView view() { return {color.data(), depth.data(), width, height}; }
-};
+using test::Frame;
 
 // Coverage and depth identical; colour within 1 unit per channel (the device's log2 for the
 // mip level may round differently from the host's).
@@ -104,13 +98,7 @@ void expectMatchesCpu(const Frame& gpu, const Frame& cpu, const RenderSettings& 
         const bool b = cpu.color[i] != settings.clearColor || cpu.depth[i] != 1.0f;
         coverage += a != b;
         depth += std::memcmp(&gpu.depth[i], &cpu.depth[i], 4) != 0;
-        for (int c = 0; c < 4; ++c) {
-            const int x = int(gpu.color[i] >> (8 * c) & 0xFF), y = int(cpu.color[i] >> (8 * c) & 0xFF);
-            if (x - y > 1 || y - x > 1) {
-                ++colour;
-                break;
-            }
-        }
+        colour += test::channelDiff(gpu.color[i], cpu.color[i]) > 1;
     }
     EXPECT_EQ(coverage, 0u) << what;
     EXPECT_EQ(depth, 0u) << what;

@@ -1,10 +1,15 @@
 // Shared helpers for the tests: where the corpus and scratch files live.
 #pragma once
 
+#include "core/frame.h"
+
+#include <cstdint>
 #include <cstdlib>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace facet::test {
 
@@ -31,5 +36,27 @@ inline std::filesystem::path writeFile(const std::filesystem::path& path, const 
 }
 
 inline std::filesystem::path sourceDir() { return FACET_SOURCE_DIR; }
+
+// A colour and depth buffer for a renderer to draw into, filled with the given values first
+// (values no renderer writes show pixels it left untouched).
+struct Frame {
+    int width, height;
+    std::vector<std::uint32_t> color;
+    std::vector<float> depth;
+    Frame(int w, int h, std::uint32_t fillColor = 0, float fillDepth = 0.0f)
+        : width(w), height(h), color(std::size_t(w) * std::size_t(h), fillColor),
+          depth(std::size_t(w) * std::size_t(h), fillDepth) {}
+    FrameView view() { return {color.data(), depth.data(), width, height}; }
+};
+
+// The largest difference between two RGBA8 colours over their four channels.
+inline int channelDiff(std::uint32_t a, std::uint32_t b) {
+    int d = 0;
+    for (int c = 0; c < 4; ++c) {
+        const int x = int((a >> (8 * c)) & 0xFF), y = int((b >> (8 * c)) & 0xFF);
+        d = std::max(d, x > y ? x - y : y - x);
+    }
+    return d;
+}
 
 } // namespace facet::test

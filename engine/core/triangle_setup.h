@@ -64,8 +64,11 @@ enum class SetupResult { Ok, Degenerate, Culled, Offscreen };
 // Orients the triangle, applies back-face culling (front faces are counter-clockwise in
 // OpenGL's y-up window coordinates, i.e. negative area on our y-down screen) and computes
 // pixel bounds. Pixel i is a candidate when its centre lies within the snapped bounds.
+// Without `gradients` the barycentric gradients are left unset: enough to know whether the
+// triangle is drawn and which tiles it touches (the result is the same either way).
 FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c,
-                                   bool cullBackFaces, int width, int height, ScreenTriangle& tri) {
+                                   bool cullBackFaces, int width, int height, ScreenTriangle& tri,
+                                   bool gradients = true) {
     std::int64_t area = edgeFunction(a.p, b.p, c.p);
     if (area == 0) return SetupResult::Degenerate;
     if (cullBackFaces && area > 0) return SetupResult::Culled;
@@ -94,7 +97,7 @@ FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b,
     tri.maxY = glm::min(lastCentre(hiY), height - 1);
     if (tri.minX > tri.maxX || tri.minY > tri.maxY) return SetupResult::Offscreen;
     // Last: most triangles of a dense mesh cover no pixel centre, and this is the costly part.
-    barycentricGradients(tri);
+    if (gradients) barycentricGradients(tri);
     return SetupResult::Ok;
 }
 

@@ -113,9 +113,12 @@ struct TriangleOutcome {
 
 // Mesh triangle t: culled (outside one plane, non-finite, back-facing, degenerate, covering no
 // pixel centre) or emitted as set-up screen triangles through emit(const ScreenTriangle&), in
-// a fixed order. Both backends draw exactly what this emits, in mesh order.
+// a fixed order. Both backends draw exactly what this emits, in mesh order. With `gradients`
+// false the emitted triangles lack their barycentric gradients (FP64 work a counting pass
+// does not need); what is emitted is the same.
 template <class Emit>
-FACET_HD TriangleOutcome setupMeshTriangle(const TriangleStageInput& in, std::uint32_t t, Emit&& emit) {
+FACET_HD TriangleOutcome setupMeshTriangle(const TriangleStageInput& in, std::uint32_t t, Emit&& emit,
+                                           bool gradients = true) {
     TriangleOutcome outcome;
     const std::uint32_t* corner = in.mesh.indices + 3 * static_cast<std::size_t>(t);
     const unsigned outAll = in.outside[corner[0]] & in.outside[corner[1]] & in.outside[corner[2]];
@@ -124,7 +127,7 @@ FACET_HD TriangleOutcome setupMeshTriangle(const TriangleStageInput& in, std::ui
     ScreenTriangle tri;
     if (outAny == 0) { // the common case: inside every plane, the projections are ready
         if (setupTriangle(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]],
-                          in.cullBackFaces, in.width, in.height, tri) == SetupResult::Ok) {
+                          in.cullBackFaces, in.width, in.height, tri, gradients) == SetupResult::Ok) {
             emit(tri);
             outcome.drawn = 1;
         }
@@ -140,7 +143,8 @@ FACET_HD TriangleOutcome setupMeshTriangle(const TriangleStageInput& in, std::ui
     ScreenVertex previous = projectVertex(poly[1], in.view, in.width, in.height);
     for (int k = 2; k < count; ++k) {
         const ScreenVertex next = projectVertex(poly[k], in.view, in.width, in.height);
-        if (setupTriangle(first, previous, next, in.cullBackFaces, in.width, in.height, tri) == SetupResult::Ok) {
+        if (setupTriangle(first, previous, next, in.cullBackFaces, in.width, in.height, tri, gradients) ==
+            SetupResult::Ok) {
             emit(tri);
             ++outcome.drawn;
         }

@@ -84,10 +84,8 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     // Material 0 exists even for a model without materials: it is the default grey.
     materials_ = shadeMaterials(model);
 
-    const std::vector<MaterialRange>& ranges = mesh.ranges;
-    const TriangleStageInput input{meshPointers, dx, dy, dz, outside_.data(),
-                                   projected_.data(), planes, view, target.width, target.height,
-                                   settings.cullBackFaces};
+    const TriangleStageInput input{meshPointers, dx, dy, dz, outside_.data(), projected_.data(), planes, view,
+                                   target.width, target.height, settings.cullBackFaces};
 
     pool_.run(chunkCount, [&](std::size_t c, int) {
         Chunk& chunk = chunks_[c];
@@ -95,19 +93,10 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
         chunk.materials.clear();
         chunk.stats = CpuFrameStats{};
         const std::size_t begin = c * chunkSize, end = std::min(triangleCount, begin + chunkSize);
-        // The material range holding `begin`; ranges are sorted and cover every triangle.
-        std::size_t r = std::size_t(std::upper_bound(ranges.begin(), ranges.end(), begin,
-                                                     [](std::size_t t, const MaterialRange& mr) {
-                                                         return t < mr.firstTriangle;
-                                                     }) -
-                                    ranges.begin());
-        r = r > 0 ? r - 1 : 0;
         for (std::size_t t = begin; t < end; ++t) {
-            while (r + 1 < ranges.size() && t >= ranges[r + 1].firstTriangle) ++r;
-            const std::uint32_t material = ranges.empty() ? 0u : ranges[r].material;
             const TriangleOutcome outcome = setupMeshTriangle(input, std::uint32_t(t), [&](const ScreenTriangle& tri) {
                 chunk.triangles.push_back(tri);
-                chunk.materials.push_back(material);
+                chunk.materials.push_back(triangleMaterial(meshPointers, std::uint32_t(t)));
             });
             ++chunk.stats.trianglesIn;
             if (outcome.clipped) ++chunk.stats.trianglesClipped;
