@@ -194,13 +194,16 @@ TEST(CpuRasterEquivalence, SimdVisibilityAndShadingMatchScalar) {
         const std::size_t pixels = std::size_t(w) * std::size_t(h);
         std::vector<float> depthA(pixels), depthB;
         std::vector<std::uint32_t> colorA(pixels), colorB;
+        // Colour starts as the clear colour (shadeTile writes it where nothing is drawn);
+        // depth at random, so the depth test decides.
+        RenderSettings settings;
+        settings.clearColor = std::uint32_t(rng());
         for (std::size_t i = 0; i < pixels; ++i) {
             depthA[i] = i % 5 == 0 ? 1.0f : unit(rng);
-            colorA[i] = std::uint32_t(rng());
+            colorA[i] = settings.clearColor;
         }
         depthB = depthA;
         colorB = colorA;
-        RenderSettings settings;
         settings.filter = TextureFilter(n % 3);
         settings.headlight = (n / 3) % 2 == 1;
         const ShadeMaterial material{glm::vec4(unit(rng) * 255.0f, unit(rng) * 255.0f, unit(rng) * 255.0f, 255.0f),
@@ -213,16 +216,21 @@ TEST(CpuRasterEquivalence, SimdVisibilityAndShadingMatchScalar) {
         // Tiles as the renderer cuts them: columns from an even x, rows from -quadRowOffset;
         // the SIMD side draws each deferred: visibility, then shading of the pixels it won.
         const int tile = 2 * (1 + int(rng() % 20));
-        std::vector<std::uint32_t> idBuffer(std::size_t(kTileSize) * kTileSize);
+        std::vector<std::uint32_t> idBuffer(kTileBufferElements);
+        std::vector<float> tileDepth(kTileBufferElements);
+        std::vector<std::uint32_t> tileColor(kTileBufferElements);
         const TileTriangle drawn[1] = {{&tri, &material}};
         for (int ty = -quadRowOffset; ty < h; ty += tile)
             for (int tx = 0; tx < w; tx += tile) {
                 const TileRect rect{tx, std::max(0, ty), std::min(w, tx + tile) - 1, std::min(h, ty + tile) - 1};
                 const std::size_t a = rasterizeTriangleScalar(tri, material, ctxA, rect);
                 std::fill(idBuffer.begin(), idBuffer.end(), 0u);
-                const TileIds ids{idBuffer.data(), tx, ty};
-                const std::size_t b = rasterizeVisibility(tri, 1, ctxB, rect, ids);
-                shadeTile(drawn, ctxB, rect, ids);
+                std::fill(tileDepth.begin(), tileDepth.end(), 1.0f);
+                const TileBuffers buffers{idBuffer.data(), tileDepth.data(), tileColor.data(), tx, ty};
+                loadTileDepth(ctxB, rect, buffers);
+                const std::size_t b = rasterizeVisibility(tri, 1, ctxB, rect, buffers);
+                storeTileDepth(ctxB, rect, buffers);
+                shadeTile(drawn, ctxB, rect, buffers);
                 ASSERT_EQ(a, b) << "triangle " << n;
                 fragments += a;
             }

@@ -4,7 +4,9 @@
 
 #include "core/hd.h"
 
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 
 namespace facet {
 
@@ -45,11 +47,46 @@ FACET_HD std::int64_t fillRuleBias(FixedPoint2 a, FixedPoint2 b) {
     return owned ? 1 : 0;
 }
 
+// log2 of a positive float for the level of detail: the same bits on every path (each C
+// library and CUDA round their log2f as they like) and inline, a few multiplies instead of a
+// library call per shaded quad. The exponent, plus for the mantissa m in [sqrt(1/2), sqrt(2))
+// the series 2/ln 2 (t + t^3/3 + t^5/5 + t^7/7), t = (m - 1) / (m + 1) (Abramowitz & Stegun
+// 4.1.27), whose truncation error is below 5e-8; exact for powers of two. NaN and +infinity
+// pass through, as in log2f.
+FACET_HD float lodLog2(float x) {
+    if (!(x < HUGE_VALF)) return x;
+#if defined(__CUDA_ARCH__)
+    const std::uint32_t bits = __float_as_uint(x);
+#else
+    std::uint32_t bits;
+    std::memcpy(&bits, &x, sizeof bits);
+#endif
+    int e = static_cast<int>(bits >> 23) - 127; // x >= 1e-20 here, so never subnormal
+    const std::uint32_t mantissaBits = (bits & 0x7FFFFFu) | 0x3F800000u;
+#if defined(__CUDA_ARCH__)
+    float m = __uint_as_float(mantissaBits);
+#else
+    float m;
+    std::memcpy(&m, &mantissaBits, sizeof m);
+#endif
+    if (m > 1.41421356f) {
+        m *= 0.5f;
+        ++e;
+    }
+    const float t = (m - 1.0f) / (m + 1.0f), t2 = t * t;
+    const float series = t * (2.88539008f + t2 * (0.961796694f + t2 * (0.577078016f + t2 * 0.412198583f)));
+    return static_cast<float>(e) + series;
+}
+
 // Texture level of detail from the screen-space derivatives of the texel coordinates
 // (OpenGL 4.6 core spec, 8.14.1: rho = max of the two derivative lengths, lambda = log2 rho).
+// The level from the two squared lengths, lambda = log2 sqrt(max) without the square root.
+FACET_HD float lodFromSquaredLengths(float dx2, float dy2) {
+    return 0.5f * lodLog2(glm::max(glm::max(dx2, dy2), 1e-20f));
+}
+
 FACET_HD float textureLod(glm::vec2 dTexelDx, glm::vec2 dTexelDy) {
-    const float rho2 = glm::max(glm::dot(dTexelDx, dTexelDx), glm::dot(dTexelDy, dTexelDy));
-    return 0.5f * glm::log2(glm::max(rho2, 1e-20f));
+    return lodFromSquaredLengths(glm::dot(dTexelDx, dTexelDx), glm::dot(dTexelDy, dTexelDy));
 }
 
 } // namespace facet

@@ -112,23 +112,26 @@ struct TriangleOutcome {
 };
 
 // Mesh triangle t: culled (outside one plane, non-finite, back-facing, degenerate, covering no
-// pixel centre) or emitted as set-up screen triangles through emit(const ScreenTriangle&), in
-// a fixed order. Both backends draw exactly what this emits, in mesh order. With `gradients`
-// false the emitted triangles lack their barycentric gradients (FP64 work a counting pass
-// does not need); what is emitted is the same.
-template <class Emit>
-FACET_HD TriangleOutcome setupMeshTriangle(const TriangleStageInput& in, std::uint32_t t, Emit&& emit,
-                                           bool gradients = true) {
+// pixel centre) or emitted as set-up screen triangles, in a fixed order. Both backends draw
+// exactly what this emits, in mesh order. Each triangle is set up in `slot()` (a
+// ScreenTriangle& the caller owns) and handed to `emit(const ScreenTriangle&)` when it is
+// drawn; the next triangle asks for a slot again. A caller that keeps the triangles gives out
+// its own storage, so nothing is copied. With `gradients` false the emitted triangles lack
+// their barycentric gradients (FP64 work a counting pass does not need); what is emitted is
+// the same.
+template <class Slot, class Emit>
+FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::uint32_t t, Slot&& slot, Emit&& emit,
+                                             bool gradients = true) {
     TriangleOutcome outcome;
     const std::uint32_t* corner = in.mesh.indices + 3 * static_cast<std::size_t>(t);
     const unsigned outAll = in.outside[corner[0]] & in.outside[corner[1]] & in.outside[corner[2]];
     const unsigned outAny = in.outside[corner[0]] | in.outside[corner[1]] | in.outside[corner[2]];
     if ((outAny & kNonFiniteVertex) != 0 || outAll != 0) return outcome; // nothing to draw
-    ScreenTriangle tri;
     if (outAny == 0) { // the common case: inside every plane, the projections are ready
+        ScreenTriangle& tri = slot();
         if (setupTriangle(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]],
                           in.cullBackFaces, in.width, in.height, tri, gradients) == SetupResult::Ok) {
-            emit(tri);
+            emit(static_cast<const ScreenTriangle&>(tri));
             outcome.drawn = 1;
         }
         return outcome;
@@ -143,14 +146,29 @@ FACET_HD TriangleOutcome setupMeshTriangle(const TriangleStageInput& in, std::ui
     ScreenVertex previous = projectVertex(poly[1], in.view, in.width, in.height);
     for (int k = 2; k < count; ++k) {
         const ScreenVertex next = projectVertex(poly[k], in.view, in.width, in.height);
+        ScreenTriangle& tri = slot();
         if (setupTriangle(first, previous, next, in.cullBackFaces, in.width, in.height, tri, gradients) ==
             SetupResult::Ok) {
-            emit(tri);
+            emit(static_cast<const ScreenTriangle&>(tri));
             ++outcome.drawn;
         }
         previous = next;
     }
     return outcome;
+}
+
+// A slot for setupMeshTriangleIn: one local triangle, set up again for each.
+struct LocalTriangleSlot {
+    ScreenTriangle tri;
+    FACET_HD ScreenTriangle& operator()() { return tri; }
+};
+
+// setupMeshTriangleIn with the triangles set up in a local (for callers that copy them out).
+template <class Emit>
+FACET_HD TriangleOutcome setupMeshTriangle(const TriangleStageInput& in, std::uint32_t t, Emit&& emit,
+                                           bool gradients = true) {
+    LocalTriangleSlot slot;
+    return setupMeshTriangleIn(in, t, slot, emit, gradients);
 }
 
 } // namespace facet

@@ -61,7 +61,7 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     projected_.resize(vertexCount);
     const ClipPlanes planes = makeClipPlanes(view, target.width, target.height);
     const MeshView meshPointers = meshView(mesh);
-    constexpr std::size_t kVertexBlock = 16384;
+    constexpr std::size_t kVertexBlock = 4096;
     pool_.run((vertexCount + kVertexBlock - 1) / kVertexBlock, [&](std::size_t block, int) {
         const std::size_t begin = block * kVertexBlock, end = std::min(vertexCount, begin + kVertexBlock);
         if (transform) transformVertices(mesh, view, begin, end, dx_.data(), dy_.data(), dz_.data());
@@ -89,34 +89,52 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
 
     pool_.run(chunkCount, [&](std::size_t c, int) {
         Chunk& chunk = chunks_[c];
-        chunk.triangles.clear();
-        chunk.materials.clear();
         chunk.stats = CpuFrameStats{};
+        chunk.binOffsets.assign(tileCount + 1, 0);
         const std::size_t begin = c * chunkSize, end = std::min(triangleCount, begin + chunkSize);
+        // Each triangle is set up straight into the chunk's storage, which has room for the
+        // chunk's triangles unclipped and grows when clipping fans them out. Its tile span is
+        // kept beside it and its bins counted at once, so binning never reads the 200-byte
+        // triangles again.
+        const auto makeRoom = [&chunk](std::size_t size) {
+            if (chunk.triangles.size() >= size) return;
+            const std::size_t grown = std::max(size, chunk.triangles.size() * 2);
+            chunk.triangles.resize(grown);
+            chunk.materials.resize(grown);
+            chunk.spans.resize(grown);
+        };
+        makeRoom(end - begin + kMaxFanTriangles);
+        std::size_t count = 0;
         for (std::size_t t = begin; t < end; ++t) {
-            const TriangleOutcome outcome = setupMeshTriangle(input, std::uint32_t(t), [&](const ScreenTriangle& tri) {
-                chunk.triangles.push_back(tri);
-                chunk.materials.push_back(triangleMaterial(meshPointers, std::uint32_t(t)));
-            });
+            makeRoom(count + kMaxFanTriangles);
+            const TriangleOutcome outcome = setupMeshTriangleIn(
+                input, std::uint32_t(t), [&]() -> ScreenTriangle& { return chunk.triangles[count]; },
+                [&](const ScreenTriangle& tri) {
+                    const TileSpan span = tileSpan(grid, tri.minX, tri.minY, tri.maxX, tri.maxY);
+                    for (int ty = span.ty0; ty <= span.ty1; ++ty)
+                        for (int tx = span.tx0; tx <= span.tx1; ++tx)
+                            ++chunk.binOffsets[std::size_t(ty) * std::size_t(tilesX) + std::size_t(tx) + 1];
+                    chunk.spans[count] = span;
+                    chunk.materials[count] = triangleMaterial(meshPointers, std::uint32_t(t));
+                    ++count;
+                });
             ++chunk.stats.trianglesIn;
             if (outcome.clipped) ++chunk.stats.trianglesClipped;
             if (outcome.drawn == 0) ++chunk.stats.trianglesCulled;
         }
+        chunk.count = count;
 
-        // Bin by the tiles each triangle's bounds touch: count, prefix-sum, fill (in order).
-        chunk.binOffsets.assign(tileCount + 1, 0);
-        const auto forTiles = [&](const ScreenTriangle& tri, auto&& f) {
-            const TileSpan span = tileSpan(grid, tri.minX, tri.minY, tri.maxX, tri.maxY);
-            for (int ty = span.ty0; ty <= span.ty1; ++ty)
-                for (int tx = span.tx0; tx <= span.tx1; ++tx) f(std::size_t(ty) * std::size_t(tilesX) + std::size_t(tx));
-        };
-        for (const ScreenTriangle& tri : chunk.triangles) forTiles(tri, [&](std::size_t tile) { ++chunk.binOffsets[tile + 1]; });
+        // Bin by the tiles each triangle's bounds touch: prefix-sum the counts, fill in order.
         for (std::size_t i = 0; i < tileCount; ++i) chunk.binOffsets[i + 1] += chunk.binOffsets[i];
         chunk.binTriangles.resize(chunk.binOffsets[tileCount]);
         chunk.binFill.assign(chunk.binOffsets.begin(), chunk.binOffsets.end() - 1);
-        for (std::size_t i = 0; i < chunk.triangles.size(); ++i)
-            forTiles(chunk.triangles[i],
-                     [&](std::size_t tile) { chunk.binTriangles[chunk.binFill[tile]++] = std::uint32_t(i); });
+        for (std::size_t i = 0; i < count; ++i) {
+            const TileSpan span = chunk.spans[i];
+            for (int ty = span.ty0; ty <= span.ty1; ++ty)
+                for (int tx = span.tx0; tx <= span.tx1; ++tx)
+                    chunk.binTriangles[chunk.binFill[std::size_t(ty) * std::size_t(tilesX) + std::size_t(tx)]++] =
+                        std::uint32_t(i);
+        }
     });
     for (std::size_t c = 0; c < chunkCount; ++c) {
         stats.trianglesIn += chunks_[c].stats.trianglesIn;
@@ -125,7 +143,9 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     }
     stats.triangleMs = msSince(t0);
 
-    // 3. Raster stage: each tile is cleared, then drawn chunk by chunk in input order. Threads
+    // 3. Raster stage: each tile is drawn chunk by chunk in input order into buffers of its own,
+    // then its depth and colour are written to the target once (an empty tile just gets the
+    // clear colour and depth). Threads
     // take the busiest tiles first, so no thread is left alone with a heavy tile at the end
     // (a scene's triangles crowd into a few tiles). Tiles share no pixels: any order gives
     // the same picture.
@@ -144,10 +164,14 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     std::fill(fragments_.begin(), fragments_.end(), 0);
     std::size_t mostWork = 0;
     for (std::uint32_t w : tileWork_) mostWork = std::max<std::size_t>(mostWork, w);
-    // The scratch grows before any tile is drawn, so a failed allocation leaves no visibility
-    // buffer half written.
+    // The scratch grows before any tile is drawn, so a failed allocation leaves no tile half
+    // drawn.
     for (TileScratch& scratch : tileScratch_) {
-        if (scratch.ids.size() < std::size_t(kTileSize) * kTileSize) scratch.ids.assign(std::size_t(kTileSize) * kTileSize, 0u);
+        if (scratch.ids.size() < kTileBufferElements) {
+            scratch.ids.assign(kTileBufferElements, 0u);
+            scratch.depth.assign(kTileBufferElements, 1.0f);
+            scratch.color.assign(kTileBufferElements, 0u);
+        }
         if (scratch.triangles.size() < mostWork) scratch.triangles.resize(mostWork);
     }
     pool_.run(tileCount, [&](std::size_t task, int thread) {
@@ -156,14 +180,19 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
         const TileRect rect{tx * kTileSize, std::max(0, ty * kTileSize - quadRowOffset),
                             std::min(target.width, (tx + 1) * kTileSize) - 1,
                             std::min(target.height, (ty + 1) * kTileSize - quadRowOffset) - 1};
-        for (int y = rect.y0; y <= rect.y1; ++y) {
-            const std::size_t row = std::size_t(y) * std::size_t(target.width);
-            std::fill(target.color + row + rect.x0, target.color + row + rect.x1 + 1, settings.clearColor);
-            std::fill(target.depth + row + rect.x0, target.depth + row + rect.x1 + 1, 1.0f);
+        if (tileWork_[tile] == 0) { // nothing drawn here: the clear colour and depth
+            for (int y = rect.y0; y <= rect.y1; ++y) {
+                const std::size_t row = std::size_t(y) * std::size_t(target.width);
+                std::fill(target.color + row + rect.x0, target.color + row + rect.x1 + 1, settings.clearColor);
+                std::fill(target.depth + row + rect.x0, target.depth + row + rect.x1 + 1, 1.0f);
+            }
+            return;
         }
         TileScratch& scratch = tileScratch_[std::size_t(thread)];
-        const TileIds ids{scratch.ids.data(), tx * kTileSize, ty * kTileSize - quadRowOffset};
+        const TileBuffers buffers{scratch.ids.data(), scratch.depth.data(), scratch.color.data(), tx * kTileSize,
+                                  ty * kTileSize - quadRowOffset};
         std::fill(scratch.ids.begin(), scratch.ids.end(), 0u);
+        std::fill(scratch.depth.begin(), scratch.depth.end(), 1.0f);
 
         // Pass 1: coverage and depth, in input order; id n + 1 is the tile's n-th triangle.
         std::size_t won = 0;
@@ -174,11 +203,12 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
                 const std::uint32_t i = chunk.binTriangles[k];
                 scratch.triangles[count] = TileTriangle{&chunk.triangles[i], &materials_[chunk.materials[i]]};
                 ++count;
-                won += rasterizeVisibility(chunk.triangles[i], count, context, rect, ids);
+                won += rasterizeVisibility(chunk.triangles[i], count, context, rect, buffers);
             }
         }
+        storeTileDepth(context, rect, buffers);
         // Pass 2: each pixel shaded once, by the triangle that won it.
-        if (won != 0) shadeTile(scratch.triangles.data(), context, rect, ids);
+        shadeTile(scratch.triangles.data(), context, rect, buffers);
         fragments_[std::size_t(thread)] += won;
     });
     for (std::size_t f : fragments_) stats.fragmentsShaded += f;

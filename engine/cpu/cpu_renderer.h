@@ -53,9 +53,16 @@ private:
     CpuFrameStats renderFrame(const Model& model, const ViewParams& view, const RenderSettings& settings,
                               const FrameView& target, const CameraSpacePositions& given);
 
+    // The most set-up triangles one mesh triangle gives: its clipped polygon's fan.
+    static constexpr std::size_t kMaxFanTriangles = kMaxClippedVertices - 2;
+
     struct Chunk {
-        std::vector<ScreenTriangle> triangles;  // set-up triangles, input order
-        std::vector<std::uint32_t> materials;   // material of each
+        // Set-up triangles in input order: the first `count` elements of each array are this
+        // frame's (the arrays only grow, so the storage is reused from frame to frame).
+        std::vector<ScreenTriangle> triangles;
+        std::vector<std::uint32_t> materials; // material of each
+        std::vector<TileSpan> spans;          // tiles each touches
+        std::size_t count = 0;
         std::vector<std::uint32_t> binOffsets;  // tile t's triangles: binTriangles[offsets[t], offsets[t+1])
         std::vector<std::uint32_t> binTriangles;
         std::vector<std::uint32_t> binFill; // scratch for filling the bins
@@ -74,10 +81,12 @@ private:
     std::vector<std::uint32_t> tileOrder_; // raster stage: tiles, busiest first
     std::vector<std::uint32_t> tileWork_;  // triangles binned to each tile
     std::vector<std::size_t> fragments_; // per thread
-    // Per thread, for the tile it is drawing: the visibility buffer (kTileSize squared ids)
-    // and the triangles its ids name. Both grow once and are reused.
+    // Per thread, for the tile it is drawing: its visibility, depth and colour buffers
+    // (kTileBufferElements each) and the triangles its ids name. All grow once and are reused.
     struct TileScratch {
         std::vector<std::uint32_t> ids;
+        std::vector<float> depth;
+        std::vector<std::uint32_t> color;
         std::vector<TileTriangle> triangles;
     };
     std::vector<TileScratch> tileScratch_;

@@ -89,36 +89,79 @@ inline __m128i laneMask(unsigned bits) {
     return _mm_cmpgt_epi32(_mm_and_si128(_mm_set1_epi32(int(bits)), _mm_setr_epi32(1, 2, 4, 8)), _mm_setzero_si128());
 }
 
-inline float lane(__m128 v, int k) {
-    alignas(16) float f[4];
-    _mm_store_ps(f, v);
-    return f[k];
+// A quad's pixels that one triangle won: a unit of shading. shadeTile collects a batch of
+// them and shades the batch in two passes, each a loop whose iterations are independent: the
+// texel coordinates and level of detail of every job, then every job's texture sampling and
+// colour. A quad's shading is one long chain of dependent steps (divisions, the logarithm,
+// then the texel addresses, the gathers and the blends); one quad after another, each chain
+// waited for the last, while a loop of independent iterations lets the processor run several
+// at once.
+struct ShadeJob {
+    __m128 u, v; // texel coordinates per pixel (textured materials)
+    const TileTriangle* triangle;
+    float lod;      // level of detail (trilinear filtering)
+    int qx, qy;     // the quad's top-left pixel
+    unsigned mask;  // the pixels this triangle won (bit k: pixel k)
+};
+
+constexpr int kShadeBatch = 16;
+
+// The barycentrics of the quad's four pixels as the scalar reference forms them:
+// px = (x + 0.5) - v0.x, b1 = db1.x px + db1.y py, b0 = (1 - b1) - b2.
+inline void quadBarycentrics(const ScreenTriangle& tri, int qx, int qy, __m128 b[3]) {
+    const __m128 half = _mm_set1_ps(0.5f);
+    const __m128 pixelX = _mm_add_ps(_mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(qx), _mm_setr_epi32(0, 1, 0, 1))), half);
+    const __m128 pixelY = _mm_add_ps(_mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(qy), _mm_setr_epi32(0, 0, 1, 1))), half);
+    const __m128 px = _mm_sub_ps(pixelX, _mm_set1_ps(tri.v[0].pos.x));
+    const __m128 py = _mm_sub_ps(pixelY, _mm_set1_ps(tri.v[0].pos.y));
+    b[1] = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(tri.db1.x), px), _mm_mul_ps(_mm_set1_ps(tri.db1.y), py));
+    b[2] = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(tri.db2.x), px), _mm_mul_ps(_mm_set1_ps(tri.db2.y), py));
+    b[0] = _mm_sub_ps(_mm_sub_ps(_mm_set1_ps(1.0f), b[1]), b[2]);
 }
 
-// The packed colours of a quad's four pixels, given their barycentrics: everything after the
-// depth test (shadeFragment and packRgba8 per lane). Out of line, so the coverage loop that
-// calls it stays a small loop of its own.
-__attribute__((noinline)) __m128i shadeQuad(const ScreenTriangle& tri, const ShadeMaterial& material,
-                                            const RasterContext& ctx, const __m128 b[3]) {
-    const RenderSettings& settings = ctx.settings;
-    const bool textured = material.texture.levelCount > 0;
+// Shading, first pass: the job's perspective-correct texel coordinates (interpolateUv per
+// lane) and, for trilinear filtering, its level of detail (as shadeQuadPixel forms it).
+inline void jobTexelCoordinates(ShadeJob& job, const RasterContext& ctx) {
+    const ScreenTriangle& tri = *job.triangle->tri;
+    const TextureView& texture = job.triangle->material->texture;
+    job.lod = 0.0f;
+    if (texture.levelCount == 0) return;
+    __m128 b[3];
+    quadBarycentrics(tri, job.qx, job.qy, b);
     const ScreenVertex &v0 = tri.v[0], &v1 = tri.v[1], &v2 = tri.v[2];
+    const __m128 invW = interpolate4(b, v0.invW, v1.invW, v2.invW);
+    const __m128 u = _mm_div_ps(interpolate4(b, v0.uvOverW.x, v1.uvOverW.x, v2.uvOverW.x), invW);
+    const __m128 v = _mm_div_ps(interpolate4(b, v0.uvOverW.y, v1.uvOverW.y, v2.uvOverW.y), invW);
+    job.u = u;
+    job.v = v;
+    if (ctx.settings.filter == TextureFilter::Trilinear) {
+        // textureLod((uv3 - uv2) * texSize, (uv0 - uv2) * texSize), both differences in one
+        // register: (u3 - u2) w, (v3 - v2) h, (u0 - u2) w, (v0 - v2) h; then each dot
+        // product x x + y y, and the max of the two as glm::max takes it.
+        const MipLevel& level0 = texture.levels[0];
+        const float w = static_cast<float>(level0.width), h = static_cast<float>(level0.height);
+        const __m128 uv01 = _mm_unpacklo_ps(u, v), uv23 = _mm_unpackhi_ps(u, v); // u0 v0 u1 v1, u2 v2 u3 v3
+        const __m128 ends = _mm_shuffle_ps(uv23, uv01, _MM_SHUFFLE(1, 0, 3, 2));  // u3 v3 u0 v0
+        const __m128 d = _mm_mul_ps(_mm_sub_ps(ends, _mm_movelh_ps(uv23, uv23)), _mm_setr_ps(w, h, w, h));
+        const __m128 dots = _mm_hadd_ps(_mm_mul_ps(d, d), _mm_setzero_ps());
+        job.lod = lodFromSquaredLengths(_mm_cvtss_f32(dots), _mm_cvtss_f32(_mm_movehdup_ps(dots)));
+    }
+}
+
+// Shading, second pass: the packed colours of the job's four pixels (shadeFragment and
+// packRgba8 per lane).
+inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx) {
+    const RenderSettings& settings = ctx.settings;
+    const ScreenTriangle& tri = *job.triangle->tri;
+    const ShadeMaterial& material = *job.triangle->material;
     simd::Rgba4 c{_mm_set1_ps(material.color.r), _mm_set1_ps(material.color.g), _mm_set1_ps(material.color.b),
                   _mm_set1_ps(material.color.a)};
-    __m128 invW = _mm_setzero_ps();
-    if (textured || settings.headlight) invW = interpolate4(b, v0.invW, v1.invW, v2.invW);
-    if (textured) {
-        const __m128 u = _mm_div_ps(interpolate4(b, v0.uvOverW.x, v1.uvOverW.x, v2.uvOverW.x), invW);
-        const __m128 v = _mm_div_ps(interpolate4(b, v0.uvOverW.y, v1.uvOverW.y, v2.uvOverW.y), invW);
-        float lod = 0.0f;
-        if (settings.filter == TextureFilter::Trilinear) {
-            const glm::vec2 texSize(material.texture.levels[0].width, material.texture.levels[0].height);
-            const glm::vec2 uv0(lane(u, 0), lane(v, 0)), uv2(lane(u, 2), lane(v, 2)), uv3(lane(u, 3), lane(v, 3));
-            lod = textureLod((uv3 - uv2) * texSize, (uv0 - uv2) * texSize);
-        }
-        c = simd::sampleTexture4(material.texture, settings.filter, u, v, lod);
-    }
+    if (material.texture.levelCount > 0) c = simd::sampleTexture4(material.texture, settings.filter, job.u, job.v, job.lod);
     if (settings.headlight) {
+        __m128 b[3];
+        quadBarycentrics(tri, job.qx, job.qy, b);
+        const ScreenVertex &v0 = tri.v[0], &v1 = tri.v[1], &v2 = tri.v[2];
+        const __m128 invW = interpolate4(b, v0.invW, v1.invW, v2.invW);
         const __m128 nx = _mm_div_ps(interpolate4(b, v0.nOverW.x, v1.nOverW.x, v2.nOverW.x), invW);
         const __m128 ny = _mm_div_ps(interpolate4(b, v0.nOverW.y, v1.nOverW.y, v2.nOverW.y), invW);
         const __m128 nz = _mm_div_ps(interpolate4(b, v0.nOverW.z, v1.nOverW.z, v2.nOverW.z), invW);
@@ -127,27 +170,147 @@ __attribute__((noinline)) __m128i shadeQuad(const ScreenTriangle& tri, const Sha
     return simd::pack4(c);
 }
 
+// Shades a batch of jobs into the tile's colour buffer, each in the pixels it won.
+void shadeBatch(ShadeJob* jobs, int count, const RasterContext& ctx, const TileBuffers& buffers) {
+    for (int j = 0; j < count; ++j) jobTexelCoordinates(jobs[j], ctx);
+    for (int j = 0; j < count; ++j) {
+        const ShadeJob& job = jobs[j];
+        std::uint32_t* c0 =
+            buffers.color + std::size_t(job.qy - buffers.originY) * kTileBufferStride + std::size_t(job.qx - buffers.originX);
+        std::uint32_t* c1 = c0 + kTileBufferStride;
+        const __m128i old = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(c0)),
+                                               _mm_loadl_epi64(reinterpret_cast<const __m128i*>(c1)));
+        const __m128i color = _mm_blendv_epi8(old, jobColor(job, ctx), laneMask(job.mask));
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(c0), color);
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(c1), _mm_unpackhi_epi64(color, color));
+    }
+}
+
+// The coverage and depth test of a small triangle, in blocks of 4x2 pixels: eight int32
+// lanes, lane k holding pixel (x + (k & 3), y + (k >> 2)), when every edge value the walk meets
+// fits in 32 bits (see rasterizeVisibility). Per lane, the same integer edge values and float
+// operations as the scalar reference, in the same order.
+std::size_t visibilityBlocks(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q, const TileBuffers& buffers,
+                             const std::int64_t value[3], const std::int64_t stepX[3], const std::int64_t stepY[3]) {
+    const __m256i laneX = _mm256_setr_epi32(0, 1, 2, 3, 0, 1, 2, 3), laneY = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+    __m256i rowStart[3], step4[3], step2[3];
+    for (int i = 0; i < 3; ++i) {
+        const __m256i sx = _mm256_set1_epi32(std::int32_t(stepX[i])), sy = _mm256_set1_epi32(std::int32_t(stepY[i]));
+        rowStart[i] = _mm256_add_epi32(_mm256_set1_epi32(std::int32_t(value[i])),
+                                       _mm256_add_epi32(_mm256_mullo_epi32(laneX, sx), _mm256_mullo_epi32(laneY, sy)));
+        step4[i] = _mm256_slli_epi32(sx, 2);
+        step2[i] = _mm256_slli_epi32(sy, 1);
+    }
+    const __m256i zero = _mm256_setzero_si256();
+    // Bounds as lane compares: minX <= x <= maxX is x > minX - 1 and maxX + 1 > x.
+    const __m256i minX = _mm256_set1_epi32(q.minX - 1), maxX = _mm256_set1_epi32(q.maxX + 1);
+    const __m256i minY = _mm256_set1_epi32(q.minY - 1), maxY = _mm256_set1_epi32(q.maxY + 1);
+
+    const ScreenVertex &v0 = tri.v[0], &v1 = tri.v[1], &v2 = tri.v[2];
+    const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f), zeroF = _mm256_setzero_ps();
+    const __m256 db1x = _mm256_set1_ps(tri.db1.x), db1y = _mm256_set1_ps(tri.db1.y);
+    const __m256 db2x = _mm256_set1_ps(tri.db2.x), db2y = _mm256_set1_ps(tri.db2.y);
+    const __m256 pos0x = _mm256_set1_ps(v0.pos.x), pos0y = _mm256_set1_ps(v0.pos.y);
+    const __m256 depth0 = _mm256_set1_ps(v0.depth), depth1 = _mm256_set1_ps(v1.depth), depth2 = _mm256_set1_ps(v2.depth);
+    const __m256i newId = _mm256_set1_epi32(int(id));
+
+    std::size_t won = 0;
+    for (int qy = q.firstQy; qy <= q.maxY; qy += 2) {
+        __m256i at[3] = {rowStart[0], rowStart[1], rowStart[2]};
+        for (int i = 0; i < 3; ++i) rowStart[i] = _mm256_add_epi32(rowStart[i], step2[i]);
+        const __m256i ys = _mm256_add_epi32(_mm256_set1_epi32(qy), laneY);
+        const __m256i rowsIn = _mm256_and_si256(_mm256_cmpgt_epi32(ys, minY), _mm256_cmpgt_epi32(maxY, ys));
+        const __m256 py = _mm256_sub_ps(_mm256_add_ps(_mm256_cvtepi32_ps(ys), half), pos0y);
+        const __m256 b1y = _mm256_mul_ps(db1y, py), b2y = _mm256_mul_ps(db2y, py);
+        const std::size_t row = std::size_t(qy - buffers.originY) * kTileBufferStride;
+        std::uint32_t* idRow = buffers.ids + row;
+        float* depthRow = buffers.depth + row;
+
+        for (int qx = q.firstQx; qx <= q.maxX; qx += 4) {
+            const __m256i xs = _mm256_add_epi32(_mm256_set1_epi32(qx), laneX);
+            const __m256i inside = _mm256_and_si256(
+                _mm256_and_si256(_mm256_and_si256(_mm256_cmpgt_epi32(at[0], zero), _mm256_cmpgt_epi32(at[1], zero)),
+                                 _mm256_and_si256(_mm256_cmpgt_epi32(at[2], zero), rowsIn)),
+                _mm256_and_si256(_mm256_cmpgt_epi32(xs, minX), _mm256_cmpgt_epi32(maxX, xs)));
+            for (int i = 0; i < 3; ++i) at[i] = _mm256_add_epi32(at[i], step4[i]);
+            if (_mm256_testz_si256(inside, inside)) continue;
+
+            const __m256 px = _mm256_sub_ps(_mm256_add_ps(_mm256_cvtepi32_ps(xs), half), pos0x);
+            const __m256 b1 = _mm256_add_ps(_mm256_mul_ps(db1x, px), b1y);
+            const __m256 b2 = _mm256_add_ps(_mm256_mul_ps(db2x, px), b2y);
+            const __m256 b0 = _mm256_sub_ps(_mm256_sub_ps(one, b1), b2);
+            // interpolateDepth: b0 d0 + b1 d1 + b2 d2, left to right.
+            const __m256 depth = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(b0, depth0), _mm256_mul_ps(b1, depth1)),
+                                               _mm256_mul_ps(b2, depth2));
+            float* d0 = depthRow + (qx - buffers.originX);
+            float* d1 = d0 + kTileBufferStride;
+            const __m256 buffer = _mm256_set_m128(_mm_loadu_ps(d1), _mm_loadu_ps(d0));
+            const __m256 passes = _mm256_and_ps(
+                _mm256_and_ps(_mm256_cmp_ps(depth, zeroF, _CMP_GE_OQ), _mm256_cmp_ps(depth, one, _CMP_LE_OQ)),
+                _mm256_cmp_ps(depth, buffer, _CMP_LT_OQ));
+            const __m256 keep = _mm256_and_ps(passes, _mm256_castsi256_ps(inside));
+            const unsigned visible = unsigned(_mm256_movemask_ps(keep));
+            if (visible == 0) continue;
+
+            std::uint32_t* i0 = idRow + (qx - buffers.originX);
+            std::uint32_t* i1 = i0 + kTileBufferStride;
+            const __m256i oldIds = _mm256_set_m128i(_mm_loadu_si128(reinterpret_cast<const __m128i*>(i1)),
+                                                    _mm_loadu_si128(reinterpret_cast<const __m128i*>(i0)));
+            const __m256i newIds = _mm256_blendv_epi8(oldIds, newId, _mm256_castps_si256(keep));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(i0), _mm256_castsi256_si128(newIds));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(i1), _mm256_extracti128_si256(newIds, 1));
+            const __m256 newDepth = _mm256_blendv_ps(buffer, depth, keep);
+            _mm_storeu_ps(d0, _mm256_castps256_ps128(newDepth));
+            _mm_storeu_ps(d1, _mm256_extractf128_ps(newDepth, 1));
+            won += unsigned(__builtin_popcount(visible));
+        }
+    }
+    return won;
+}
+
 } // namespace
 
-// The coverage and depth test, the quad's four pixels in four lanes (each lane the scalar
-// reference's float operations, in the same order); where a pixel passes, its depth is written
-// and its id set. Nothing is shaded here.
+// The coverage and depth test (each lane the scalar reference's float operations, in the same
+// order); where a pixel passes, its depth is written and its id set. Nothing is shaded here.
 std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
-                                const TileRect& tile, const TileIds& ids) {
+                                const TileRect& tile, const TileBuffers& buffers) {
     QuadRange q;
     if (!quadRange(tri, ctx, tile, q)) return 0;
-    const FrameView& target = ctx.target;
-    const std::size_t width = std::size_t(target.width);
     const ScreenVertex &v0 = tri.v[0], &v1 = tri.v[1], &v2 = tri.v[2];
 
-    // Coverage: the three edge values at the quad's four pixels, one int64 lane each. (Set up
+    // The three edge values at the first quad's top-left pixel, bias included, and their steps
+    // per pixel: the values EdgeStepper gives, formed here straight from the vertices. (Set up
     // per call, not once per triangle in the triangle stage: on the default scene a triangle
     // touches 1.0 tiles on average, and setting them up ahead cost more than it saved.)
-    const EdgeStepper edges(tri, q.firstQx, q.firstQy);
+    const std::int32_t cx = pixelCentreFixed(q.firstQx), cy = pixelCentreFixed(q.firstQy);
+    std::int64_t value[3], stepX[3], stepY[3];
+    for (int i = 0; i < 3; ++i) {
+        // Edge i runs from vertex i + 1 to vertex i + 2 (see edgeValues).
+        const FixedPoint2 a = tri.v[(i + 1) % 3].p, b = tri.v[(i + 2) % 3].p;
+        const std::int64_t ex = b.x - a.x, ey = b.y - a.y;
+        value[i] = ex * (cy - a.y) - ey * (cx - a.x) + tri.bias[i];
+        stepX[i] = -ey * kSubpixelOne;
+        stepY[i] = ex * kSubpixelOne;
+    }
+
+    // A small triangle (nearly every one of a dense mesh) takes the 32-bit walk. The values it
+    // meets, one step past its last block and row included, lie within |value| + |stepX| w +
+    // |stepY| h over the w x h pixels from the first quad: the edge functions are affine.
+    const std::int64_t walkW = std::int64_t((q.maxX - q.firstQx) / 4 + 1) * 4 + 3;
+    const std::int64_t walkH = std::int64_t((q.maxY - q.firstQy) / 2 + 1) * 2 + 1;
+    std::int64_t largest = 0;
+    for (int i = 0; i < 3; ++i) {
+        const auto magnitude = [](std::int64_t x) { return x < 0 ? -x : x; };
+        largest = std::max(largest, magnitude(value[i]) + magnitude(stepX[i]) * walkW + magnitude(stepY[i]) * walkH);
+    }
+    if (largest <= std::int64_t(INT32_MAX)) return visibilityBlocks(tri, id, q, buffers, value, stepX, stepY);
+
+    // Otherwise quad by quad in 64 bits: the three edge values at the quad's four pixels, one
+    // int64 lane each.
     __m256i rowStart[3], stepX2[3], stepY2[3];
     for (int i = 0; i < 3; ++i) {
-        const std::int64_t sx = edges.stepX[i], sy = edges.stepY[i];
-        rowStart[i] = _mm256_add_epi64(_mm256_set1_epi64x(edges.value[i]), _mm256_setr_epi64x(0, sx, sy, sx + sy));
+        const std::int64_t sx = stepX[i], sy = stepY[i];
+        rowStart[i] = _mm256_add_epi64(_mm256_set1_epi64x(value[i]), _mm256_setr_epi64x(0, sx, sy, sx + sy));
         stepX2[i] = _mm256_set1_epi64x(2 * sx);
         stepY2[i] = _mm256_set1_epi64x(2 * sy);
     }
@@ -157,6 +320,7 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
     const __m128 db1x = _mm_set1_ps(tri.db1.x), db1y = _mm_set1_ps(tri.db1.y);
     const __m128 db2x = _mm_set1_ps(tri.db2.x), db2y = _mm_set1_ps(tri.db2.y);
     const __m128 pos0x = _mm_set1_ps(v0.pos.x), pos0y = _mm_set1_ps(v0.pos.y);
+    const __m128 depth0 = _mm_set1_ps(v0.depth), depth1 = _mm_set1_ps(v1.depth), depth2 = _mm_set1_ps(v2.depth);
     const __m128i laneX = _mm_setr_epi32(0, 1, 0, 1), laneY = _mm_setr_epi32(0, 0, 1, 1);
     const __m128i newId = _mm_set1_epi32(int(id));
 
@@ -166,11 +330,11 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
         for (int i = 0; i < 3; ++i) rowStart[i] = _mm256_add_epi64(rowStart[i], stepY2[i]);
         const __m128 py = _mm_sub_ps(_mm_add_ps(_mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(qy), laneY)), half), pos0y);
         const __m128 b1y = _mm_mul_ps(db1y, py), b2y = _mm_mul_ps(db2y, py);
-        const bool rowsInside = qy >= tile.y0 && qy + 1 <= tile.y1;
-        float* depthRow = target.depth + std::size_t(std::max(qy, 0)) * width;
-        // The ids of the quad's rows: always within the tile's buffer, even where the pixels
-        // are not within the target, so they are read and written whole.
-        std::uint32_t* idRow = ids.ids + std::size_t(qy - ids.originY) * kTileSize;
+        // The quad's two rows in the tile's buffers: always within them, even where the
+        // pixels are not within the target, so they are read and written whole.
+        const std::size_t row = std::size_t(qy - buffers.originY) * kTileBufferStride;
+        std::uint32_t* idRow = buffers.ids + row;
+        float* depthRow = buffers.depth + row;
 
         for (int qx = q.firstQx; qx <= q.maxX; qx += 2) {
             const __m256i inside = _mm256_and_si256(
@@ -187,20 +351,14 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
             b[1] = _mm_add_ps(_mm_mul_ps(db1x, px), b1y);
             b[2] = _mm_add_ps(_mm_mul_ps(db2x, px), b2y);
             b[0] = _mm_sub_ps(_mm_sub_ps(one, b[1]), b[2]);
-            const __m128 depth = interpolate4(b, v0.depth, v1.depth, v2.depth);
+            // interpolateDepth: b0 d0 + b1 d1 + b2 d2, left to right.
+            const __m128 depth = _mm_add_ps(_mm_add_ps(_mm_mul_ps(b[0], depth0), _mm_mul_ps(b[1], depth1)),
+                                            _mm_mul_ps(b[2], depth2));
 
-            const bool whole = rowsInside && qx + 1 <= tile.x1;
-            __m128 buffer;
-            if (whole) {
-                buffer = _mm_castsi128_ps(
-                    _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(depthRow + qx)),
-                                       _mm_loadl_epi64(reinterpret_cast<const __m128i*>(depthRow + width + qx))));
-            } else {
-                alignas(16) float z[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-                for (int k = 0; k < 4; ++k)
-                    if (covered >> k & 1) z[k] = target.depth[std::size_t(qy + (k >> 1)) * width + std::size_t(qx + (k & 1))];
-                buffer = _mm_load_ps(z);
-            }
+            float* d0 = depthRow + (qx - buffers.originX);
+            float* d1 = d0 + kTileBufferStride;
+            const __m128 buffer = _mm_castsi128_ps(_mm_unpacklo_epi64(
+                _mm_loadl_epi64(reinterpret_cast<const __m128i*>(d0)), _mm_loadl_epi64(reinterpret_cast<const __m128i*>(d1))));
             const __m128 passes = _mm_and_ps(
                 _mm_and_ps(_mm_cmp_ps(depth, _mm_setzero_ps(), _CMP_GE_OQ), _mm_cmp_ps(depth, one, _CMP_LE_OQ)),
                 _mm_cmp_ps(depth, buffer, _CMP_LT_OQ));
@@ -208,94 +366,82 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
             if (visible == 0) continue;
 
             const __m128i keep = laneMask(visible);
-            std::uint32_t* i0 = idRow + (qx - ids.originX);
-            std::uint32_t* i1 = i0 + kTileSize;
+            std::uint32_t* i0 = idRow + (qx - buffers.originX);
+            std::uint32_t* i1 = i0 + kTileBufferStride;
             const __m128i oldIds = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(i0)),
                                                       _mm_loadl_epi64(reinterpret_cast<const __m128i*>(i1)));
             const __m128i newIds = _mm_blendv_epi8(oldIds, newId, keep);
             _mm_storel_epi64(reinterpret_cast<__m128i*>(i0), newIds);
             _mm_storel_epi64(reinterpret_cast<__m128i*>(i1), _mm_unpackhi_epi64(newIds, newIds));
-            if (whole) {
-                const __m128 newDepth = _mm_blendv_ps(buffer, depth, _mm_castsi128_ps(keep));
-                _mm_storel_epi64(reinterpret_cast<__m128i*>(depthRow + qx), _mm_castps_si128(newDepth));
-                _mm_storel_epi64(reinterpret_cast<__m128i*>(depthRow + width + qx),
-                                 _mm_castps_si128(_mm_movehl_ps(newDepth, newDepth)));
-            } else {
-                alignas(16) float depths[4];
-                _mm_store_ps(depths, depth);
-                for (int k = 0; k < 4; ++k)
-                    if (visible >> k & 1)
-                        target.depth[std::size_t(qy + (k >> 1)) * width + std::size_t(qx + (k & 1))] = depths[k];
-            }
+            const __m128 newDepth = _mm_blendv_ps(buffer, depth, _mm_castsi128_ps(keep));
+            _mm_storel_epi64(reinterpret_cast<__m128i*>(d0), _mm_castps_si128(newDepth));
+            _mm_storel_epi64(reinterpret_cast<__m128i*>(d1), _mm_castps_si128(_mm_movehl_ps(newDepth, newDepth)));
             won += unsigned(__builtin_popcount(visible));
         }
     }
     return won;
 }
 
+void loadTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers) {
+    for (int y = tile.y0; y <= tile.y1; ++y)
+        std::copy_n(ctx.target.depth + std::size_t(y) * std::size_t(ctx.target.width) + std::size_t(tile.x0),
+                    tile.x1 - tile.x0 + 1,
+                    buffers.depth + std::size_t(y - buffers.originY) * kTileBufferStride + std::size_t(tile.x0 - buffers.originX));
+}
+
+void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers) {
+    for (int y = tile.y0; y <= tile.y1; ++y)
+        std::copy_n(buffers.depth + std::size_t(y - buffers.originY) * kTileBufferStride + std::size_t(tile.x0 - buffers.originX),
+                    tile.x1 - tile.x0 + 1,
+                    ctx.target.depth + std::size_t(y) * std::size_t(ctx.target.width) + std::size_t(tile.x0));
+}
+
 // Every quad of the tile: each distinct id among its pixels is shaded once, with the quad's
 // four lanes (each lane the scalar reference's shading; the helpers give that triangle's
-// level of detail), and kept in the lanes that triangle won.
-void shadeTile(const TileTriangle* triangles, const RasterContext& ctx, const TileRect& tile, const TileIds& ids) {
-    const FrameView& target = ctx.target;
-    const std::size_t width = std::size_t(target.width);
-    const __m128 half = _mm_set1_ps(0.5f), one = _mm_set1_ps(1.0f);
-    const __m128i laneX = _mm_setr_epi32(0, 1, 0, 1), laneY = _mm_setr_epi32(0, 0, 1, 1);
-    const __m128i zero = _mm_setzero_si128();
-    for (int qy = ids.originY; qy <= tile.y1; qy += 2) {
-        const bool rowsInside = qy >= tile.y0 && qy + 1 <= tile.y1;
-        std::uint32_t* colorRow = target.color + std::size_t(std::max(qy, 0)) * width;
-        const std::uint32_t* idRow = ids.ids + std::size_t(qy - ids.originY) * kTileSize;
-        const __m128 pixelY = _mm_add_ps(_mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(qy), laneY)), half);
-        for (int qx = ids.originX; qx <= tile.x1; qx += 2) {
-            const std::uint32_t* i0 = idRow + (qx - ids.originX);
+// level of detail), and kept in the lanes that triangle won; the other lanes get the clear
+// colour. The tile's colours then go to the target.
+void shadeTile(const TileTriangle* triangles, const RasterContext& ctx, const TileRect& tile,
+               const TileBuffers& buffers) {
+    const __m128i zero = _mm_setzero_si128(), clear = _mm_set1_epi32(int(ctx.settings.clearColor));
+    ShadeJob jobs[kShadeBatch];
+    int count = 0;
+    for (int qy = buffers.originY; qy <= tile.y1; qy += 2) {
+        const std::size_t row = std::size_t(qy - buffers.originY) * kTileBufferStride;
+        const std::uint32_t* idRow = buffers.ids + row;
+        std::uint32_t* colorRow = buffers.color + row;
+        for (int qx = buffers.originX; qx <= tile.x1; qx += 2) {
+            const std::uint32_t* i0 = idRow + (qx - buffers.originX);
+            std::uint32_t* c0 = colorRow + (qx - buffers.originX);
+            _mm_storel_epi64(reinterpret_cast<__m128i*>(c0), clear);
+            _mm_storel_epi64(reinterpret_cast<__m128i*>(c0 + kTileBufferStride), clear);
             const __m128i quadIds =
                 _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(i0)),
-                                   _mm_loadl_epi64(reinterpret_cast<const __m128i*>(i0 + kTileSize)));
-            const unsigned drawn = 0xFu & ~unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(quadIds, zero))));
-            if (drawn == 0) continue;
-            const __m128 pixelX = _mm_add_ps(_mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(qx), laneX)), half);
-
+                                   _mm_loadl_epi64(reinterpret_cast<const __m128i*>(i0 + kTileBufferStride)));
+            unsigned left = 0xFu & ~unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(quadIds, zero))));
             // Most quads hold one triangle; an edge between two gives two, rarely more.
-            __m128i color = zero;
-            unsigned left = drawn;
-            alignas(16) std::uint32_t idLanes[4];
-            _mm_store_si128(reinterpret_cast<__m128i*>(idLanes), quadIds);
             while (left != 0) {
-                const std::uint32_t id = idLanes[__builtin_ctz(left)];
+                const std::uint32_t id = i0[(left & 3u) != 0 ? __builtin_ctz(left) : kTileBufferStride + __builtin_ctz(left) - 2];
                 const unsigned mine =
                     unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(quadIds, _mm_set1_epi32(int(id))))));
                 left &= ~mine;
-                const TileTriangle& t = triangles[id - 1];
-                const ScreenTriangle& tri = *t.tri;
-                // The barycentrics as the scalar reference forms them: px = (x + 0.5) - v0.x,
-                // b1 = db1.x px + db1.y py, b0 = (1 - b1) - b2.
-                const __m128 px = _mm_sub_ps(pixelX, _mm_set1_ps(tri.v[0].pos.x));
-                const __m128 py = _mm_sub_ps(pixelY, _mm_set1_ps(tri.v[0].pos.y));
-                __m128 b[3];
-                b[1] = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(tri.db1.x), px), _mm_mul_ps(_mm_set1_ps(tri.db1.y), py));
-                b[2] = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(tri.db2.x), px), _mm_mul_ps(_mm_set1_ps(tri.db2.y), py));
-                b[0] = _mm_sub_ps(_mm_sub_ps(one, b[1]), b[2]);
-                color = _mm_blendv_epi8(color, shadeQuad(tri, *t.material, ctx, b), laneMask(mine));
-            }
-
-            if (rowsInside && qx + 1 <= tile.x1) {
-                const __m128i keep = laneMask(drawn);
-                std::uint32_t* c0 = colorRow + qx;
-                std::uint32_t* c1 = colorRow + width + qx;
-                const __m128i oldColor = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(c0)),
-                                                            _mm_loadl_epi64(reinterpret_cast<const __m128i*>(c1)));
-                const __m128i newColor = _mm_blendv_epi8(oldColor, color, keep);
-                _mm_storel_epi64(reinterpret_cast<__m128i*>(c0), newColor);
-                _mm_storel_epi64(reinterpret_cast<__m128i*>(c1), _mm_unpackhi_epi64(newColor, newColor));
-            } else {
-                alignas(16) std::uint32_t colors[4];
-                _mm_store_si128(reinterpret_cast<__m128i*>(colors), color);
-                for (int k = 0; k < 4; ++k)
-                    if (drawn >> k & 1) target.color[std::size_t(qy + (k >> 1)) * width + std::size_t(qx + (k & 1))] = colors[k];
+                ShadeJob& job = jobs[count++];
+                job.triangle = &triangles[id - 1];
+                job.qx = qx;
+                job.qy = qy;
+                job.mask = mine;
+                if (count == kShadeBatch) {
+                    shadeBatch(jobs, count, ctx, buffers);
+                    count = 0;
+                }
             }
         }
     }
+    shadeBatch(jobs, count, ctx, buffers);
+
+    const FrameView& target = ctx.target;
+    for (int y = tile.y0; y <= tile.y1; ++y)
+        std::copy_n(buffers.color + std::size_t(y - buffers.originY) * kTileBufferStride + std::size_t(tile.x0 - buffers.originX),
+                    tile.x1 - tile.x0 + 1, target.color + std::size_t(y) * std::size_t(target.width) + std::size_t(tile.x0));
 }
 
 } // namespace facet

@@ -38,29 +38,51 @@ struct RasterContext {
 std::size_t rasterizeTriangleScalar(const ScreenTriangle& tri, const ShadeMaterial& material,
                                     const RasterContext& ctx, const TileRect& tile);
 
-// One tile of the visibility buffer: per pixel, 1 + the index (in `TileTriangle`s) of the
-// triangle that last passed its depth test, 0 for none. Row-major, kTileSize square, its
-// element 0 at pixel (originX, originY): the tile's first quad, whose row is -1 for the
-// first tile row of an odd-height target. Only pixels within the tile rect are ever set.
-struct TileIds {
+// A tile's own buffers, kTileSize rows of kTileBufferStride elements, element 0 at pixel
+// (originX, originY): the tile's first quad, whose row is -1 for the first tile row of an
+// odd-height target.
+//   - ids: the visibility buffer, per pixel 1 + the index (in `TileTriangle`s) of the triangle
+//     that last passed its depth test, 0 for none;
+//   - depth: the tile's depth buffer, which the visibility pass tests and writes. Being the
+//     tile's own, it stays in the L1 cache while the tile is drawn; storeTileDepth writes it
+//     to the target once;
+//   - color: the tile's colours, which shadeTile fills and then writes to the target.
+// ids and depth are initialised (the renderer: ids 0, depth 1); only pixels within the tile
+// rect are ever covered, so the others are read and written back unchanged.
+// The visibility pass reads and writes blocks of 4 pixels per row from an even column, so a
+// row reaches up to 2 elements past the tile's last column: rows are padded to keep those
+// within their own row.
+inline constexpr int kTileBufferStride = kTileSize + 4;
+inline constexpr std::size_t kTileBufferElements = std::size_t(kTileBufferStride) * kTileSize;
+
+struct TileBuffers {
     std::uint32_t* ids;
+    float* depth;
+    std::uint32_t* color;
     int originX, originY;
 };
 
-// What shadeTile needs to shade a triangle recorded in TileIds.
+// What shadeTile needs to shade a triangle recorded in the ids.
 struct TileTriangle {
     const ScreenTriangle* tri;
     const ShadeMaterial* material;
 };
 
 // Pass 1: coverage and depth test of `tri` in the tile, exactly as rasterizeTriangleScalar;
-// where it passes, the depth is written and the pixel's id set to `id`. Returns the number of
-// pixels it won (the fragments rasterizeTriangleScalar would have written).
+// where it passes, the tile's depth is written and the pixel's id set to `id`. Returns the
+// number of pixels it won (the fragments rasterizeTriangleScalar would have written).
 std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
-                                const TileRect& tile, const TileIds& ids);
+                                const TileRect& tile, const TileBuffers& buffers);
 
-// Pass 2: the colour of every pixel of the tile with an id (triangles[id - 1] won it); pixels
-// without one are left as they are (the clear colour).
-void shadeTile(const TileTriangle* triangles, const RasterContext& ctx, const TileRect& tile, const TileIds& ids);
+// Pass 2: the colour of every pixel of the tile rect, into the tile's colour buffer and then
+// the target: a pixel with an id gets the shading of triangles[id - 1], the others the clear
+// colour.
+void shadeTile(const TileTriangle* triangles, const RasterContext& ctx, const TileRect& tile,
+               const TileBuffers& buffers);
+
+// The tile rect's depths between the target and the tile's depth buffer. (The renderer starts
+// every tile at depth 1 and only stores; a caller drawing over existing depths loads them.)
+void loadTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers);
+void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers);
 
 } // namespace facet

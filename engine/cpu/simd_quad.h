@@ -181,7 +181,8 @@ inline Rgba4 nearest4(const TextureView& t, __m128 u, __m128 v) {
 }
 
 // sampleTexture for the four pixels of a quad, which share one level of detail.
-inline Rgba4 sampleTexture4(const TextureView& t, TextureFilter filter, __m128 u, __m128 v, float lod) {
+// Inlined into its callers, so the four channels stay in registers.
+__attribute__((always_inline)) inline Rgba4 sampleTexture4(const TextureView& t, TextureFilter filter, __m128 u, __m128 v, float lod) {
     if (filter == TextureFilter::Nearest) return nearest4(t, u, v);
     const __m256 u8 = _mm256_set_m128(u, u), v8 = _mm256_set_m128(v, v);
     if (filter == TextureFilter::Bilinear || !minifies(t, lod)) return lowHalf(bilinear8(t, levelPair(t, 0, 0), u8, v8));
