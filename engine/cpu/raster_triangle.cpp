@@ -90,14 +90,15 @@ inline __m128i laneMask(unsigned bits) {
 }
 
 // A quad's pixels that one triangle won: a unit of shading. shadeTile collects a batch of
-// them and shades the batch in two passes, each a loop whose iterations are independent: the
-// texel coordinates and level of detail of every job, then every job's texture sampling and
-// colour. A quad's shading is one long chain of dependent steps (divisions, the logarithm,
-// then the texel addresses, the gathers and the blends); one quad after another, each chain
-// waited for the last, while a loop of independent iterations lets the processor run several
-// at once.
+// them and shades the batch in three passes, each a loop whose iterations are independent:
+// the texel coordinates and level of detail of every job, then the texels each samples and
+// their weights, then the fetches, blends and colours. A quad's shading is one long chain of
+// dependent steps (divisions, the logarithm, the texel addresses, the gathers, the blends);
+// one quad after another, each chain waited for the last, while a loop of independent
+// iterations lets the processor run several at once.
 struct ShadeJob {
-    __m128 u, v; // texel coordinates per pixel (textured materials)
+    simd::SamplePlan4 plan; // textured materials: the texels to fetch
+    __m128 u, v;            // texel coordinates per pixel (textured materials)
     const TileTriangle* triangle;
     float lod;      // level of detail (trilinear filtering)
     int qx, qy;     // the quad's top-left pixel
@@ -156,7 +157,7 @@ inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx) {
     const ShadeMaterial& material = *job.triangle->material;
     simd::Rgba4 c{_mm_set1_ps(material.color.r), _mm_set1_ps(material.color.g), _mm_set1_ps(material.color.b),
                   _mm_set1_ps(material.color.a)};
-    if (material.texture.levelCount > 0) c = simd::sampleTexture4(material.texture, settings.filter, job.u, job.v, job.lod);
+    if (material.texture.levelCount > 0) c = simd::fetchSample4(material.texture, job.plan);
     if (settings.headlight) {
         __m128 b[3];
         quadBarycentrics(tri, job.qx, job.qy, b);
@@ -173,6 +174,11 @@ inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx) {
 // Shades a batch of jobs into the tile's colour buffer, each in the pixels it won.
 void shadeBatch(ShadeJob* jobs, int count, const RasterContext& ctx, const TileBuffers& buffers) {
     for (int j = 0; j < count; ++j) jobTexelCoordinates(jobs[j], ctx);
+    for (int j = 0; j < count; ++j) {
+        ShadeJob& job = jobs[j];
+        const TextureView& texture = job.triangle->material->texture;
+        if (texture.levelCount > 0) job.plan = simd::planSample4(texture, ctx.settings.filter, job.u, job.v, job.lod);
+    }
     for (int j = 0; j < count; ++j) {
         const ShadeJob& job = jobs[j];
         std::uint32_t* c0 =

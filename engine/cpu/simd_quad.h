@@ -84,14 +84,23 @@ inline Level8 levelPair(const TextureView& t, int a, int b) {
 // texelCoordinate: (u - floor(u)) * size.
 inline __m256 texelCoordinate8(__m256 u, __m256 size) { return _mm256_mul_ps(_mm256_sub_ps(u, _mm256_floor_ps(u)), size); }
 
-// sampleBilinear on eight (uv, level) lanes.
-inline Rgba8 bilinear8(const TextureView& t, const Level8& l, __m256 u, __m256 v) {
-    const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
+// sampleBilinear on eight (uv, level) lanes, in two steps: planBilinear8 finds the four texels
+// of each lane and their weights, fetchBilinear8 reads and blends them. (Splitting them lets a
+// caller plan many quads before it waits for any texel: see cpu/raster_triangle.cpp.)
+struct Bilinear8Plan {
+    __m256i c00, c10, c01, c11; // texel indices in the texture's array
+    __m256 a, b;                // the weights along x and y
+};
+
+inline Bilinear8Plan planBilinear8(const Level8& l, __m256 u, __m256 v) {
+    const __m256 half = _mm256_set1_ps(0.5f);
     const __m256 s = _mm256_sub_ps(texelCoordinate8(u, l.widthF), half);
     const __m256 r = _mm256_sub_ps(texelCoordinate8(v, l.heightF), half);
     const __m256 fs = _mm256_floor_ps(s), fr = _mm256_floor_ps(r);
     const __m256i x0 = _mm256_cvttps_epi32(fs), y0 = _mm256_cvttps_epi32(fr);
-    const __m256 a = _mm256_sub_ps(s, fs), b = _mm256_sub_ps(r, fr);
+    Bilinear8Plan p;
+    p.a = _mm256_sub_ps(s, fs);
+    p.b = _mm256_sub_ps(r, fr);
 
     // wrapRepeat of x0, x0 + 1, y0 and y0 + 1. For a finite coordinate, s lies in
     // [-0.5, size - 0.5], so x0 in [-1, size - 1]: one conditional add or subtract wraps it.
@@ -124,19 +133,28 @@ inline Rgba8 bilinear8(const TextureView& t, const Level8& l, __m256 u, __m256 v
         row1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r1));
     }
     // Texel indices as sampleBilinear forms them (offset + row * width + column; a texture
-    // holds far fewer than 2^31 texels), fetched with gathers.
+    // holds far fewer than 2^31 texels).
     row0 = _mm256_add_epi32(l.offset, _mm256_mullo_epi32(row0, l.width));
     row1 = _mm256_add_epi32(l.offset, _mm256_mullo_epi32(row1, l.width));
+    p.c00 = _mm256_add_epi32(row0, col0);
+    p.c10 = _mm256_add_epi32(row0, col1);
+    p.c01 = _mm256_add_epi32(row1, col0);
+    p.c11 = _mm256_add_epi32(row1, col1);
+    return p;
+}
+
+inline Rgba8 fetchBilinear8(const TextureView& t, const Bilinear8Plan& p) {
     const int* texels = reinterpret_cast<const int*>(t.texels);
-    const Rgba8 c00 = unpack8(_mm256_i32gather_epi32(texels, _mm256_add_epi32(row0, col0), 4));
-    const Rgba8 c10 = unpack8(_mm256_i32gather_epi32(texels, _mm256_add_epi32(row0, col1), 4));
-    const Rgba8 c01 = unpack8(_mm256_i32gather_epi32(texels, _mm256_add_epi32(row1, col0), 4));
-    const Rgba8 c11 = unpack8(_mm256_i32gather_epi32(texels, _mm256_add_epi32(row1, col1), 4));
+    const Rgba8 c00 = unpack8(_mm256_i32gather_epi32(texels, p.c00, 4));
+    const Rgba8 c10 = unpack8(_mm256_i32gather_epi32(texels, p.c10, 4));
+    const Rgba8 c01 = unpack8(_mm256_i32gather_epi32(texels, p.c01, 4));
+    const Rgba8 c11 = unpack8(_mm256_i32gather_epi32(texels, p.c11, 4));
 
     // (1 - a)(1 - b) c00 + a (1 - b) c10 + (1 - a) b c01 + a b c11, summed left to right.
-    const __m256 na = _mm256_sub_ps(one, a), nb = _mm256_sub_ps(one, b);
-    const __m256 w00 = _mm256_mul_ps(na, nb), w10 = _mm256_mul_ps(a, nb), w01 = _mm256_mul_ps(na, b),
-                 w11 = _mm256_mul_ps(a, b);
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const __m256 na = _mm256_sub_ps(one, p.a), nb = _mm256_sub_ps(one, p.b);
+    const __m256 w00 = _mm256_mul_ps(na, nb), w10 = _mm256_mul_ps(p.a, nb), w01 = _mm256_mul_ps(na, p.b),
+                 w11 = _mm256_mul_ps(p.a, p.b);
     const auto blend = [&](__m256 p00, __m256 p10, __m256 p01, __m256 p11) {
         __m256 sum = _mm256_add_ps(_mm256_mul_ps(w00, p00), _mm256_mul_ps(w10, p10));
         sum = _mm256_add_ps(sum, _mm256_mul_ps(w01, p01));
@@ -151,8 +169,8 @@ inline Rgba4 lowHalf(const Rgba8& c) {
             _mm256_castps256_ps128(c.a)};
 }
 
-// sampleNearest on level 0 for four lanes.
-inline Rgba4 nearest4(const TextureView& t, __m128 u, __m128 v) {
+// sampleNearest on level 0 for four lanes: the texel indices, then the fetch.
+inline __m128i nearestIndex4(const TextureView& t, __m128 u, __m128 v) {
     const MipLevel& l = t.levels[0];
     const __m128 x = _mm_floor_ps(_mm_mul_ps(_mm_sub_ps(u, _mm_floor_ps(u)), _mm_set1_ps(static_cast<float>(l.width))));
     const __m128 y =
@@ -176,26 +194,59 @@ inline Rgba4 nearest4(const TextureView& t, __m128 u, __m128 v) {
         col = _mm_load_si128(reinterpret_cast<const __m128i*>(xs));
         row = _mm_load_si128(reinterpret_cast<const __m128i*>(ys));
     }
-    const __m128i index = _mm_add_epi32(_mm_set1_epi32(int(l.offset)), _mm_add_epi32(_mm_mullo_epi32(row, w), col));
-    return unpack4(_mm_i32gather_epi32(reinterpret_cast<const int*>(t.texels), index, 4));
+    return _mm_add_epi32(_mm_set1_epi32(int(l.offset)), _mm_add_epi32(_mm_mullo_epi32(row, w), col));
 }
 
-// sampleTexture for the four pixels of a quad, which share one level of detail.
-// Inlined into its callers, so the four channels stay in registers.
-__attribute__((always_inline)) inline Rgba4 sampleTexture4(const TextureView& t, TextureFilter filter, __m128 u, __m128 v, float lod) {
-    if (filter == TextureFilter::Nearest) return nearest4(t, u, v);
+// sampleTexture for the four pixels of a quad, which share one level of detail, in the same
+// two steps: planSample4 (texel indices and weights), then fetchSample4.
+struct SamplePlan4 {
+    enum class Kind { Nearest, OneLevel, TwoLevels };
+    Kind kind;
+    Bilinear8Plan bilinear; // Nearest: the texel indices in the low half of c00
+    float f;                // TwoLevels: the weight of the upper level (lanes 4-7)
+};
+
+__attribute__((always_inline)) inline SamplePlan4 planSample4(const TextureView& t, TextureFilter filter, __m128 u,
+                                                              __m128 v, float lod) {
+    SamplePlan4 p;
+    p.f = 0.0f;
+    if (filter == TextureFilter::Nearest) {
+        p.kind = SamplePlan4::Kind::Nearest;
+        p.bilinear.c00 = _mm256_castsi128_si256(nearestIndex4(t, u, v));
+        return p;
+    }
     const __m256 u8 = _mm256_set_m128(u, u), v8 = _mm256_set_m128(v, v);
-    if (filter == TextureFilter::Bilinear || !minifies(t, lod)) return lowHalf(bilinear8(t, levelPair(t, 0, 0), u8, v8));
+    p.kind = SamplePlan4::Kind::OneLevel;
+    if (filter == TextureFilter::Bilinear || !minifies(t, lod)) {
+        p.bilinear = planBilinear8(levelPair(t, 0, 0), u8, v8);
+        return p;
+    }
     const MipBlend m = mipBlend(t, lod);
-    const Rgba8 both = bilinear8(t, levelPair(t, m.lo, m.hi), u8, v8);
+    p.bilinear = planBilinear8(levelPair(t, m.lo, m.hi), u8, v8);
+    if (m.f > 0.0f) {
+        p.kind = SamplePlan4::Kind::TwoLevels;
+        p.f = m.f;
+    }
+    return p;
+}
+
+__attribute__((always_inline)) inline Rgba4 fetchSample4(const TextureView& t, const SamplePlan4& p) {
+    if (p.kind == SamplePlan4::Kind::Nearest)
+        return unpack4(_mm_i32gather_epi32(reinterpret_cast<const int*>(t.texels), _mm256_castsi256_si128(p.bilinear.c00), 4));
+    const Rgba8 both = fetchBilinear8(t, p.bilinear);
     const Rgba4 lo = lowHalf(both);
-    if (!(m.f > 0.0f)) return lo;
+    if (p.kind == SamplePlan4::Kind::OneLevel) return lo;
     // (1 - f) * lo + f * hi
-    const __m128 nf = _mm_set1_ps(1.0f - m.f), f = _mm_set1_ps(m.f);
+    const __m128 nf = _mm_set1_ps(1.0f - p.f), f = _mm_set1_ps(p.f);
     const auto mix = [&](__m256 c) {
         return _mm_add_ps(_mm_mul_ps(nf, _mm256_castps256_ps128(c)), _mm_mul_ps(f, _mm256_extractf128_ps(c, 1)));
     };
     return {mix(both.r), mix(both.g), mix(both.b), mix(both.a)};
+}
+
+// Both steps at once.
+__attribute__((always_inline)) inline Rgba4 sampleTexture4(const TextureView& t, TextureFilter filter, __m128 u, __m128 v, float lod) {
+    return fetchSample4(t, planSample4(t, filter, u, v, lod));
 }
 
 // shadeFragment's headlight term on four pixels with normals (nx, ny, nz).
