@@ -45,7 +45,7 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     CpuFrameStats stats;
     validateMesh(mesh, model.materials.size(), model.source);
 
-    // 1. Vertex stage, in blocks of 16k vertices: camera space, then each vertex's outside mask
+    // 1. Vertex stage, in blocks of 4k vertices: camera space, then each vertex's outside mask
     // and, for the vertices inside every clip plane, their projection.
     auto t0 = Clock::now();
     const bool transform = given.dx == nullptr;
@@ -65,9 +65,8 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     pool_.run((vertexCount + kVertexBlock - 1) / kVertexBlock, [&](std::size_t block, int) {
         const std::size_t begin = block * kVertexBlock, end = std::min(vertexCount, begin + kVertexBlock);
         if (transform) transformVertices(mesh, view, begin, end, dx_.data(), dy_.data(), dz_.data());
-        for (std::size_t i = begin; i < end; ++i)
-            classifyVertex(meshPointers, dx, dy, dz, planes, view, target.width, target.height, outside_.data(),
-                           projected_.data(), std::uint32_t(i));
+        classifyVertices(meshPointers, dx, dy, dz, planes, view, target.width, target.height, outside_.data(),
+                         projected_.data(), begin, end);
     });
     stats.vertexMs = msSince(t0);
 
