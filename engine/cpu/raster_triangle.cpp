@@ -192,17 +192,31 @@ void shadeBatch(ShadeJob* jobs, int count, const RasterContext& ctx, const TileB
     }
 }
 
-// The coverage and depth test of a small triangle, in blocks of 4x2 pixels: eight int32
-// lanes, lane k holding pixel (x + (k & 3), y + (k >> 2)), when every edge value the walk meets
-// fits in 32 bits (see rasterizeVisibility). Per lane, the same integer edge values and float
-// operations as the scalar reference, in the same order.
-std::size_t visibilityBlocks(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q, const TileBuffers& buffers,
-                             const std::int64_t value[3], const std::int64_t stepX[3], const std::int64_t stepY[3]) {
+// A triangle whose snapped bounds are under kSmallExtent sub-pixels on each side (64 pixels)
+// takes the 32-bit walk below. Its edge vectors are then under 2^14, and every point the walk
+// meets lies within 9 pixels (2^11.2 sub-pixels) of its bounds, so every edge value there is
+// under 2 * 2^14 * (2^14 + 2^11.2) + 1 < 2^30, and a step over the walk's extent
+// (< 2^14 / 256 + 9 pixels) adds under 2^22 * 2^6.2: all within 32 bits.
+constexpr std::int32_t kSmallExtent = 1 << 14;
+
+// The coverage and depth test of a small triangle, in blocks of 4x2 pixels: eight int32 lanes,
+// lane k holding pixel (x + (k & 3), y + (k >> 2)). Per lane, the same integer edge values and
+// float operations as the scalar reference, in the same order. Lanes outside the triangle's
+// bounds fail its edge tests; `Bounds` adds the tile's bounds, for a triangle the tile (or the
+// target) cuts.
+template <bool Bounds>
+std::size_t visibilityBlocks(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q, const TileBuffers& buffers) {
     const __m256i laneX = _mm256_setr_epi32(0, 1, 2, 3, 0, 1, 2, 3), laneY = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+    const std::int32_t cx = pixelCentreFixed(q.firstQx), cy = pixelCentreFixed(q.firstQy);
     __m256i rowStart[3], step4[3], step2[3];
     for (int i = 0; i < 3; ++i) {
-        const __m256i sx = _mm256_set1_epi32(std::int32_t(stepX[i])), sy = _mm256_set1_epi32(std::int32_t(stepY[i]));
-        rowStart[i] = _mm256_add_epi32(_mm256_set1_epi32(std::int32_t(value[i])),
+        // Edge i runs from vertex i + 1 to vertex i + 2 (see edgeValues): its value at the first
+        // block's first pixel, bias included, and its steps per pixel right and down.
+        const FixedPoint2 a = tri.v[(i + 1) % 3].p, b = tri.v[(i + 2) % 3].p;
+        const std::int32_t ex = b.x - a.x, ey = b.y - a.y;
+        const std::int32_t value = ex * (cy - a.y) - ey * (cx - a.x) + std::int32_t(tri.bias[i]);
+        const __m256i sx = _mm256_set1_epi32(-ey * kSubpixelOne), sy = _mm256_set1_epi32(ex * kSubpixelOne);
+        rowStart[i] = _mm256_add_epi32(_mm256_set1_epi32(value),
                                        _mm256_add_epi32(_mm256_mullo_epi32(laneX, sx), _mm256_mullo_epi32(laneY, sy)));
         step4[i] = _mm256_slli_epi32(sx, 2);
         step2[i] = _mm256_slli_epi32(sy, 1);
@@ -225,7 +239,8 @@ std::size_t visibilityBlocks(const ScreenTriangle& tri, std::uint32_t id, const 
         __m256i at[3] = {rowStart[0], rowStart[1], rowStart[2]};
         for (int i = 0; i < 3; ++i) rowStart[i] = _mm256_add_epi32(rowStart[i], step2[i]);
         const __m256i ys = _mm256_add_epi32(_mm256_set1_epi32(qy), laneY);
-        const __m256i rowsIn = _mm256_and_si256(_mm256_cmpgt_epi32(ys, minY), _mm256_cmpgt_epi32(maxY, ys));
+        const __m256i rowsIn =
+            Bounds ? _mm256_and_si256(_mm256_cmpgt_epi32(ys, minY), _mm256_cmpgt_epi32(maxY, ys)) : _mm256_set1_epi32(-1);
         const __m256 py = _mm256_sub_ps(_mm256_add_ps(_mm256_cvtepi32_ps(ys), half), pos0y);
         const __m256 b1y = _mm256_mul_ps(db1y, py), b2y = _mm256_mul_ps(db2y, py);
         const std::size_t row = std::size_t(qy - buffers.originY) * kTileBufferStride;
@@ -234,12 +249,12 @@ std::size_t visibilityBlocks(const ScreenTriangle& tri, std::uint32_t id, const 
 
         for (int qx = q.firstQx; qx <= q.maxX; qx += 4) {
             const __m256i xs = _mm256_add_epi32(_mm256_set1_epi32(qx), laneX);
-            const __m256i inside = _mm256_and_si256(
-                _mm256_and_si256(_mm256_and_si256(_mm256_cmpgt_epi32(at[0], zero), _mm256_cmpgt_epi32(at[1], zero)),
-                                 _mm256_and_si256(_mm256_cmpgt_epi32(at[2], zero), rowsIn)),
-                _mm256_and_si256(_mm256_cmpgt_epi32(xs, minX), _mm256_cmpgt_epi32(maxX, xs)));
+            __m256i inside = _mm256_and_si256(_mm256_and_si256(_mm256_cmpgt_epi32(at[0], zero), _mm256_cmpgt_epi32(at[1], zero)),
+                                              _mm256_cmpgt_epi32(at[2], zero));
+            if (Bounds)
+                inside = _mm256_and_si256(_mm256_and_si256(inside, rowsIn),
+                                          _mm256_and_si256(_mm256_cmpgt_epi32(xs, minX), _mm256_cmpgt_epi32(maxX, xs)));
             for (int i = 0; i < 3; ++i) at[i] = _mm256_add_epi32(at[i], step4[i]);
-            if (_mm256_testz_si256(inside, inside)) continue;
 
             const __m256 px = _mm256_sub_ps(_mm256_add_ps(_mm256_cvtepi32_ps(xs), half), pos0x);
             const __m256 b1 = _mm256_add_ps(_mm256_mul_ps(db1x, px), b1y);
@@ -256,8 +271,8 @@ std::size_t visibilityBlocks(const ScreenTriangle& tri, std::uint32_t id, const 
                 _mm256_cmp_ps(depth, buffer, _CMP_LT_OQ));
             const __m256 keep = _mm256_and_ps(passes, _mm256_castsi256_ps(inside));
             const unsigned visible = unsigned(_mm256_movemask_ps(keep));
-            if (visible == 0) continue;
-
+            // No branch on `visible`: a small triangle's blocks are a few, their outcomes hard to
+            // predict, and blending in nothing costs less than a mispredicted branch.
             std::uint32_t* i0 = idRow + (qx - buffers.originX);
             std::uint32_t* i1 = i0 + kTileBufferStride;
             const __m256i oldIds = _mm256_set_m128i(_mm_loadu_si128(reinterpret_cast<const __m128i*>(i1)),
@@ -284,6 +299,18 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
     if (!quadRange(tri, ctx, tile, q)) return 0;
     const ScreenVertex &v0 = tri.v[0], &v1 = tri.v[1], &v2 = tri.v[2];
 
+    const FixedPoint2 p0 = v0.p, p1 = v1.p, p2 = v2.p;
+    const std::int32_t extentX = std::max(p0.x, std::max(p1.x, p2.x)) - std::min(p0.x, std::min(p1.x, p2.x));
+    const std::int32_t extentY = std::max(p0.y, std::max(p1.y, p2.y)) - std::min(p0.y, std::min(p1.y, p2.y));
+    if (extentX < kSmallExtent && extentY < kSmallExtent) {
+        // The tile's bounds matter only where they (or the target's) cut the triangle's: at its
+        // right or bottom, or above it (the first quad row of an odd-height target is row -1).
+        const FrameView& target = ctx.target;
+        const bool cut = q.maxX != tri.maxX || q.minY != tri.minY || q.maxY != tri.maxY || tri.maxX == target.width - 1 ||
+                         tri.minY == 0 || tri.maxY == target.height - 1;
+        return cut ? visibilityBlocks<true>(tri, id, q, buffers) : visibilityBlocks<false>(tri, id, q, buffers);
+    }
+
     // The three edge values at the first quad's top-left pixel, bias included, and their steps
     // per pixel: the values EdgeStepper gives, formed here straight from the vertices. (Set up
     // per call, not once per triangle in the triangle stage: on the default scene a triangle
@@ -298,18 +325,6 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
         stepX[i] = -ey * kSubpixelOne;
         stepY[i] = ex * kSubpixelOne;
     }
-
-    // A small triangle (nearly every one of a dense mesh) takes the 32-bit walk. The values it
-    // meets, one step past its last block and row included, lie within |value| + |stepX| w +
-    // |stepY| h over the w x h pixels from the first quad: the edge functions are affine.
-    const std::int64_t walkW = std::int64_t((q.maxX - q.firstQx) / 4 + 1) * 4 + 3;
-    const std::int64_t walkH = std::int64_t((q.maxY - q.firstQy) / 2 + 1) * 2 + 1;
-    std::int64_t largest = 0;
-    for (int i = 0; i < 3; ++i) {
-        const auto magnitude = [](std::int64_t x) { return x < 0 ? -x : x; };
-        largest = std::max(largest, magnitude(value[i]) + magnitude(stepX[i]) * walkW + magnitude(stepY[i]) * walkH);
-    }
-    if (largest <= std::int64_t(INT32_MAX)) return visibilityBlocks(tri, id, q, buffers, value, stepX, stepY);
 
     // Otherwise quad by quad in 64 bits: the three edge values at the quad's four pixels, one
     // int64 lane each.
