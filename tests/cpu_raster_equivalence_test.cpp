@@ -16,6 +16,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace facet {
@@ -97,6 +98,12 @@ std::uint32_t bitsOf(float f) {
     return u;
 }
 
+// The same float: the same bits, except that any NaN equals any NaN. Which NaN an operation on
+// two NaNs gives (sign and payload) is not the code's choice: x86 keeps its first operand's,
+// and the compiler may swap the operands of a commutative add or multiply. Every path packs
+// a NaN channel to 0 alike.
+bool sameFloat(float a, float b) { return bitsOf(a) == bitsOf(b) || (std::isnan(a) && std::isnan(b)); }
+
 // A texture of random texels with its mip chain, w x h on level 0.
 Texture randomTexture(std::mt19937& rng, std::uint32_t w, std::uint32_t h) {
     Image image;
@@ -158,12 +165,60 @@ TEST(CpuRasterEquivalence, SimdSamplingMatchesSampleTexture) {
                 for (int k = 0; k < 4; ++k) {
                     const glm::vec4 expected = sampleTexture(view, filter, glm::vec2(u[k], v[k]), lod);
                     for (int i = 0; i < 4; ++i)
-                        ASSERT_EQ(bitsOf(ch[i][k]), bitsOf(expected[i]))
-                            << "filter " << int(filter) << " uv " << u[k] << "," << v[k] << " lod " << lod;
+                        ASSERT_TRUE(sameFloat(ch[i][k], expected[i]))
+                            << ch[i][k] << " vs " << expected[i] << ": filter " << int(filter) << " uv " << u[k] << ","
+                            << v[k] << " lod " << lod;
                 }
             }
         }
     }
+}
+
+// Draws `tri` over a w x h target cut into tiles of `tile` pixels as the renderer cuts them
+// (columns from an even x, rows from -quadRowOffset), once with the scalar reference and once
+// deferred (visibility, then shading of the pixels it won), from the same random depth buffer,
+// and adds a failure where the colours, depths or fragment counts differ. Returns the
+// fragments drawn.
+std::size_t drawBothWays(const ScreenTriangle& tri, const ShadeMaterial& material, const RenderSettings& settings,
+                         glm::vec3 forward, int w, int h, int tile, std::mt19937& rng, const std::string& what) {
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    const std::size_t pixels = std::size_t(w) * std::size_t(h);
+    // Colour starts as the clear colour (shadeTile writes it where nothing is drawn); depth at
+    // random, so the depth test decides.
+    std::vector<float> depthA(pixels), depthB;
+    std::vector<std::uint32_t> colorA(pixels, settings.clearColor), colorB;
+    for (std::size_t i = 0; i < pixels; ++i) depthA[i] = i % 5 == 0 ? 1.0f : unit(rng);
+    depthB = depthA;
+    colorB = colorA;
+    const FrameView targetA{colorA.data(), depthA.data(), w, h}, targetB{colorB.data(), depthB.data(), w, h};
+    const int quadRowOffset = h & 1;
+    const RasterContext ctxA{settings, forward, targetA, quadRowOffset}, ctxB{settings, forward, targetB, quadRowOffset};
+    std::vector<std::uint32_t> idBuffer(kTileBufferElements), tileColor(kTileBufferElements);
+    std::vector<float> tileDepth(kTileBufferElements);
+    const TileTriangle drawn[1] = {{&tri, &material}};
+    std::size_t fragments = 0;
+    for (int ty = -quadRowOffset; ty < h; ty += tile)
+        for (int tx = 0; tx < w; tx += tile) {
+            const TileRect rect{tx, std::max(0, ty), std::min(w, tx + tile) - 1, std::min(h, ty + tile) - 1};
+            const std::size_t a = rasterizeTriangleScalar(tri, material, ctxA, rect);
+            std::fill(idBuffer.begin(), idBuffer.end(), 0u);
+            std::fill(tileDepth.begin(), tileDepth.end(), 1.0f);
+            const TileBuffers buffers{idBuffer.data(), tileDepth.data(), tileColor.data(), tx, ty};
+            loadTileDepth(ctxB, rect, buffers);
+            const std::size_t b = rasterizeVisibility(tri, 1, ctxB, rect, buffers);
+            storeTileDepth(ctxB, rect, buffers);
+            shadeTile(drawn, ctxB, rect, buffers);
+            EXPECT_EQ(a, b) << what << ", tile " << tx << "," << ty;
+            if (a != b) return fragments;
+            fragments += a;
+        }
+    for (std::size_t i = 0; i < pixels; ++i) {
+        EXPECT_EQ(colorA[i], colorB[i]) << what << ", pixel " << i % std::size_t(w) << "," << i / std::size_t(w);
+        EXPECT_EQ(bitsOf(depthA[i]), bitsOf(depthB[i])) << what << ", pixel " << i % std::size_t(w) << ","
+                                                         << i / std::size_t(w);
+        if (colorA[i] != colorB[i] || bitsOf(depthA[i]) != bitsOf(depthB[i])) break;
+    }
+    return fragments;
 }
 
 // Whole triangles: the SIMD quad loop writes exactly the colours and depths of the scalar
@@ -191,56 +246,126 @@ TEST(CpuRasterEquivalence, SimdVisibilityAndShadingMatchScalar) {
         ScreenTriangle tri;
         if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;
 
-        const std::size_t pixels = std::size_t(w) * std::size_t(h);
-        std::vector<float> depthA(pixels), depthB;
-        std::vector<std::uint32_t> colorA(pixels), colorB;
-        // Colour starts as the clear colour (shadeTile writes it where nothing is drawn);
-        // depth at random, so the depth test decides.
         RenderSettings settings;
         settings.clearColor = std::uint32_t(rng());
-        for (std::size_t i = 0; i < pixels; ++i) {
-            depthA[i] = i % 5 == 0 ? 1.0f : unit(rng);
-            colorA[i] = settings.clearColor;
-        }
-        depthB = depthA;
-        colorB = colorA;
         settings.filter = TextureFilter(n % 3);
         settings.headlight = (n / 3) % 2 == 1;
         const ShadeMaterial material{glm::vec4(unit(rng) * 255.0f, unit(rng) * 255.0f, unit(rng) * 255.0f, 255.0f),
                                      n % 8 == 7 ? TextureView{}
                                                 : TextureView{tex.texels.data(), tex.levels.data(), int(tex.levels.size())}};
         const glm::vec3 forward = glm::normalize(glm::vec3(d(rng), d(rng), d(rng)) + glm::vec3(0.0f, 0.0f, 1e-3f));
-        const FrameView targetA{colorA.data(), depthA.data(), w, h}, targetB{colorB.data(), depthB.data(), w, h};
-        const int quadRowOffset = h & 1;
-        const RasterContext ctxA{settings, forward, targetA, quadRowOffset}, ctxB{settings, forward, targetB, quadRowOffset};
-        // Tiles as the renderer cuts them: columns from an even x, rows from -quadRowOffset;
-        // the SIMD side draws each deferred: visibility, then shading of the pixels it won.
         const int tile = 2 * (1 + int(rng() % 20));
-        std::vector<std::uint32_t> idBuffer(kTileBufferElements);
-        std::vector<float> tileDepth(kTileBufferElements);
-        std::vector<std::uint32_t> tileColor(kTileBufferElements);
-        const TileTriangle drawn[1] = {{&tri, &material}};
-        for (int ty = -quadRowOffset; ty < h; ty += tile)
-            for (int tx = 0; tx < w; tx += tile) {
-                const TileRect rect{tx, std::max(0, ty), std::min(w, tx + tile) - 1, std::min(h, ty + tile) - 1};
-                const std::size_t a = rasterizeTriangleScalar(tri, material, ctxA, rect);
-                std::fill(idBuffer.begin(), idBuffer.end(), 0u);
-                std::fill(tileDepth.begin(), tileDepth.end(), 1.0f);
-                const TileBuffers buffers{idBuffer.data(), tileDepth.data(), tileColor.data(), tx, ty};
-                loadTileDepth(ctxB, rect, buffers);
-                const std::size_t b = rasterizeVisibility(tri, 1, ctxB, rect, buffers);
-                storeTileDepth(ctxB, rect, buffers);
-                shadeTile(drawn, ctxB, rect, buffers);
-                ASSERT_EQ(a, b) << "triangle " << n;
-                fragments += a;
-            }
-        for (std::size_t i = 0; i < pixels; ++i) {
-            ASSERT_EQ(colorA[i], colorB[i]) << "triangle " << n << " pixel " << i % std::size_t(w) << ","
-                                            << i / std::size_t(w);
-            ASSERT_EQ(bitsOf(depthA[i]), bitsOf(depthB[i])) << "triangle " << n << " pixel " << i;
-        }
+        fragments += drawBothWays(tri, material, settings, forward, w, h, tile, rng, "triangle " + std::to_string(n));
+        if (HasFatalFailure() || HasNonfatalFailure()) return;
     }
     EXPECT_GT(fragments, 100000u);
+}
+
+// Small triangles take a 32-bit walk (kSmallTriangleExtent); at its limit and just past it,
+// anywhere in the target, cut by tiles and target edges or not, both walks give the scalar
+// reference's pixels.
+TEST(CpuRasterEquivalence, SmallTriangleWalkMatchesScalarAtItsLimit) {
+    std::mt19937 rng(17);
+    const int w = 301, h = 203;
+    std::size_t fragments = 0;
+    for (int n = 0; n < 400; ++n) {
+        // Sides of kSmallTriangleExtent - 1 (the last 32-bit one) or kSmallTriangleExtent
+        // sub-pixels, along x or y or both, at random positions and orientations.
+        const std::int32_t extent = kSmallTriangleExtent - 1 + (n % 2);
+        const std::int32_t x0 = std::int32_t(rng() % std::uint32_t(w * kSubpixelOne)) - kSmallTriangleExtent / 2;
+        const std::int32_t y0 = std::int32_t(rng() % std::uint32_t(h * kSubpixelOne)) - kSmallTriangleExtent / 2;
+        const std::int32_t a = std::int32_t(rng() % std::uint32_t(extent + 1)), b = std::int32_t(rng() % std::uint32_t(extent + 1));
+        FixedPoint2 p[3];
+        switch ((n / 2) % 3) {
+        case 0: p[0] = {x0, y0}, p[1] = {x0 + extent, y0 + a}, p[2] = {x0 + b, y0 + a / 2 + 300}; break;
+        case 1: p[0] = {x0 + a, y0}, p[1] = {x0, y0 + extent}, p[2] = {x0 + b / 2 + 300, y0 + b}; break;
+        default: p[0] = {x0, y0}, p[1] = {x0 + extent, y0 + a}, p[2] = {x0 + b, y0 + extent}; break;
+        }
+        if (n % 4 >= 2) std::swap(p[1], p[2]);
+        ScreenVertex v[3];
+        for (int k = 0; k < 3; ++k) {
+            v[k] = vertexAt(glm::vec2(float(p[k].x), float(p[k].y)) / float(kSubpixelOne));
+            v[k].p = p[k];
+            v[k].depth = std::uniform_real_distribution<float>(0.0f, 1.0f)(rng);
+        }
+        ScreenTriangle tri;
+        if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;
+        RenderSettings settings;
+        settings.filter = TextureFilter::Nearest;
+        const ShadeMaterial material{glm::vec4(200.0f, 100.0f, 50.0f, 255.0f), TextureView{}};
+        const int tile = n % 3 == 0 ? kTileSize : 2 * (1 + int(rng() % (kTileSize / 2)));
+        fragments += drawBothWays(tri, material, settings, glm::vec3(0.0f, 0.0f, 1.0f), w, h, tile, rng,
+                                  "triangle " + std::to_string(n) + " extent " + std::to_string(extent));
+        if (HasFatalFailure() || HasNonfatalFailure()) return;
+    }
+    EXPECT_GT(fragments, 100000u);
+}
+
+// classifyVertices (eight vertices a lane each) equals classifyVertex vertex by vertex: the
+// same outside masks, and the same projection bits wherever a vertex is inside every plane;
+// with and without uvs and normals, for non-finite, behind-the-eye and far-off positions, and
+// ranges that do not start or end on a multiple of eight.
+TEST(CpuRasterEquivalence, VectorisedClassificationMatchesClassifyVertex) {
+    std::mt19937 rng(19);
+    std::size_t projected = 0, culled = 0;
+    for (int round = 0; round < 40; ++round) {
+        const std::size_t n = 37 + rng() % 200;
+        std::vector<float> dx(n), dy(n), dz(n), u(n), v(n), nx(n), ny(n), nz(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const float scale = round % 3 == 0 ? 5.0f : round % 3 == 1 ? 50.0f : 5.0e4f;
+            dx[i] = wildFloat(rng, scale);
+            dy[i] = wildFloat(rng, scale);
+            dz[i] = i % 4 == 0 ? wildFloat(rng, scale) : std::uniform_real_distribution<float>(0.05f, scale)(rng);
+            u[i] = wildFloat(rng, 4.0f);
+            v[i] = wildFloat(rng, 4.0f);
+            nx[i] = wildFloat(rng, 1.0f);
+            ny[i] = wildFloat(rng, 1.0f);
+            nz[i] = wildFloat(rng, 1.0f);
+        }
+        MeshView mesh;
+        mesh.vertexCount = std::uint32_t(n);
+        if (round % 2 == 0) {
+            mesh.u = u.data();
+            mesh.v = v.data();
+        }
+        if (round % 4 < 2) {
+            mesh.nx = nx.data();
+            mesh.ny = ny.data();
+            mesh.nz = nz.data();
+        }
+        Camera cam;
+        cam.fovYDegrees = 30.0f + float(round);
+        const int w = 64 + int(rng() % 2000), h = 48 + int(rng() % 1500);
+        ViewParams view = cam.view(float(w) / float(h));
+        view.nearPlane = 0.1f + 0.05f * float(round % 5);
+        view.farPlane = 100.0f + 1000.0f * float(round % 3);
+        const ClipPlanes planes = makeClipPlanes(view, w, h);
+        std::vector<std::uint8_t> outsideA(n, 0xEE), outsideB(n, 0xEE);
+        std::vector<ScreenVertex> projectedA(n), projectedB(n);
+        const std::size_t begin = rng() % 9, end = n - rng() % 9;
+        for (std::size_t i = begin; i < end; ++i)
+            classifyVertex(mesh, dx.data(), dy.data(), dz.data(), planes, view, w, h, outsideA.data(), projectedA.data(),
+                           std::uint32_t(i));
+        classifyVertices(mesh, dx.data(), dy.data(), dz.data(), planes, view, w, h, outsideB.data(), projectedB.data(),
+                         begin, end);
+        for (std::size_t i = 0; i < n; ++i) {
+            ASSERT_EQ(int(outsideA[i]), int(outsideB[i])) << "round " << round << " vertex " << i;
+            if (i < begin || i >= end) continue;
+            if (outsideA[i] != 0) {
+                ++culled;
+                continue;
+            }
+            ++projected;
+            const ScreenVertex &a = projectedA[i], &b = projectedB[i];
+            ASSERT_EQ(a.p.x, b.p.x) << "round " << round << " vertex " << i;
+            ASSERT_EQ(a.p.y, b.p.y) << "round " << round << " vertex " << i;
+            const float fa[] = {a.pos.x, a.pos.y, a.depth, a.invW, a.uvOverW.x, a.uvOverW.y, a.nOverW.x, a.nOverW.y, a.nOverW.z};
+            const float fb[] = {b.pos.x, b.pos.y, b.depth, b.invW, b.uvOverW.x, b.uvOverW.y, b.nOverW.x, b.nOverW.y, b.nOverW.z};
+            for (int k = 0; k < 9; ++k) ASSERT_EQ(bitsOf(fa[k]), bitsOf(fb[k])) << "round " << round << " vertex " << i << " field " << k;
+        }
+    }
+    EXPECT_GT(projected, 1000u);
+    EXPECT_GT(culled, 1000u);
 }
 
 // The whole renderer, drawing each tile deferred (coverage and depth for all its triangles,

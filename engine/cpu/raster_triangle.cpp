@@ -192,13 +192,6 @@ void shadeBatch(ShadeJob* jobs, int count, const RasterContext& ctx, const TileB
     }
 }
 
-// A triangle whose snapped bounds are under kSmallExtent sub-pixels on each side (64 pixels)
-// takes the 32-bit walk below. Its edge vectors are then under 2^14, and every point the walk
-// meets lies within 9 pixels (2^11.2 sub-pixels) of its bounds, so every edge value there is
-// under 2 * 2^14 * (2^14 + 2^11.2) + 1 < 2^30, and a step over the walk's extent
-// (< 2^14 / 256 + 9 pixels) adds under 2^22 * 2^6.2: all within 32 bits.
-constexpr std::int32_t kSmallExtent = 1 << 14;
-
 // The coverage and depth test of a small triangle, in blocks of 4x2 pixels: eight int32 lanes,
 // lane k holding pixel (x + (k & 3), y + (k >> 2)). Per lane, the same integer edge values and
 // float operations as the scalar reference, in the same order. Lanes outside the triangle's
@@ -302,7 +295,7 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
     const FixedPoint2 p0 = v0.p, p1 = v1.p, p2 = v2.p;
     const std::int32_t extentX = std::max(p0.x, std::max(p1.x, p2.x)) - std::min(p0.x, std::min(p1.x, p2.x));
     const std::int32_t extentY = std::max(p0.y, std::max(p1.y, p2.y)) - std::min(p0.y, std::min(p1.y, p2.y));
-    if (extentX < kSmallExtent && extentY < kSmallExtent) {
+    if (extentX < kSmallTriangleExtent && extentY < kSmallTriangleExtent) {
         // The tile's bounds matter only where they (or the target's) cut the triangle's: at its
         // right or bottom, or above it (the first quad row of an odd-height target is row -1).
         const FrameView& target = ctx.target;
