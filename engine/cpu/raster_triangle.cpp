@@ -404,10 +404,12 @@ void loadTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuf
 }
 
 void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers) {
-    for (int y = tile.y0; y <= tile.y1; ++y)
-        std::copy_n(buffers.depth + std::size_t(y - buffers.originY) * kTileBufferStride + std::size_t(tile.x0 - buffers.originX),
-                    tile.x1 - tile.x0 + 1,
-                    ctx.target.depth + std::size_t(y) * std::size_t(ctx.target.width) + std::size_t(tile.x0));
+    for (int y = tile.y0; y <= tile.y1; ++y) {
+        float* row = buffers.depth + std::size_t(y - buffers.originY) * kTileBufferStride + std::size_t(tile.x0 - buffers.originX);
+        const std::size_t n = std::size_t(tile.x1 - tile.x0 + 1);
+        std::copy_n(row, n, ctx.target.depth + std::size_t(y) * std::size_t(ctx.target.width) + std::size_t(tile.x0));
+        std::fill_n(row, n, 1.0f); // ready for the next tile
+    }
 }
 
 // Every quad of the tile: each distinct id among its pixels is shaded once, with the quad's
@@ -421,20 +423,25 @@ void shadeTile(const TileTriangle* triangles, const RasterContext& ctx, const Ti
     int count = 0;
     for (int qy = buffers.originY; qy <= tile.y1; qy += 2) {
         const std::size_t row = std::size_t(qy - buffers.originY) * kTileBufferStride;
-        const std::uint32_t* idRow = buffers.ids + row;
+        std::uint32_t* idRow = buffers.ids + row;
         std::uint32_t* colorRow = buffers.color + row;
         for (int qx = buffers.originX; qx <= tile.x1; qx += 2) {
-            const std::uint32_t* i0 = idRow + (qx - buffers.originX);
+            std::uint32_t* i0 = idRow + (qx - buffers.originX);
             std::uint32_t* c0 = colorRow + (qx - buffers.originX);
             _mm_storel_epi64(reinterpret_cast<__m128i*>(c0), clear);
             _mm_storel_epi64(reinterpret_cast<__m128i*>(c0 + kTileBufferStride), clear);
             const __m128i quadIds =
                 _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(i0)),
                                    _mm_loadl_epi64(reinterpret_cast<const __m128i*>(i0 + kTileBufferStride)));
+            // The ids are read once: they go back to 0, ready for the next tile.
+            _mm_storel_epi64(reinterpret_cast<__m128i*>(i0), zero);
+            _mm_storel_epi64(reinterpret_cast<__m128i*>(i0 + kTileBufferStride), zero);
+            alignas(16) std::uint32_t idLanes[4];
+            _mm_store_si128(reinterpret_cast<__m128i*>(idLanes), quadIds);
             unsigned left = 0xFu & ~unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(quadIds, zero))));
             // Most quads hold one triangle; an edge between two gives two, rarely more.
             while (left != 0) {
-                const std::uint32_t id = i0[(left & 3u) != 0 ? __builtin_ctz(left) : kTileBufferStride + __builtin_ctz(left) - 2];
+                const std::uint32_t id = idLanes[__builtin_ctz(left)];
                 const unsigned mine =
                     unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(quadIds, _mm_set1_epi32(int(id))))));
                 left &= ~mine;

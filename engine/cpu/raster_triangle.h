@@ -47,8 +47,9 @@ std::size_t rasterizeTriangleScalar(const ScreenTriangle& tri, const ShadeMateri
 //     tile's own, it stays in the L1 cache while the tile is drawn; storeTileDepth writes it
 //     to the target once;
 //   - color: the tile's colours, which shadeTile fills and then writes to the target.
-// ids and depth are initialised (the renderer: ids 0, depth 1); only pixels within the tile
-// rect are ever covered, so the others are read and written back unchanged.
+// ids start at 0 and depth at 1; only pixels within the tile rect are ever covered, so the
+// others are read and written back unchanged. shadeTile leaves the ids 0 and storeTileDepth the
+// depths 1 again, so the buffers are ready for the next tile without a pass of their own.
 // The visibility pass reads and writes blocks of 4 pixels per row from an even column, so a
 // row reaches up to 2 elements past the tile's last column: rows are padded to keep those
 // within their own row.
@@ -87,8 +88,9 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
 void shadeTile(const TileTriangle* triangles, const RasterContext& ctx, const TileRect& tile,
                const TileBuffers& buffers);
 
-// The tile rect's depths between the target and the tile's depth buffer. (The renderer starts
-// every tile at depth 1 and only stores; a caller drawing over existing depths loads them.)
+// The tile rect's depths between the target and the tile's depth buffer (the store leaves the
+// tile's depths 1 again). The renderer starts every tile at depth 1 and only stores; a caller
+// drawing over existing depths loads them.
 void loadTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers);
 void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers);
 
