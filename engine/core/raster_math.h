@@ -47,6 +47,27 @@ FACET_HD std::int64_t fillRuleBias(FixedPoint2 a, FixedPoint2 b) {
     return owned ? 1 : 0;
 }
 
+// A float's bits and back.
+FACET_HD std::uint32_t floatBits(float x) {
+#if defined(__CUDA_ARCH__)
+    return __float_as_uint(x);
+#else
+    std::uint32_t bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    return bits;
+#endif
+}
+
+FACET_HD float bitsFloat(std::uint32_t bits) {
+#if defined(__CUDA_ARCH__)
+    return __uint_as_float(bits);
+#else
+    float x;
+    std::memcpy(&x, &bits, sizeof x);
+    return x;
+#endif
+}
+
 // log2 of a positive float for the level of detail: the same bits on every path (each C
 // library and CUDA round their log2f as they like) and inline, a few multiplies instead of a
 // library call per shaded quad. The exponent, plus for the mantissa m in [sqrt(1/2), sqrt(2))
@@ -55,24 +76,14 @@ FACET_HD std::int64_t fillRuleBias(FixedPoint2 a, FixedPoint2 b) {
 // pass through, as in log2f.
 FACET_HD float lodLog2(float x) {
     if (!(x < HUGE_VALF)) return x;
-#if defined(__CUDA_ARCH__)
-    const std::uint32_t bits = __float_as_uint(x);
-#else
-    std::uint32_t bits;
-    std::memcpy(&bits, &x, sizeof bits);
-#endif
-    int e = static_cast<int>(bits >> 23) - 127; // x >= 1e-20 here, so never subnormal
+    const std::uint32_t bits = floatBits(x);
+    // The mantissa in [1, 2); past sqrt 2 it is halved (its exponent field lowered by one) and
+    // the exponent raised. Positive floats order as their bits, so an integer comparison with
+    // 0x3FB504F3 (the float 1.41421356f) decides it, with no branch on the mantissa.
     const std::uint32_t mantissaBits = (bits & 0x7FFFFFu) | 0x3F800000u;
-#if defined(__CUDA_ARCH__)
-    float m = __uint_as_float(mantissaBits);
-#else
-    float m;
-    std::memcpy(&m, &mantissaBits, sizeof m);
-#endif
-    if (m > 1.41421356f) {
-        m *= 0.5f;
-        ++e;
-    }
+    const std::uint32_t high = mantissaBits > 0x3FB504F3u ? 1u : 0u;
+    const int e = static_cast<int>(bits >> 23) - 127 + static_cast<int>(high); // x >= 1e-20: never subnormal
+    const float m = bitsFloat(mantissaBits - (high << 23));
     const float t = (m - 1.0f) / (m + 1.0f), t2 = t * t;
     const float series = t * (2.88539008f + t2 * (0.961796694f + t2 * (0.577078016f + t2 * 0.412198583f)));
     return static_cast<float>(e) + series;

@@ -4,9 +4,9 @@
 #include "core/triangle_stage.h"
 
 #include <algorithm>
-#include <immintrin.h>
 #include <chrono>
 #include <cmath>
+#include <immintrin.h>
 #include <new>
 
 namespace facet {
@@ -155,10 +155,9 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
 
     // 3. Raster stage: each tile is drawn chunk by chunk in input order into buffers of its own,
     // then its depth and colour are written to the target once (an empty tile just gets the
-    // clear colour and depth). Threads
-    // take the busiest tiles first, so no thread is left alone with a heavy tile at the end
-    // (a scene's triangles crowd into a few tiles). Tiles share no pixels: any order gives
-    // the same picture.
+    // clear colour and depth). Threads take the busiest tiles first, so no thread is left alone
+    // with a heavy tile at the end (a scene's triangles crowd into a few tiles). Tiles share no
+    // pixels: any order gives the same picture.
     t0 = Clock::now();
     tileWork_.assign(tileCount, 0);
     for (std::size_t c = 0; c < chunkCount; ++c)

@@ -131,8 +131,11 @@ inline void jobTexelCoordinates(ShadeJob& job, const RasterContext& ctx) {
     quadBarycentrics(tri, job.qx, job.qy, b);
     const ScreenVertex &v0 = tri.v[0], &v1 = tri.v[1], &v2 = tri.v[2];
     const __m128 invW = interpolate4(b, v0.invW, v1.invW, v2.invW);
-    const __m128 u = _mm_div_ps(interpolate4(b, v0.uvOverW.x, v1.uvOverW.x, v2.uvOverW.x), invW);
-    const __m128 v = _mm_div_ps(interpolate4(b, v0.uvOverW.y, v1.uvOverW.y, v2.uvOverW.y), invW);
+    // interpolateUv: both coordinates divided by 1/w in one division of eight lanes.
+    const __m256 uv = _mm256_div_ps(_mm256_set_m128(interpolate4(b, v0.uvOverW.y, v1.uvOverW.y, v2.uvOverW.y),
+                                                    interpolate4(b, v0.uvOverW.x, v1.uvOverW.x, v2.uvOverW.x)),
+                                    _mm256_set_m128(invW, invW));
+    const __m128 u = _mm256_castps256_ps128(uv), v = _mm256_extractf128_ps(uv, 1);
     job.u = u;
     job.v = v;
     if (ctx.settings.filter == TextureFilter::Trilinear) {
