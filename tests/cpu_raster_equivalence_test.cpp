@@ -139,11 +139,42 @@ TEST(CpuRasterEquivalence, SimdPackMatchesPackRgba8) {
     }
 }
 
+// lodFromSquaredLengths8 equals lodFromSquaredLengths per lane, over every kind of float:
+// any bit pattern (negative, subnormal, infinite, NaN), the special values, and the squared
+// lengths real derivatives give.
+TEST(CpuRasterEquivalence, SimdLevelOfDetailMatchesLodFromSquaredLengths) {
+    std::mt19937 rng(17);
+    const auto anyFloat = [&rng]() {
+        const std::uint32_t bits = std::uint32_t(rng());
+        float f;
+        std::memcpy(&f, &bits, 4);
+        return f;
+    };
+    const auto lengthSquared = [&](int kind) {
+        if (kind == 0) return anyFloat();
+        if (kind == 1) return wildFloat(rng, 1.0e3f);
+        const float d = std::uniform_real_distribution<float>(0.0f, 64.0f)(rng);
+        return d * d;
+    };
+    for (int n = 0; n < 200000; ++n) {
+        alignas(32) float dx2[8], dy2[8], lod[8];
+        for (int k = 0; k < 8; ++k) {
+            dx2[k] = lengthSquared(n % 3);
+            dy2[k] = lengthSquared((n + k) % 3);
+        }
+        _mm256_store_ps(lod, simd::lodFromSquaredLengths8(_mm256_load_ps(dx2), _mm256_load_ps(dy2)));
+        for (int k = 0; k < 8; ++k)
+            ASSERT_TRUE(sameFloat(lod[k], lodFromSquaredLengths(dx2[k], dy2[k])))
+                << dx2[k] << " " << dy2[k] << ": " << lod[k] << " against " << lodFromSquaredLengths(dx2[k], dy2[k]);
+    }
+}
+
 // sampleTexture4 equals sampleTexture per lane, for every filter, on textures of odd and
-// power-of-two sizes, at any uv (far outside [0, 1], NaN and infinite too) and lod.
+// power-of-two sizes, at any uv (far outside [0, 1], NaN and infinite too) and lod. The sizes
+// give every way simd::LevelTable looks levels up: up to 8 levels, up to 16, and more (17).
 TEST(CpuRasterEquivalence, SimdSamplingMatchesSampleTexture) {
     std::mt19937 rng(12);
-    const std::uint32_t sizes[][2] = {{1, 1}, {2, 1}, {5, 3}, {64, 64}, {256, 32}, {97, 131}};
+    const std::uint32_t sizes[][2] = {{1, 1}, {2, 1}, {5, 3}, {64, 64}, {256, 32}, {97, 131}, {1024, 3}, {70000, 1}};
     for (const auto& size : sizes) {
         const Texture tex = randomTexture(rng, size[0], size[1]);
         const TextureView view{tex.texels.data(), tex.levels.data(), int(tex.levels.size())};
@@ -154,7 +185,7 @@ TEST(CpuRasterEquivalence, SimdSamplingMatchesSampleTexture) {
                 u[k] = wildFloat(rng, uvScale);
                 v[k] = wildFloat(rng, uvScale);
             }
-            const float lod = n % 5 == 0 ? wildFloat(rng, 3.0f) : std::uniform_real_distribution<float>(-2.0f, 12.0f)(rng);
+            const float lod = n % 5 == 0 ? wildFloat(rng, 3.0f) : std::uniform_real_distribution<float>(-2.0f, 18.0f)(rng);
             for (TextureFilter filter : {TextureFilter::Nearest, TextureFilter::Bilinear, TextureFilter::Trilinear}) {
                 const simd::Rgba4 c = simd::sampleTexture4(view, filter, _mm_load_ps(u), _mm_load_ps(v), lod);
                 alignas(16) float ch[4][4];

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/triangle_stage.h"
+#include "cpu/stream_store.h"
 
 #include <algorithm>
 #include <chrono>
@@ -192,9 +193,11 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
         if (tileWork_[tile] == 0) { // nothing drawn here: the clear colour and depth
             for (int y = rect.y0; y <= rect.y1; ++y) {
                 const std::size_t row = std::size_t(y) * std::size_t(target.width);
-                std::fill(target.color + row + rect.x0, target.color + row + rect.x1 + 1, settings.clearColor);
-                std::fill(target.depth + row + rect.x0, target.depth + row + rect.x1 + 1, 1.0f);
+                const std::size_t n = std::size_t(rect.x1 - rect.x0 + 1);
+                streamFillRow(target.color + row + rect.x0, settings.clearColor, n);
+                streamFillRow(target.depth + row + rect.x0, 1.0f, n);
             }
+            streamFence();
             return;
         }
         TileScratch& scratch = tileScratch_[std::size_t(thread)];

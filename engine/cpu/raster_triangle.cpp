@@ -2,6 +2,7 @@
 #include "core/quad_shading.h"
 #include "cpu/quad_coverage.h"
 #include "cpu/simd_quad.h"
+#include "cpu/stream_store.h"
 
 #include <algorithm>
 
@@ -90,16 +91,17 @@ inline __m128i laneMask(unsigned bits) {
 }
 
 // A quad's pixels that one triangle won: a unit of shading. shadeTile collects a batch of
-// them and shades the batch in three passes, each a loop whose iterations are independent:
-// the texel coordinates and level of detail of every job, then the texels each samples and
-// their weights, then the fetches, blends and colours. A quad's shading is one long chain of
-// dependent steps (divisions, the logarithm, the texel addresses, the gathers, the blends);
-// one quad after another, each chain waited for the last, while a loop of independent
-// iterations lets the processor run several at once.
+// them and shades the batch in passes, each a loop whose iterations are independent: the
+// texel coordinates (and headlight) of every job, the levels of detail eight at a time, then
+// the colours. A quad's shading is one long chain of dependent steps (divisions, the
+// logarithm, the texel addresses, the gathers, the blends); one quad after another, each
+// chain waited for the last, while a loop of independent iterations lets the processor run
+// several at once.
 struct ShadeJob {
-    simd::SamplePlan4 plan; // textured materials: the texels to fetch
-    __m128 u, v;            // texel coordinates per pixel (textured materials)
+    __m128 u, v;    // texel coordinates per pixel (textured materials)
+    __m128 light;   // the headlight factor per pixel (with the headlight)
     const TileTriangle* triangle;
+    float dx2, dy2; // squared lengths of the texel coordinates' derivatives (trilinear filtering)
     float lod;      // level of detail (trilinear filtering)
     int qx, qy;     // the quad's top-left pixel
     unsigned mask;  // the pixels this triangle won (bit k: pixel k)
@@ -120,17 +122,27 @@ inline void quadBarycentrics(const ScreenTriangle& tri, int qx, int qy, __m128 b
     b[0] = _mm_sub_ps(_mm_sub_ps(_mm_set1_ps(1.0f), b[1]), b[2]);
 }
 
-// Shading, first pass: the job's perspective-correct texel coordinates (interpolateUv per
-// lane) and, for trilinear filtering, its level of detail (as shadeQuadPixel forms it).
+// Shading, first pass: the job's headlight factor (from interpolateNormal per lane) and
+// perspective-correct texel coordinates (interpolateUv per lane); for trilinear filtering,
+// the squared lengths its level of detail comes from (as shadeQuadPixel forms them).
 inline void jobTexelCoordinates(ShadeJob& job, const RasterContext& ctx) {
     const ScreenTriangle& tri = *job.triangle->tri;
     const TextureView& texture = job.triangle->material->texture;
     job.lod = 0.0f;
-    if (texture.levelCount == 0) return;
+    job.dx2 = job.dy2 = 0.0f;
+    const bool textured = texture.levelCount > 0;
+    if (!textured && !ctx.settings.headlight) return;
     __m128 b[3];
     quadBarycentrics(tri, job.qx, job.qy, b);
     const ScreenVertex &v0 = tri.v[0], &v1 = tri.v[1], &v2 = tri.v[2];
     const __m128 invW = interpolate4(b, v0.invW, v1.invW, v2.invW);
+    if (ctx.settings.headlight) {
+        const __m128 nx = _mm_div_ps(interpolate4(b, v0.nOverW.x, v1.nOverW.x, v2.nOverW.x), invW);
+        const __m128 ny = _mm_div_ps(interpolate4(b, v0.nOverW.y, v1.nOverW.y, v2.nOverW.y), invW);
+        const __m128 nz = _mm_div_ps(interpolate4(b, v0.nOverW.z, v1.nOverW.z, v2.nOverW.z), invW);
+        job.light = simd::headlightFactor4(nx, ny, nz, ctx.viewForward);
+    }
+    if (!textured) return;
     // interpolateUv: both coordinates divided by 1/w in one division of eight lanes.
     const __m256 uv = _mm256_div_ps(_mm256_set_m128(interpolate4(b, v0.uvOverW.y, v1.uvOverW.y, v2.uvOverW.y),
                                                     interpolate4(b, v0.uvOverW.x, v1.uvOverW.x, v2.uvOverW.x)),
@@ -141,49 +153,136 @@ inline void jobTexelCoordinates(ShadeJob& job, const RasterContext& ctx) {
     if (ctx.settings.filter == TextureFilter::Trilinear) {
         // textureLod((uv3 - uv2) * texSize, (uv0 - uv2) * texSize), both differences in one
         // register: (u3 - u2) w, (v3 - v2) h, (u0 - u2) w, (v0 - v2) h; then each dot
-        // product x x + y y, and the max of the two as glm::max takes it.
+        // product x x + y y.
         const MipLevel& level0 = texture.levels[0];
         const float w = static_cast<float>(level0.width), h = static_cast<float>(level0.height);
         const __m128 uv01 = _mm_unpacklo_ps(u, v), uv23 = _mm_unpackhi_ps(u, v); // u0 v0 u1 v1, u2 v2 u3 v3
         const __m128 ends = _mm_shuffle_ps(uv23, uv01, _MM_SHUFFLE(1, 0, 3, 2));  // u3 v3 u0 v0
         const __m128 d = _mm_mul_ps(_mm_sub_ps(ends, _mm_movelh_ps(uv23, uv23)), _mm_setr_ps(w, h, w, h));
         const __m128 dots = _mm_hadd_ps(_mm_mul_ps(d, d), _mm_setzero_ps());
-        job.lod = lodFromSquaredLengths(_mm_cvtss_f32(dots), _mm_cvtss_f32(_mm_movehdup_ps(dots)));
+        job.dx2 = _mm_cvtss_f32(dots);
+        job.dy2 = _mm_cvtss_f32(_mm_movehdup_ps(dots));
     }
 }
 
-// Shading, second pass: the packed colours of the job's four pixels (shadeFragment and
-// packRgba8 per lane).
+// The pixels of jobs sampling one texture with a bilinear or trilinear filter, gathered four
+// to a vector: a job's quad usually holds only one or two pixels its triangle won, so sampling
+// whole quads would spend half the work on pixels that are thrown away. Per pixel: its texel
+// coordinates, the levels its job samples, the headlight factor and its place in the tile's
+// colour buffer. A job's four lanes are packed left (the won ones first) and stored whole,
+// overlapping the next job's, hence the arrays' spare four.
+struct PixelStream {
+    static constexpr int kCapacity = 64;
+    const TextureView* texture = nullptr;
+    int count = 0;
+    alignas(16) float u[kCapacity + 4] = {}, v[kCapacity + 4] = {}, f[kCapacity + 4] = {}, light[kCapacity + 4] = {};
+    alignas(16) std::int32_t lo[kCapacity + 4] = {}, hi[kCapacity + 4] = {}, at[kCapacity + 4] = {};
+};
+
+// For each 4-bit mask, the lane order that packs its set lanes first.
+struct LeftPack {
+    alignas(16) std::int32_t order[16][4];
+    constexpr LeftPack() : order{} {
+        for (unsigned mask = 0; mask < 16; ++mask) {
+            int n = 0;
+            for (int k = 0; k < 4; ++k)
+                if (mask >> k & 1) order[mask][n++] = k;
+            for (int k = n; k < 4; ++k) order[mask][k] = 0;
+        }
+    }
+};
+constexpr LeftPack kLeftPack;
+
+// Samples the stream's pixels, four at a time, and writes their colours.
+void flushPixels(PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
+    if (s.count == 0) return;
+    const TextureView& texture = *s.texture;
+    const simd::LevelTable levels(texture);
+    const int vectors = (s.count + 3) / 4;
+    // The last vector's unused lanes sample the last pixel again, for nothing.
+    for (int k = s.count; k < 4 * vectors; ++k) {
+        s.u[k] = s.u[s.count - 1];
+        s.v[k] = s.v[s.count - 1];
+        s.f[k] = s.f[s.count - 1];
+        s.light[k] = s.light[s.count - 1];
+        s.lo[k] = s.lo[s.count - 1];
+        s.hi[k] = s.hi[s.count - 1];
+    }
+    simd::SamplePlan4 plans[PixelStream::kCapacity / 4];
+    for (int g = 0; g < vectors; ++g) {
+        const auto ints = [&](const std::int32_t* a) { return _mm_load_si128(reinterpret_cast<const __m128i*>(a + 4 * g)); };
+        plans[g] = simd::planSamples4(levels, _mm_load_ps(s.u + 4 * g), _mm_load_ps(s.v + 4 * g), ints(s.lo), ints(s.hi),
+                                      _mm_load_ps(s.f + 4 * g));
+    }
+    for (int g = 0; g < vectors; ++g) {
+        simd::Rgba4 c = simd::fetchSamples4(texture, plans[g]);
+        if (ctx.settings.headlight) c = simd::applyHeadlight4(c, _mm_load_ps(s.light + 4 * g));
+        alignas(16) std::uint32_t colors[4];
+        _mm_store_si128(reinterpret_cast<__m128i*>(colors), simd::pack4(c));
+        const int n = std::min(4, s.count - 4 * g);
+        for (int k = 0; k < n; ++k) buffers.color[s.at[4 * g + k]] = colors[k];
+    }
+    s.count = 0;
+}
+
+// Adds the pixels `job` won to the stream, first sampling what the stream holds if it is full
+// or for another texture.
+void streamPixels(PixelStream& s, const ShadeJob& job, const RasterContext& ctx, const TileBuffers& buffers) {
+    const TextureView& texture = job.triangle->material->texture;
+    if (s.texture != &texture || s.count > PixelStream::kCapacity - 4) {
+        flushPixels(s, ctx, buffers);
+        s.texture = &texture;
+    }
+    const simd::LevelChoice levels = simd::chooseLevels(texture, ctx.settings.filter, job.lod);
+    const __m128i order = _mm_load_si128(reinterpret_cast<const __m128i*>(kLeftPack.order[job.mask]));
+    const std::int32_t at = (job.qy - buffers.originY) * kTileBufferStride + (job.qx - buffers.originX);
+    const int n = s.count;
+    _mm_storeu_ps(s.u + n, _mm_permutevar_ps(job.u, order));
+    _mm_storeu_ps(s.v + n, _mm_permutevar_ps(job.v, order));
+    if (ctx.settings.headlight) _mm_storeu_ps(s.light + n, _mm_permutevar_ps(job.light, order));
+    const __m128i places = _mm_add_epi32(_mm_set1_epi32(at), _mm_setr_epi32(0, 1, kTileBufferStride, kTileBufferStride + 1));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(s.at + n),
+                     _mm_castps_si128(_mm_permutevar_ps(_mm_castsi128_ps(places), order)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(s.lo + n), _mm_set1_epi32(levels.lo));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(s.hi + n), _mm_set1_epi32(levels.hi));
+    _mm_storeu_ps(s.f + n, _mm_set1_ps(levels.f));
+    s.count = n + __builtin_popcount(job.mask);
+}
+
+// The packed colours of a job's four pixels that the stream does not take: an untextured
+// material, or nearest filtering.
 inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx) {
-    const RenderSettings& settings = ctx.settings;
-    const ScreenTriangle& tri = *job.triangle->tri;
     const ShadeMaterial& material = *job.triangle->material;
     simd::Rgba4 c{_mm_set1_ps(material.color.r), _mm_set1_ps(material.color.g), _mm_set1_ps(material.color.b),
                   _mm_set1_ps(material.color.a)};
-    if (material.texture.levelCount > 0) c = simd::fetchSample4(material.texture, job.plan);
-    if (settings.headlight) {
-        __m128 b[3];
-        quadBarycentrics(tri, job.qx, job.qy, b);
-        const ScreenVertex &v0 = tri.v[0], &v1 = tri.v[1], &v2 = tri.v[2];
-        const __m128 invW = interpolate4(b, v0.invW, v1.invW, v2.invW);
-        const __m128 nx = _mm_div_ps(interpolate4(b, v0.nOverW.x, v1.nOverW.x, v2.nOverW.x), invW);
-        const __m128 ny = _mm_div_ps(interpolate4(b, v0.nOverW.y, v1.nOverW.y, v2.nOverW.y), invW);
-        const __m128 nz = _mm_div_ps(interpolate4(b, v0.nOverW.z, v1.nOverW.z, v2.nOverW.z), invW);
-        c = simd::headlight4(c, nx, ny, nz, ctx.viewForward);
-    }
+    if (material.texture.levelCount > 0)
+        c = simd::fetchNearest4(material.texture, simd::nearestIndex4(material.texture, job.u, job.v));
+    if (ctx.settings.headlight) c = simd::applyHeadlight4(c, job.light);
     return simd::pack4(c);
 }
 
 // Shades a batch of jobs into the tile's colour buffer, each in the pixels it won.
-void shadeBatch(ShadeJob* jobs, int count, const RasterContext& ctx, const TileBuffers& buffers) {
+void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, const RasterContext& ctx, const TileBuffers& buffers) {
     for (int j = 0; j < count; ++j) jobTexelCoordinates(jobs[j], ctx);
-    for (int j = 0; j < count; ++j) {
-        ShadeJob& job = jobs[j];
-        const TextureView& texture = job.triangle->material->texture;
-        if (texture.levelCount > 0) job.plan = simd::planSample4(texture, ctx.settings.filter, job.u, job.v, job.lod);
+    if (ctx.settings.filter == TextureFilter::Trilinear) {
+        for (int j = 0; j < count; j += 8) {
+            alignas(32) float dx2[8] = {}, dy2[8] = {}, lod[8];
+            const int n = std::min(8, count - j);
+            for (int k = 0; k < n; ++k) {
+                dx2[k] = jobs[j + k].dx2;
+                dy2[k] = jobs[j + k].dy2;
+            }
+            _mm256_store_ps(lod, simd::lodFromSquaredLengths8(_mm256_load_ps(dx2), _mm256_load_ps(dy2)));
+            for (int k = 0; k < n; ++k) jobs[j + k].lod = lod[k];
+        }
     }
+    const bool streamed = ctx.settings.filter != TextureFilter::Nearest;
     for (int j = 0; j < count; ++j) {
         const ShadeJob& job = jobs[j];
+        if (streamed && job.triangle->material->texture.levelCount > 0) {
+            streamPixels(stream, job, ctx, buffers);
+            continue;
+        }
         std::uint32_t* c0 =
             buffers.color + std::size_t(job.qy - buffers.originY) * kTileBufferStride + std::size_t(job.qx - buffers.originX);
         std::uint32_t* c1 = c0 + kTileBufferStride;
@@ -410,19 +509,22 @@ void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBu
     for (int y = tile.y0; y <= tile.y1; ++y) {
         float* row = buffers.depth + std::size_t(y - buffers.originY) * kTileBufferStride + std::size_t(tile.x0 - buffers.originX);
         const std::size_t n = std::size_t(tile.x1 - tile.x0 + 1);
-        std::copy_n(row, n, ctx.target.depth + std::size_t(y) * std::size_t(ctx.target.width) + std::size_t(tile.x0));
+        streamRow(ctx.target.depth + std::size_t(y) * std::size_t(ctx.target.width) + std::size_t(tile.x0), row, n);
         std::fill_n(row, n, 1.0f); // ready for the next tile
     }
+    streamFence();
 }
 
-// Every quad of the tile: each distinct id among its pixels is shaded once, with the quad's
-// four lanes (each lane the scalar reference's shading; the helpers give that triangle's
-// level of detail), and kept in the lanes that triangle won; the other lanes get the clear
-// colour. The tile's colours then go to the target.
+// Every quad of the tile: each distinct id among its pixels is a job, whose texel coordinates
+// are found on the quad's four lanes (the helpers give that triangle's level of detail); its
+// colours (each lane the scalar reference's shading) are kept in the pixels that triangle won,
+// and the other pixels get the clear colour. Bilinear and trilinear samples are taken four won
+// pixels at a time, across jobs (PixelStream). The tile's colours then go to the target.
 void shadeTile(const TileTriangle* triangles, const RasterContext& ctx, const TileRect& tile,
                const TileBuffers& buffers) {
     const __m128i zero = _mm_setzero_si128(), clear = _mm_set1_epi32(int(ctx.settings.clearColor));
     ShadeJob jobs[kShadeBatch];
+    PixelStream stream;
     int count = 0;
     for (int qy = buffers.originY; qy <= tile.y1; qy += 2) {
         const std::size_t row = std::size_t(qy - buffers.originY) * kTileBufferStride;
@@ -454,18 +556,21 @@ void shadeTile(const TileTriangle* triangles, const RasterContext& ctx, const Ti
                 job.qy = qy;
                 job.mask = mine;
                 if (count == kShadeBatch) {
-                    shadeBatch(jobs, count, ctx, buffers);
+                    shadeBatch(jobs, count, stream, ctx, buffers);
                     count = 0;
                 }
             }
         }
     }
-    shadeBatch(jobs, count, ctx, buffers);
+    shadeBatch(jobs, count, stream, ctx, buffers);
+    flushPixels(stream, ctx, buffers);
 
     const FrameView& target = ctx.target;
     for (int y = tile.y0; y <= tile.y1; ++y)
-        std::copy_n(buffers.color + std::size_t(y - buffers.originY) * kTileBufferStride + std::size_t(tile.x0 - buffers.originX),
-                    tile.x1 - tile.x0 + 1, target.color + std::size_t(y) * std::size_t(target.width) + std::size_t(tile.x0));
+        streamRow(target.color + std::size_t(y) * std::size_t(target.width) + std::size_t(tile.x0),
+                  buffers.color + std::size_t(y - buffers.originY) * kTileBufferStride + std::size_t(tile.x0 - buffers.originX),
+                  std::size_t(tile.x1 - tile.x0 + 1));
+    streamFence();
 }
 
 } // namespace facet

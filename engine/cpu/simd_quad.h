@@ -25,6 +25,26 @@ namespace facet::simd {
 inline __m128 glmMin(__m128 x, __m128 y) { return _mm_min_ps(y, x); }
 inline __m128 glmMax(__m128 x, __m128 y) { return _mm_max_ps(y, x); }
 
+// lodFromSquaredLengths on eight lanes: the same steps as lodLog2, in integer and float lanes.
+inline __m256 lodFromSquaredLengths8(__m256 dx2, __m256 dy2) {
+    const __m256 x = _mm256_max_ps(_mm256_set1_ps(1e-20f), _mm256_max_ps(dy2, dx2)); // glm::max order
+    const __m256i bits = _mm256_castps_si256(x);
+    const __m256i mantissaBits =
+        _mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi32(0x7FFFFF)), _mm256_set1_epi32(0x3F800000));
+    const __m256i high = _mm256_srli_epi32(_mm256_cmpgt_epi32(mantissaBits, _mm256_set1_epi32(0x3FB504F3)), 31);
+    const __m256i e = _mm256_add_epi32(_mm256_sub_epi32(_mm256_srli_epi32(bits, 23), _mm256_set1_epi32(127)), high);
+    const __m256 m = _mm256_castsi256_ps(_mm256_sub_epi32(mantissaBits, _mm256_slli_epi32(high, 23)));
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const __m256 t = _mm256_div_ps(_mm256_sub_ps(m, one), _mm256_add_ps(m, one)), t2 = _mm256_mul_ps(t, t);
+    __m256 series = _mm256_add_ps(_mm256_set1_ps(0.577078016f), _mm256_mul_ps(t2, _mm256_set1_ps(0.412198583f)));
+    series = _mm256_add_ps(_mm256_set1_ps(0.961796694f), _mm256_mul_ps(t2, series));
+    series = _mm256_mul_ps(t, _mm256_add_ps(_mm256_set1_ps(2.88539008f), _mm256_mul_ps(t2, series)));
+    const __m256 log2 = _mm256_add_ps(_mm256_cvtepi32_ps(e), series);
+    // lodLog2 gives infinity and NaN back as they are.
+    const __m256 finite = _mm256_cmp_ps(x, _mm256_set1_ps(HUGE_VALF), _CMP_LT_OQ);
+    return _mm256_mul_ps(_mm256_set1_ps(0.5f), _mm256_blendv_ps(x, log2, finite));
+}
+
 // A colour per lane, channel by channel.
 struct Rgba4 {
     __m128 r, g, b, a;
@@ -60,26 +80,63 @@ inline __m128i pack4(const Rgba4& c) {
                         _mm_or_si128(_mm_slli_epi32(channel(c.b), 16), _mm_slli_epi32(channel(c.a), 24)));
 }
 
-// One mip level's size and place, per lane.
+// Mip levels' sizes and places, per lane.
 struct Level8 {
     __m256i width, height, offset;
     __m256 widthF, heightF;
 };
 
-// Lanes 0-3 read level `a`, lanes 4-7 level `b`: trilinear filtering samples the quad's four
-// pixels on both of its levels in one go.
-inline Level8 levelPair(const TextureView& t, int a, int b) {
-    const MipLevel &la = t.levels[a], &lb = t.levels[b];
-    const auto pair = [](std::uint32_t x, std::uint32_t y) {
-        return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_set1_epi32(int(x))), _mm_set1_epi32(int(y)), 1);
-    };
-    const auto pairF = [](std::uint32_t x, std::uint32_t y) {
-        return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_set1_ps(static_cast<float>(x))),
-                                    _mm_set1_ps(static_cast<float>(y)), 1);
-    };
-    return {pair(la.width, lb.width), pair(la.height, lb.height), pair(la.offset, lb.offset),
-            pairF(la.width, lb.width), pairF(la.height, lb.height)};
-}
+// A texture's levels looked up per lane by level index: from registers holding the sizes
+// and places of up to 16 levels (one permute per eight levels), else gathered from the levels.
+class LevelTable {
+public:
+    explicit LevelTable(const TextureView& t) : t_(t) {
+        if (t.levelCount > 16) return;
+        alignas(32) int values[3][16] = {};
+        for (int l = 0; l < t.levelCount; ++l) {
+            values[0][l] = int(t.levels[l].width);
+            values[1][l] = int(t.levels[l].height);
+            values[2][l] = int(t.levels[l].offset);
+        }
+        for (int i = 0; i < 3; ++i)
+            for (int half = 0; half < 2; ++half)
+                table_[i][half] = _mm256_load_si256(reinterpret_cast<const __m256i*>(values[i] + 8 * half));
+    }
+
+    // Every lane's level is in [0, levelCount).
+    Level8 lanes(__m256i level) const {
+        Level8 l;
+        if (t_.levelCount <= 8) {
+            l.width = _mm256_permutevar8x32_epi32(table_[0][0], level);
+            l.height = _mm256_permutevar8x32_epi32(table_[1][0], level);
+            l.offset = _mm256_permutevar8x32_epi32(table_[2][0], level);
+        } else if (t_.levelCount <= 16) {
+            const __m256i upper = _mm256_cmpgt_epi32(level, _mm256_set1_epi32(7));
+            const auto pick = [&](const __m256i* table) {
+                return _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(table[0], level),
+                                          _mm256_permutevar8x32_epi32(table[1], level), upper);
+            };
+            l.width = pick(table_[0]);
+            l.height = pick(table_[1]);
+            l.offset = pick(table_[2]);
+        } else {
+            static_assert(sizeof(MipLevel) == 3 * sizeof(int), "MipLevel is three 32-bit fields");
+            const int* fields = reinterpret_cast<const int*>(t_.levels);
+            const __m256i at = _mm256_mullo_epi32(level, _mm256_set1_epi32(3));
+            l.width = _mm256_i32gather_epi32(fields, at, 4);
+            l.height = _mm256_i32gather_epi32(fields + 1, at, 4);
+            l.offset = _mm256_i32gather_epi32(fields + 2, at, 4);
+        }
+        // static_cast<float> of the unsigned sizes: they are far below 2^31.
+        l.widthF = _mm256_cvtepi32_ps(l.width);
+        l.heightF = _mm256_cvtepi32_ps(l.height);
+        return l;
+    }
+
+private:
+    TextureView t_;
+    __m256i table_[3][2] = {}; // width, height, offset of levels 0-7 and 8-15
+};
 
 // texelCoordinate: (u - floor(u)) * size.
 inline __m256 texelCoordinate8(__m256 u, __m256 size) { return _mm256_mul_ps(_mm256_sub_ps(u, _mm256_floor_ps(u)), size); }
@@ -164,11 +221,6 @@ inline Rgba8 fetchBilinear8(const TextureView& t, const Bilinear8Plan& p) {
             blend(c00.a, c10.a, c01.a, c11.a)};
 }
 
-inline Rgba4 lowHalf(const Rgba8& c) {
-    return {_mm256_castps256_ps128(c.r), _mm256_castps256_ps128(c.g), _mm256_castps256_ps128(c.b),
-            _mm256_castps256_ps128(c.a)};
-}
-
 // sampleNearest on level 0 for four lanes: the texel indices, then the fetch.
 inline __m128i nearestIndex4(const TextureView& t, __m128 u, __m128 v) {
     const MipLevel& l = t.levels[0];
@@ -197,60 +249,57 @@ inline __m128i nearestIndex4(const TextureView& t, __m128 u, __m128 v) {
     return _mm_add_epi32(_mm_set1_epi32(int(l.offset)), _mm_add_epi32(_mm_mullo_epi32(row, w), col));
 }
 
-// sampleTexture for the four pixels of a quad, which share one level of detail, in the same
-// two steps: planSample4 (texel indices and weights), then fetchSample4.
-struct SamplePlan4 {
-    enum class Kind { Nearest, OneLevel, TwoLevels };
-    Kind kind;
-    Bilinear8Plan bilinear; // Nearest: the texel indices in the low half of c00
-    float f;                // TwoLevels: the weight of the upper level (lanes 4-7)
+// The mip levels sampleTexture samples at a level of detail: level 0 alone for bilinear
+// filtering or a lod that does not minify; otherwise levels lo and hi blended with weight f on
+// hi. One level is given as lo = hi with f = 0, which blends to exactly the lo sample: the
+// samples are finite and not negative (or NaN, on both levels alike), so (1 - 0) lo + 0 lo is lo.
+struct LevelChoice {
+    int lo, hi;
+    float f;
 };
 
-__attribute__((always_inline)) inline SamplePlan4 planSample4(const TextureView& t, TextureFilter filter, __m128 u,
-                                                              __m128 v, float lod) {
-    SamplePlan4 p;
-    p.f = 0.0f;
-    if (filter == TextureFilter::Nearest) {
-        p.kind = SamplePlan4::Kind::Nearest;
-        p.bilinear.c00 = _mm256_castsi128_si256(nearestIndex4(t, u, v));
-        return p;
-    }
-    const __m256 u8 = _mm256_set_m128(u, u), v8 = _mm256_set_m128(v, v);
-    p.kind = SamplePlan4::Kind::OneLevel;
-    if (filter == TextureFilter::Bilinear || !minifies(t, lod)) {
-        p.bilinear = planBilinear8(levelPair(t, 0, 0), u8, v8);
-        return p;
-    }
+inline LevelChoice chooseLevels(const TextureView& t, TextureFilter filter, float lod) {
+    if (filter == TextureFilter::Bilinear || !minifies(t, lod)) return {0, 0, 0.0f};
     const MipBlend m = mipBlend(t, lod);
-    p.bilinear = planBilinear8(levelPair(t, m.lo, m.hi), u8, v8);
-    if (m.f > 0.0f) {
-        p.kind = SamplePlan4::Kind::TwoLevels;
-        p.f = m.f;
-    }
-    return p;
+    return m.f > 0.0f ? LevelChoice{m.lo, m.hi, m.f} : LevelChoice{m.lo, m.lo, 0.0f};
 }
 
-__attribute__((always_inline)) inline Rgba4 fetchSample4(const TextureView& t, const SamplePlan4& p) {
-    if (p.kind == SamplePlan4::Kind::Nearest)
-        return unpack4(_mm_i32gather_epi32(reinterpret_cast<const int*>(t.texels), _mm256_castsi256_si128(p.bilinear.c00), 4));
+// sampleTexture (bilinear or trilinear) for four pixels, each with its own uv and levels, in
+// two steps: planSamples4 finds the texels and weights (lanes 0-3 on the pixels' lo levels,
+// 4-7 on their hi levels), fetchSamples4 reads, blends and mixes them.
+struct SamplePlan4 {
+    Bilinear8Plan bilinear;
+    __m128 f; // the weight of the hi level, per pixel
+};
+
+inline SamplePlan4 planSamples4(const LevelTable& levels, __m128 u, __m128 v, __m128i lo, __m128i hi, __m128 f) {
+    return {planBilinear8(levels.lanes(_mm256_set_m128i(hi, lo)), _mm256_set_m128(u, u), _mm256_set_m128(v, v)), f};
+}
+
+inline Rgba4 fetchSamples4(const TextureView& t, const SamplePlan4& p) {
     const Rgba8 both = fetchBilinear8(t, p.bilinear);
-    const Rgba4 lo = lowHalf(both);
-    if (p.kind == SamplePlan4::Kind::OneLevel) return lo;
     // (1 - f) * lo + f * hi
-    const __m128 nf = _mm_set1_ps(1.0f - p.f), f = _mm_set1_ps(p.f);
+    const __m128 nf = _mm_sub_ps(_mm_set1_ps(1.0f), p.f);
     const auto mix = [&](__m256 c) {
-        return _mm_add_ps(_mm_mul_ps(nf, _mm256_castps256_ps128(c)), _mm_mul_ps(f, _mm256_extractf128_ps(c, 1)));
+        return _mm_add_ps(_mm_mul_ps(nf, _mm256_castps256_ps128(c)), _mm_mul_ps(p.f, _mm256_extractf128_ps(c, 1)));
     };
     return {mix(both.r), mix(both.g), mix(both.b), mix(both.a)};
 }
 
-// Both steps at once.
-__attribute__((always_inline)) inline Rgba4 sampleTexture4(const TextureView& t, TextureFilter filter, __m128 u, __m128 v, float lod) {
-    return fetchSample4(t, planSample4(t, filter, u, v, lod));
+// sampleNearest's texels, fetched.
+inline Rgba4 fetchNearest4(const TextureView& t, __m128i index) {
+    return unpack4(_mm_i32gather_epi32(reinterpret_cast<const int*>(t.texels), index, 4));
 }
 
-// shadeFragment's headlight term on four pixels with normals (nx, ny, nz).
-inline Rgba4 headlight4(const Rgba4& c, __m128 nx, __m128 ny, __m128 nz, glm::vec3 viewForward) {
+// sampleTexture for four pixels sharing one level of detail, every filter.
+inline Rgba4 sampleTexture4(const TextureView& t, TextureFilter filter, __m128 u, __m128 v, float lod) {
+    if (filter == TextureFilter::Nearest) return fetchNearest4(t, nearestIndex4(t, u, v));
+    const LevelChoice c = chooseLevels(t, filter, lod);
+    return fetchSamples4(t, planSamples4(LevelTable(t), u, v, _mm_set1_epi32(c.lo), _mm_set1_epi32(c.hi), _mm_set1_ps(c.f)));
+}
+
+// shadeFragment's headlight factor k for four pixels with normals (nx, ny, nz), and its use.
+inline __m128 headlightFactor4(__m128 nx, __m128 ny, __m128 nz, glm::vec3 viewForward) {
     // length: sqrt((x x + y y) + z z); dot likewise left to right.
     const __m128 len = _mm_sqrt_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, nx), _mm_mul_ps(ny, ny)), _mm_mul_ps(nz, nz)));
     const __m128 dot = _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, _mm_set1_ps(viewForward.x)),
@@ -261,7 +310,10 @@ inline Rgba4 headlight4(const Rgba4& c, __m128 nx, __m128 ny, __m128 nz, glm::ve
     const __m128 absDot = _mm_andnot_ps(_mm_set1_ps(-0.0f), dot);
     const __m128 lambert = _mm_blendv_ps(_mm_set1_ps(1.0f), _mm_div_ps(absDot, len),
                                          _mm_cmp_ps(len, _mm_setzero_ps(), _CMP_GT_OQ));
-    const __m128 k = _mm_add_ps(_mm_set1_ps(kAmbient), _mm_mul_ps(_mm_set1_ps(1.0f - kAmbient), lambert));
+    return _mm_add_ps(_mm_set1_ps(kAmbient), _mm_mul_ps(_mm_set1_ps(1.0f - kAmbient), lambert));
+}
+
+inline Rgba4 applyHeadlight4(const Rgba4& c, __m128 k) {
     return {_mm_mul_ps(c.r, k), _mm_mul_ps(c.g, k), _mm_mul_ps(c.b, k), c.a};
 }
 
