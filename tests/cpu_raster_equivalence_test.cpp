@@ -9,6 +9,7 @@
 #include "cpu/quad_coverage.h"
 #include "cpu/raster_triangle.h"
 #include "cpu/simd_quad.h"
+#include "cpu/stream_store.h"
 
 #include <gtest/gtest.h>
 
@@ -203,6 +204,25 @@ TEST(CpuRasterEquivalence, SimdSamplingMatchesSampleTexture) {
             }
         }
     }
+}
+
+// The streamed row writes equal std::copy and std::fill at every alignment and length, and
+// leave the elements around the row alone.
+TEST(CpuRasterEquivalence, StreamedRowsMatchCopyAndFill) {
+    std::vector<std::uint32_t> from(300);
+    for (std::size_t i = 0; i < from.size(); ++i) from[i] = std::uint32_t(i * 2654435761u);
+    for (std::size_t start = 0; start < 20; ++start)
+        for (std::size_t n : {0, 1, 3, 4, 15, 16, 17, 31, 64, 65, 200}) {
+            std::vector<std::uint32_t> copied(260, 7u), expected(260, 7u);
+            streamRow(copied.data() + start, from.data() + 3, n);
+            std::copy_n(from.data() + 3, n, expected.data() + start);
+            EXPECT_EQ(copied, expected) << "copy of " << n << " from element " << start;
+            std::vector<float> filled(260, 0.5f), expectedFill(260, 0.5f);
+            streamFillRow(filled.data() + start, 1.0f, n);
+            std::fill_n(expectedFill.data() + start, n, 1.0f);
+            EXPECT_EQ(filled, expectedFill) << "fill of " << n << " from element " << start;
+        }
+    streamFence();
 }
 
 // Draws `tri` over a w x h target cut into tiles of `tile` pixels as the renderer cuts them

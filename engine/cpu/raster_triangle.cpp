@@ -99,7 +99,7 @@ inline __m128i laneMask(unsigned bits) {
 // several at once.
 struct ShadeJob {
     __m128 u, v;    // texel coordinates per pixel (textured materials)
-    __m128 light;   // the headlight factor per pixel (with the headlight)
+    __m128 light;   // the headlight factor per pixel (1 without the headlight)
     const TileTriangle* triangle;
     float dx2, dy2; // squared lengths of the texel coordinates' derivatives (trilinear filtering)
     float lod;      // level of detail (trilinear filtering)
@@ -130,6 +130,7 @@ inline void jobTexelCoordinates(ShadeJob& job, const RasterContext& ctx) {
     const TextureView& texture = job.triangle->material->texture;
     job.lod = 0.0f;
     job.dx2 = job.dy2 = 0.0f;
+    job.light = _mm_set1_ps(1.0f);
     const bool textured = texture.levelCount > 0;
     if (!textured && !ctx.settings.headlight) return;
     __m128 b[3];
@@ -175,8 +176,8 @@ struct PixelStream {
     static constexpr int kCapacity = 64;
     const TextureView* texture = nullptr;
     int count = 0;
-    alignas(16) float u[kCapacity + 4] = {}, v[kCapacity + 4] = {}, f[kCapacity + 4] = {}, light[kCapacity + 4] = {};
-    alignas(16) std::int32_t lo[kCapacity + 4] = {}, hi[kCapacity + 4] = {}, at[kCapacity + 4] = {};
+    alignas(16) float u[kCapacity + 4], v[kCapacity + 4], f[kCapacity + 4], light[kCapacity + 4];
+    alignas(16) std::int32_t lo[kCapacity + 4], hi[kCapacity + 4], at[kCapacity + 4];
 };
 
 // For each 4-bit mask, the lane order that packs its set lanes first.
@@ -239,7 +240,7 @@ void streamPixels(PixelStream& s, const ShadeJob& job, const RasterContext& ctx,
     const int n = s.count;
     _mm_storeu_ps(s.u + n, _mm_permutevar_ps(job.u, order));
     _mm_storeu_ps(s.v + n, _mm_permutevar_ps(job.v, order));
-    if (ctx.settings.headlight) _mm_storeu_ps(s.light + n, _mm_permutevar_ps(job.light, order));
+    _mm_storeu_ps(s.light + n, _mm_permutevar_ps(job.light, order));
     const __m128i places = _mm_add_epi32(_mm_set1_epi32(at), _mm_setr_epi32(0, 1, kTileBufferStride, kTileBufferStride + 1));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(s.at + n),
                      _mm_castps_si128(_mm_permutevar_ps(_mm_castsi128_ps(places), order)));
