@@ -408,26 +408,17 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
     }
 
     // The three edge values at the first quad's top-left pixel, bias included, and their steps
-    // per pixel: the values EdgeStepper gives, formed here straight from the vertices. (Set up
-    // per call, not once per triangle in the triangle stage: on the default scene a triangle
-    // touches 1.0 tiles on average, and setting them up ahead cost more than it saved.)
-    const std::int32_t cx = pixelCentreFixed(q.firstQx), cy = pixelCentreFixed(q.firstQy);
-    std::int64_t value[3], stepX[3], stepY[3];
-    for (int i = 0; i < 3; ++i) {
-        // Edge i runs from vertex i + 1 to vertex i + 2 (see edgeValues).
-        const FixedPoint2 a = tri.v[(i + 1) % 3].p, b = tri.v[(i + 2) % 3].p;
-        const std::int64_t ex = b.x - a.x, ey = b.y - a.y;
-        value[i] = ex * (cy - a.y) - ey * (cx - a.x) + tri.bias[i];
-        stepX[i] = -ey * kSubpixelOne;
-        stepY[i] = ex * kSubpixelOne;
-    }
+    // per pixel. (Set up per call, not once per triangle in the triangle stage: on the default
+    // scene a triangle touches 1.0 tiles on average, and setting them up ahead cost more than
+    // it saved.)
+    const EdgeStepper edges(tri, q.firstQx, q.firstQy);
 
     // Otherwise quad by quad in 64 bits: the three edge values at the quad's four pixels, one
     // int64 lane each.
     __m256i rowStart[3], stepX2[3], stepY2[3];
     for (int i = 0; i < 3; ++i) {
-        const std::int64_t sx = stepX[i], sy = stepY[i];
-        rowStart[i] = _mm256_add_epi64(_mm256_set1_epi64x(value[i]), _mm256_setr_epi64x(0, sx, sy, sx + sy));
+        const std::int64_t sx = edges.stepX[i], sy = edges.stepY[i];
+        rowStart[i] = _mm256_add_epi64(_mm256_set1_epi64x(edges.value[i]), _mm256_setr_epi64x(0, sx, sy, sx + sy));
         stepX2[i] = _mm256_set1_epi64x(2 * sx);
         stepY2[i] = _mm256_set1_epi64x(2 * sy);
     }

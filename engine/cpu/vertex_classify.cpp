@@ -61,25 +61,24 @@ void classifyVertices(const MeshView& mesh, const float* dx, const float* dy, co
             continue; // none inside every plane: nothing to project
 
         // projectVertex: perspectiveDivide, ndcToPixel, snapToFixed, windowDepth, 1 / d.z.
-        const __m256 invZ = _mm256_div_ps(one, z);
+        const __m256 invZ = _mm256_div_ps(one, z); // perspectiveDivide's 1 / d.z, and invW
         const __m256 ndcX = _mm256_mul_ps(_mm256_mul_ps(kx, x), invZ);
         const __m256 ndcY = _mm256_mul_ps(_mm256_mul_ps(ky, y), invZ);
         const __m256 pixelX = _mm256_mul_ps(_mm256_mul_ps(_mm256_add_ps(ndcX, one), half), w);
         const __m256 pixelY = _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(one, ndcY), half), h);
         const __m256 depth = _mm256_mul_ps(depthScale, _mm256_sub_ps(one, _mm256_div_ps(nearPlane, z)));
-        const __m256 invW = _mm256_div_ps(one, z);
         alignas(32) float f[11][8];
         _mm256_store_si256(reinterpret_cast<__m256i*>(f[0]), snap8(pixelX));
         _mm256_store_si256(reinterpret_cast<__m256i*>(f[1]), snap8(pixelY));
         _mm256_store_ps(f[2], pixelX);
         _mm256_store_ps(f[3], pixelY);
         _mm256_store_ps(f[4], depth);
-        _mm256_store_ps(f[5], invW);
-        _mm256_store_ps(f[6], _mm256_mul_ps(loadOrZero(mesh.u, i), invW));
-        _mm256_store_ps(f[7], _mm256_mul_ps(loadOrZero(mesh.v, i), invW));
-        _mm256_store_ps(f[8], _mm256_mul_ps(loadOrZero(mesh.nx, i), invW));
-        _mm256_store_ps(f[9], _mm256_mul_ps(loadOrZero(mesh.ny, i), invW));
-        _mm256_store_ps(f[10], _mm256_mul_ps(loadOrZero(mesh.nz, i), invW));
+        _mm256_store_ps(f[5], invZ);
+        _mm256_store_ps(f[6], _mm256_mul_ps(loadOrZero(mesh.u, i), invZ));
+        _mm256_store_ps(f[7], _mm256_mul_ps(loadOrZero(mesh.v, i), invZ));
+        _mm256_store_ps(f[8], _mm256_mul_ps(loadOrZero(mesh.nx, i), invZ));
+        _mm256_store_ps(f[9], _mm256_mul_ps(loadOrZero(mesh.ny, i), invZ));
+        _mm256_store_ps(f[10], _mm256_mul_ps(loadOrZero(mesh.nz, i), invZ));
         for (int k = 0; k < 8; ++k) {
             if (masks[k] != 0) continue; // as the scalar function: projected only inside every plane
             ScreenVertex& s = projected[i + std::size_t(k)];
