@@ -169,9 +169,12 @@ private:
             return;
         }
         ::fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+        // -noreset: by default an X server resets when its last client leaves, and a client
+        // connecting meanwhile is refused. The test's xdotool calls come and go while the viewer
+        // starts, so without it the viewer could find no display ("Failed to open display").
         server_.emplace(std::vector<std::string>{xvfb.string(), ":" + std::to_string(display), "-displayfd",
                                                  std::to_string(fds[1]), "-screen", "0", "1280x1024x24", "-nolisten",
-                                                 "tcp"},
+                                                 "tcp", "-noreset"},
                         Process::Setup{});
         ::close(fds[1]);
         std::string number;
