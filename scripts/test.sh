@@ -48,9 +48,15 @@ else
   # libraries only); undefined behaviour prints its stack and fails the test.
   export LSAN_OPTIONS="suppressions=$root/tests/lsan_suppressions.txt:print_suppressions=0"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+  # Dynamic TLS is not tracked: Mesa's drivers load with TLS of their own, and LeakSanitizer,
+  # walking a thread's dynamic TLS at its check, now and again meets an entry with a bogus
+  # range and crashes in its tracer ("Tracer caught signal 11", about 1 run in 20 of
+  # GlReference.DefaultScene beside another test). Without it that memory is no longer a
+  # root of the leak search, which can only add reports, never hide one.
+  export ASAN_OPTIONS="intercept_tls_get_addr=0"
   # facet-viewer under Xvfb: at exit GLFW and Mesa unload their drivers (dlclose), so what those
   # drivers keep shows up as leaks from "<unknown module>" that no suppression can name. Those
   # tests keep every AddressSanitizer check except leak detection; the rest run with it.
-  ASAN_OPTIONS=detect_leaks=0 ctest --test-dir "$asan_dir" --output-on-failure -j "$jobs" -R '^Viewer\.'
+  ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" ctest --test-dir "$asan_dir" --output-on-failure -j "$jobs" -R '^Viewer\.'
   ctest --test-dir "$asan_dir" --output-on-failure -j "$jobs" -E '^Viewer\.'
 fi
