@@ -61,21 +61,9 @@ void parseSize(const std::string& flag, const std::string& text, int& width, int
     height = static_cast<int>(parseInteger(flag + " height", text.substr(x + 1), 1, 16384));
 }
 
-TextureFilter parseFilter(const std::string& flag, const std::string& text) {
-    if (text == "nearest") return TextureFilter::Nearest;
-    if (text == "bilinear") return TextureFilter::Bilinear;
-    if (text == "trilinear") return TextureFilter::Trilinear;
-    throw UsageError(flag + " expects nearest, bilinear or trilinear, got '" + text + "'");
-}
-
-bool parseCull(const std::string& flag, const std::string& text) {
-    if (text != "none" && text != "back") throw UsageError(flag + " expects none or back, got '" + text + "'");
-    return text == "back";
-}
-
 bool consumeRenderSetting(const std::string& arg, Arguments& args, RenderSettings& settings) {
-    if (arg == "--filter") settings.filter = parseFilter(arg, args.value());
-    else if (arg == "--cull") settings.cullBackFaces = parseCull(arg, args.value());
+    if (arg == "--filter") settings.filter = parseChoice<TextureFilter>(arg, args.value());
+    else if (arg == "--cull") settings.cull = parseChoice<CullMode>(arg, args.value());
     else if (arg == "--light") settings.headlight = true;
     else return false;
     return true;

@@ -6,6 +6,7 @@
 #include "asset/model.h"
 #include "core/camera.h"
 #include "core/error.h"
+#include "core/names.h"
 #include "core/shading.h"
 
 #include <functional>
@@ -36,8 +37,13 @@ float parseFloat(const std::string& flag, const std::string& text);
 long parseInteger(const std::string& flag, const std::string& text, long min, long max);
 glm::vec3 parseVec3(const std::string& flag, const std::string& text);           // X,Y,Z
 void parseSize(const std::string& flag, const std::string& text, int& width, int& height); // WxH, 1..16384
-TextureFilter parseFilter(const std::string& flag, const std::string& text);     // nearest|bilinear|trilinear
-bool parseCull(const std::string& flag, const std::string& text);                // none|back
+
+// One of the names of E (engine/core/names.h), or a usage error listing them.
+template <class E>
+E parseChoice(const std::string& flag, const std::string& text) {
+    if (const std::optional<E> value = fromName<E>(text)) return *value;
+    throw UsageError(flag + " expects " + nameChoices<E>() + ", got '" + text + "'");
+}
 
 // --filter F, --cull C, --light into `settings`; false when `arg` is none of them.
 bool consumeRenderSetting(const std::string& arg, Arguments& args, RenderSettings& settings);

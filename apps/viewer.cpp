@@ -1,7 +1,7 @@
 // facet-viewer: facet's frames in a window, with a fly camera and a Dear ImGui panel.
 // Each frame has Dear ImGui's shape: poll events, start the UI frame, build the panel, render
 // facet's frame into a mapped pixel buffer and draw it, draw the UI over it, swap.
-// The CPU backend writes straight into the mapped PBO (engine/gl/pixel_buffer.h), so the only
+// The CPU backend writes straight into the mapped PBO (engine/display/pixel_buffer.h), so the only
 // copy of a frame is the driver's upload into the texture the quad samples.
 #include "viewer/options.h"
 #include "viewer/viewer_state.h"
@@ -9,10 +9,10 @@
 #include "asset/image.h"
 #include "core/error.h"
 #include "cuda/gpu_renderer.h"
-#include "gl/display.h"
-#include "gl/pixel_buffer.h"
+#include "display/frame_display.h"
+#include "display/pixel_buffer.h"
 #if defined(FACET_HAVE_CUDA)
-#include "gl/cuda_interop.h"
+#include "display/cuda_interop.h"
 #endif
 
 #include <glad/gl.h>
@@ -247,7 +247,7 @@ Viewer::Viewer(const Options& options, GLFWwindow* window, GpuStatus gpu) : opti
         try {
             gpu_.emplace();
             state_.gpuUnavailable.clear();
-            if (options.stage != StageChoice::Cpu) state_.vertexStage = state_.rasterStage = Backend::Gpu;
+            if (options.stage != StageChoice::Cpu) state_.vertexStage = state_.rasterStage = Side::Gpu;
         } catch (const Error& e) {
             state_.gpuUnavailable = e.what();
         }
@@ -438,14 +438,14 @@ void Viewer::renderFrame(int framebufferWidth, int framebufferHeight, bool captu
     } catch (const Error&) {
         cameraValid = false;
     }
-    const bool drawOnGpu = gpu_ && state_.rasterStage == Backend::Gpu && !capture && cameraValid;
+    const bool drawOnGpu = gpu_ && state_.rasterStage == Side::Gpu && !capture && cameraValid;
 #if defined(FACET_HAVE_CUDA)
     if (drawOnGpu) {
         try {
             const ViewParams view = state_.camera.view(aspect);
             double vertexMs = 0.0;
             const CameraSpacePositions given =
-                state_.vertexStage == Backend::Cpu ? cpuVertexStage(view, vertexMs) : CameraSpacePositions{};
+                state_.vertexStage == Side::Cpu ? cpuVertexStage(view, vertexMs) : CameraSpacePositions{};
             const auto mapStart = Clock::now();
             interop_.attach(pixels_); // registered again only after a resize
             MappedInterop mapped(interop_, gpu_->stream());
@@ -497,8 +497,8 @@ void Viewer::renderFrame(int framebufferWidth, int framebufferHeight, bool captu
 
 // A frame into host memory, each stage where the panel says (the GPU's only while usable).
 CpuFrameStats Viewer::renderToHost(const ViewParams& view, const FrameView& target) {
-    const bool vertexGpu = gpu_ && state_.vertexStage == Backend::Gpu;
-    const bool rasterGpu = gpu_ && state_.rasterStage == Backend::Gpu;
+    const bool vertexGpu = gpu_ && state_.vertexStage == Side::Gpu;
+    const bool rasterGpu = gpu_ && state_.rasterStage == Side::Gpu;
     if (rasterGpu) {
         double vertexMs = 0.0;
         const CameraSpacePositions given = vertexGpu ? CameraSpacePositions{} : cpuVertexStage(view, vertexMs);
@@ -534,7 +534,7 @@ void Viewer::disableGpu(const std::string& why) {
     std::cerr << "facet-viewer: GPU disabled, drawing on the CPU: " << why << "\n";
     gpu_.reset();
     state_.gpuUnavailable = why;
-    state_.vertexStage = state_.rasterStage = Backend::Cpu;
+    state_.vertexStage = state_.rasterStage = Side::Cpu;
 }
 
 void Viewer::report() const {

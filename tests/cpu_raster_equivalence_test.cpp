@@ -493,7 +493,7 @@ TEST(CpuRasterEquivalence, DeferredRendererMatchesTrianglesDrawnInOrder) {
             RenderSettings settings;
             settings.filter = TextureFilter(variant % 3);
             settings.headlight = (variant + scene) % 2 == 0;
-            settings.cullBackFaces = variant == 4;
+            settings.cull = variant == 4 ? CullMode::Back : CullMode::None;
             const std::size_t pixels = std::size_t(w) * std::size_t(h);
 
             std::vector<std::uint32_t> refColor(pixels, settings.clearColor);
@@ -506,7 +506,7 @@ TEST(CpuRasterEquivalence, DeferredRendererMatchesTrianglesDrawnInOrder) {
                 for (std::size_t t = range.firstTriangle; t < range.firstTriangle + range.triangleCount; ++t) {
                     const std::uint32_t* c = &mesh.indices[3 * t];
                     ScreenTriangle tri;
-                    if (setupTriangle(projected[c[0]], projected[c[1]], projected[c[2]], settings.cullBackFaces, w, h,
+                    if (setupTriangle(projected[c[0]], projected[c[1]], projected[c[2]], settings.cull == CullMode::Back, w, h,
                                       tri) != SetupResult::Ok)
                         continue;
                     refFragments +=

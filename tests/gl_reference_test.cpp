@@ -283,7 +283,7 @@ TEST(GlReference, Fan) {
     finish(m);
     renderBoth("fan", m, pixelView(), RenderSettings{}, kCraftedSize, kCraftedSize);
     RenderSettings culled;
-    culled.cullBackFaces = true; // the fan winds one way throughout: all of it or none shows
+    culled.cull = CullMode::Back; // the fan winds one way throughout: all of it or none shows
     renderBoth("fan, back faces culled", m, pixelView(), culled, kCraftedSize, kCraftedSize);
 }
 
@@ -455,7 +455,7 @@ TEST(GlReference, CorpusMeshes) {
         for (const bool cull : {false, true}) {
             RenderSettings settings;
             settings.headlight = c.headlight;
-            settings.cullBackFaces = cull;
+            settings.cull = cull ? CullMode::Back : CullMode::None;
             renderBoth(std::string(c.path) + (cull ? ", culled" : ""), model, camera.view(320.0f / 240.0f), settings,
                        320, 240);
         }

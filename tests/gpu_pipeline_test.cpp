@@ -15,7 +15,7 @@
 
 #if defined(FACET_HAVE_CUDA)
 #include "cuda/device_buffer.h"
-#include "gl/cuda_interop.h"
+#include "display/cuda_interop.h"
 #include "gl/gl_context.h"
 #endif
 

@@ -84,7 +84,7 @@ TEST(KernelPipeline, DefaultSceneEqualsTheCpuRenderer) {
         RenderSettings settings;
         settings.filter = c.filter;
         settings.headlight = c.headlight;
-        settings.cullBackFaces = c.cull;
+        settings.cull = c.cull ? CullMode::Back : CullMode::None;
         std::ostringstream name;
         name << c.width << "x" << c.height << (c.low ? ", low view" : "") << ", filter " << int(c.filter)
              << (c.headlight ? ", headlight" : "") << (c.cull ? ", culled" : "");
@@ -128,7 +128,7 @@ TEST(KernelPipeline, CorpusMeshesEqualTheCpuRenderer) {
         for (const bool cull : {false, true}) {
             RenderSettings settings;
             settings.headlight = true;
-            settings.cullBackFaces = cull;
+            settings.cull = cull ? CullMode::Back : CullMode::None;
             expectSameAsCpu(model, view, settings, 320, 240, std::string(m) + (cull ? ", culled" : ""));
         }
         ++drawn;

@@ -27,16 +27,28 @@ void cell(const char* label, const char* format, Args... args) {
     ImGui::Text(format, args...);
 }
 
+// A combo box over the names of E (engine/core/names.h).
+template <class E>
+void choiceCombo(const char* label, E& value) {
+    int index = indexOf(value);
+    const auto name = [](void*, int i, const char** text) {
+        *text = Names<E>::table[std::size_t(i)].second;
+        return true;
+    };
+    if (ImGui::Combo(label, &index, name, nullptr, static_cast<int>(nameCount<E>())))
+        value = valueAt<E>(std::size_t(index));
+}
+
 // One row of CPU/GPU radio buttons; GPU is disabled, with the reason on hover, while unusable.
-void stageChoice(const char* label, Backend& stage, const std::string& gpuUnavailable) {
+void stageChoice(const char* label, Side& stage, const std::string& gpuUnavailable) {
     ImGui::PushID(label);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(label);
     ImGui::SameLine(110.0f);
-    if (ImGui::RadioButton("CPU", stage == Backend::Cpu)) stage = Backend::Cpu;
+    if (ImGui::RadioButton("CPU", stage == Side::Cpu)) stage = Side::Cpu;
     ImGui::SameLine();
     ImGui::BeginDisabled(!gpuUnavailable.empty());
-    if (ImGui::RadioButton("GPU", stage == Backend::Gpu)) stage = Backend::Gpu;
+    if (ImGui::RadioButton("GPU", stage == Side::Gpu)) stage = Side::Gpu;
     ImGui::EndDisabled();
     if (!gpuUnavailable.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("%s", gpuUnavailable.c_str());
@@ -136,16 +148,15 @@ void sceneSection(ViewerState& s) {
 void renderSection(ViewerState& s) {
     if (!ImGui::CollapsingHeader("Render", ImGuiTreeNodeFlags_DefaultOpen)) return;
     ImGui::PushItemWidth(180.0f);
-    const char* filters[] = {"nearest", "bilinear", "trilinear"};
-    int filter = static_cast<int>(s.settings.filter);
-    if (ImGui::Combo("texture filter", &filter, filters, 3)) s.settings.filter = static_cast<TextureFilter>(filter);
+    choiceCombo("texture filter", s.settings.filter);
     ImGui::SliderFloat("resolution scale", &s.resolutionScale, 0.25f, 1.0f, "%.2f");
     // The renderer is rebuilt for a new thread count, so only once the slider is let go.
     const int maxThreads = std::max(2 * static_cast<int>(std::thread::hardware_concurrency()), 2);
     ImGui::SliderInt("threads", &s.threadsEdit, 1, maxThreads);
     if (ImGui::IsItemDeactivatedAfterEdit()) s.threads = s.threadsEdit;
     ImGui::PopItemWidth();
-    ImGui::Checkbox("cull back faces", &s.settings.cullBackFaces);
+    bool cull = s.settings.cull == CullMode::Back;
+    if (ImGui::Checkbox("cull back faces", &cull)) s.settings.cull = cull ? CullMode::Back : CullMode::None;
     ImGui::SameLine();
     ImGui::Checkbox("headlight", &s.settings.headlight);
     ImGui::SameLine();

@@ -18,8 +18,6 @@
 
 namespace facet::viewer {
 
-enum class Backend { Cpu, Gpu };
-
 // One frame's wall-clock milliseconds: the whole frame (frame to frame, so vsync included),
 // facet's three stages, and the display (map, unmap, upload to the texture, draw the quad).
 struct StageTimes {
@@ -66,7 +64,7 @@ struct ViewerState {
     float resolutionScale = 1.0f; // of the framebuffer, 0.25 to 1
     int threads = 1;              // applied by the loop: a new CpuRenderer
     bool vsync = true;
-    Backend vertexStage = Backend::Cpu, rasterStage = Backend::Cpu;
+    Side vertexStage = Side::Cpu, rasterStage = Side::Cpu;
     GpuStatus gpu;
     std::string gpuUnavailable; // why the GPU options are disabled; empty when they are not
 

@@ -2,13 +2,14 @@
 // is none) times an optional headlight Lambert term.
 #pragma once
 
+#include "core/names.h"
 #include "core/texture_sampling.h"
 
 namespace facet {
 
 struct RenderSettings {
     TextureFilter filter = TextureFilter::Trilinear;
-    bool cullBackFaces = false; // OBJ files in the wild mix windings, so culling is opt-in
+    CullMode cull = CullMode::None; // OBJ files in the wild mix windings, so culling is opt-in
     bool headlight = false;     // Lambert term for a light at the eye
     std::uint32_t clearColor = 0xFF3A2B22u; // dark slate blue, RGBA8 with R in the low byte
 };

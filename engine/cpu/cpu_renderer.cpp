@@ -96,7 +96,7 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     materials_ = shadeMaterials(model);
 
     const TriangleStageInput input{meshPointers, dx, dy, dz, outside_.data(), projected_.data(), planes, view,
-                                   target.width, target.height, settings.cullBackFaces};
+                                   target.width, target.height, settings.cull == CullMode::Back};
 
     pool_.run(chunkCount, [&](std::size_t c, int) {
         Chunk& chunk = chunks_[c];

@@ -70,7 +70,7 @@ public:
         exec_.zero(emitCount_.data() + t, 1);
         exec_.zero(entryCount_.data() + t, 1);
         const TriangleStageInput in{mesh, dx, dy, dz, outside_.data(), projected_.data(), planes, view,
-                                    target.width, target.height, settings.cullBackFaces};
+                                    target.width, target.height, settings.cull == CullMode::Back};
         exec_.launch(TriangleCountParams{in, grid, emitCount_.data(), entryCount_.data()}, t);
         exec_.exclusiveScan(emitCount_.data(), emitOffset_.data(), std::size_t(t) + 1);
         exec_.exclusiveScan(entryCount_.data(), entryOffset_.data(), std::size_t(t) + 1);

@@ -376,7 +376,7 @@ void GlReferenceRenderer::render(const Model& model, const ViewParams& view, con
     FACET_GL(glPolygonMode(GL_FRONT_AND_BACK, GL_FILL));
     FACET_GL(glFrontFace(GL_CCW));
     FACET_GL(glCullFace(GL_BACK));
-    FACET_GL(settings.cullBackFaces ? glEnable(GL_CULL_FACE) : glDisable(GL_CULL_FACE));
+    FACET_GL(settings.cull == CullMode::Back ? glEnable(GL_CULL_FACE) : glDisable(GL_CULL_FACE));
 
     const glm::vec4 clear = unpackRgba8(settings.clearColor) / 255.0f;
     FACET_GL(glClearColor(clear.r, clear.g, clear.b, clear.a));

@@ -6,7 +6,7 @@
 // needs a current OpenGL context.
 #pragma once
 
-#include "gl/pixel_buffer.h" // glad first: cuda_gl_interop.h expects the GL types declared
+#include "display/pixel_buffer.h" // glad first: cuda_gl_interop.h expects the GL types declared
 
 #include <cuda_gl_interop.h>
 

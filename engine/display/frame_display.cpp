@@ -1,4 +1,4 @@
-#include "gl/display.h"
+#include "display/frame_display.h"
 
 #include "core/error.h"
 

@@ -1,4 +1,4 @@
-#include "gl/cuda_interop.h"
+#include "display/cuda_interop.h"
 
 #include "cuda/cuda_check.h"
 

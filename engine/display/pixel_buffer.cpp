@@ -1,4 +1,4 @@
-#include "gl/pixel_buffer.h"
+#include "display/pixel_buffer.h"
 
 #include "core/error.h"
 

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "gl/gl_objects.h"
-#include "gl/pixel_buffer.h"
+#include "display/pixel_buffer.h"
 
 #include <cstdint>
 #include <vector>
