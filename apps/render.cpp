@@ -6,13 +6,7 @@
 #include "asset/obj_loader.h"
 #include "core/camera.h"
 #include "core/error.h"
-#include "cpu/cpu_renderer.h"
-#include "cuda/device.h"
-#include "cuda/gpu_renderer.h"
-#if defined(FACET_HAVE_KERNELS_HOST)
-#include "cuda/host_kernel_renderer.h"
-#endif
-#include "gl/gl_reference.h"
+#include "renderer.h"
 
 #include <algorithm>
 #include <chrono>
@@ -61,8 +55,8 @@ struct Options {
     facet::cli::CameraFlags camera;
     int width = 1280, height = 720;
     facet::RenderSettings settings;
-    std::string stage = "auto";
-    std::optional<std::string> vertexStage, rasterStage; // cpu | gpu, overriding stage
+    facet::Backend backend = facet::Backend::Auto;
+    std::optional<facet::Side> vertex, raster; // overriding the backend's placement
     int benchFrames = 0;
     int threads = 0;
     bool info = false;
@@ -89,13 +83,9 @@ Options parseArguments(int argc, char** argv) {
             parseSize(arg, args.value(), o.width, o.height);
         } else if (consumeRenderSetting(arg, args, o.settings)) {
         } else if (arg == "--stage") {
-            o.stage = args.value();
-            if (o.stage != "cpu" && o.stage != "gpu" && o.stage != "gl" && o.stage != "kernels" && o.stage != "auto")
-                throw UsageError("--stage expects cpu, gpu, gl, kernels or auto, got '" + o.stage + "'");
+            o.backend = parseChoice<facet::Backend>(arg, args.value());
         } else if (arg == "--vertex" || arg == "--raster") {
-            const std::string side = args.value();
-            if (side != "cpu" && side != "gpu") throw UsageError(arg + " expects cpu or gpu, got '" + side + "'");
-            (arg == "--vertex" ? o.vertexStage : o.rasterStage) = side;
+            (arg == "--vertex" ? o.vertex : o.raster) = parseChoice<facet::Side>(arg, args.value());
         } else if (arg == "--threads") {
             o.threads = static_cast<int>(parseInteger(arg, args.value(), 1, 1024));
         } else if (arg == "--bench") {
@@ -106,9 +96,6 @@ Options parseArguments(int argc, char** argv) {
             takeMesh(arg, o.mesh, meshGiven);
         }
     }
-    if ((o.vertexStage || o.rasterStage) && (o.stage == "gl" || o.stage == "kernels"))
-        throw UsageError("--vertex and --raster choose between cpu and gpu; they do not combine with --stage " +
-                         o.stage);
     return o;
 }
 
@@ -134,6 +121,84 @@ double medianOf(std::vector<double> v) {
     return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
+// The flag that asked for the placement a refusal concerns, to name it in the message.
+std::string placementFlags(const Options& o) {
+    if (o.threads > 0 && o.backend == facet::Backend::Gl) return "--threads with --stage gl";
+    if (o.vertex == facet::Side::Gpu) return "--vertex gpu";
+    if (o.raster == facet::Side::Gpu) return "--raster gpu";
+    if (o.vertex || o.raster) return std::string("--vertex/--raster with --stage ") + facet::nameOf(o.backend);
+    return std::string("--stage ") + facet::nameOf(o.backend);
+}
+
+facet::Renderer makeRenderer(const Options& o) {
+    facet::RendererOptions options;
+    options.backend = o.backend;
+    options.vertex = o.vertex;
+    options.raster = o.raster;
+    options.threads = o.threads;
+    try {
+        return facet::Renderer(options);
+    } catch (const facet::Error& e) {
+        throw facet::Error(placementFlags(o) + ": " + e.what());
+    }
+}
+
+// The mesh, with --texture applied to every material.
+facet::Model loadScene(const Options& o) {
+    facet::Model model = facet::loadObj(o.mesh);
+    if (!o.texture) return model;
+    model.textures.push_back(facet::makeTexture(facet::loadImage(*o.texture), *o.texture));
+    const auto index = static_cast<std::int32_t>(model.textures.size() - 1);
+    for (facet::Material& m : model.materials) m.texture = index;
+    if (!model.mesh.hasTexCoords)
+        model.warnings.push_back({*o.texture, 0, "the mesh has no texture coordinates; the texture cannot show"});
+    return model;
+}
+
+// Colour and depth for the whole picture, or a clear message when memory is short.
+void allocatePicture(const Options& o, std::vector<std::uint32_t>& color, std::vector<float>& depth) {
+    const std::size_t pixels = std::size_t(o.width) * std::size_t(o.height);
+    try {
+        color.resize(pixels);
+        depth.resize(pixels);
+    } catch (const std::bad_alloc&) {
+        throw facet::Error("a " + std::to_string(o.width) + "x" + std::to_string(o.height) + " picture needs " +
+                           std::to_string(pixels * 8 >> 20) + " MiB for colour and depth; not enough memory");
+    }
+}
+
+// One warm-up frame (first touch of the buffers), then --bench frames with their medians.
+facet::FrameStats renderFrames(const Options& o, facet::Renderer& renderer, const facet::ViewParams& view,
+                               const facet::FrameView& target) {
+    facet::FrameStats stats = renderer.render(view, o.settings, target);
+    if (o.benchFrames == 0) return stats;
+    std::vector<double> frameMs, vertexMs, triangleMs, rasterMs;
+    for (int f = 0; f < o.benchFrames; ++f) {
+        stats = renderer.render(view, o.settings, target);
+        frameMs.push_back(stats.frameMs);
+        vertexMs.push_back(stats.vertexMs);
+        triangleMs.push_back(stats.triangleMs);
+        rasterMs.push_back(stats.rasterMs);
+    }
+    const facet::Placement& p = stats.placement;
+    std::cout << p.describe();
+    if (!renderer.deviceName().empty()) std::cout << " (" << renderer.deviceName() << ")";
+    if (p.pipeline() && p.raster == facet::Side::Cpu) std::cout << ", " << renderer.threadCount() << " threads";
+    std::cout << ", " << o.width << "x" << o.height << ", median of " << o.benchFrames << " frames: frame "
+              << medianOf(frameMs) << " ms";
+    if (p.backend != facet::Backend::Gl)
+        std::cout << " (vertex " << medianOf(vertexMs) << ", triangle " << medianOf(triangleMs) << ", raster "
+                  << medianOf(rasterMs) << ")";
+    std::cout << "\n";
+    return stats;
+}
+
+void writeDepth(const std::string& path, const std::vector<float>& depth) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(depth.data()), static_cast<std::streamsize>(depth.size() * sizeof(float)));
+    if (!out) throw facet::Error(path + ": cannot write the depth file");
+}
+
 int run(const Options& o) {
     if (o.help) {
         std::string usage = kUsage;
@@ -141,33 +206,8 @@ int run(const Options& o) {
         std::cout << usage;
         return 0;
     }
-    // Where each stage runs: --vertex and --raster override --stage; auto means the GPU when
-    // one is usable. A stage asked for on the GPU without one is an error that says why.
-    const facet::GpuStatus gpu = facet::probeGpu();
-    const std::string base = o.stage == "auto" ? (gpu.usable ? "gpu" : "cpu") : o.stage;
-    const bool kernels = base == "kernels", useGl = base == "gl";
-    const bool vertexOnGpu = o.vertexStage ? *o.vertexStage == "gpu" : base == "gpu";
-    const bool rasterOnGpu = o.rasterStage ? *o.rasterStage == "gpu" : base == "gpu";
-    if ((vertexOnGpu || rasterOnGpu) && !gpu.usable) {
-        const std::string flag = o.vertexStage && *o.vertexStage == "gpu"   ? "--vertex gpu"
-                                 : o.rasterStage && *o.rasterStage == "gpu" ? "--raster gpu"
-                                                                            : "--stage gpu";
-        throw facet::Error(flag + ": " + gpu.reason);
-    }
-#if !defined(FACET_HAVE_KERNELS_HOST)
-    if (kernels)
-        throw facet::Error("--stage kernels: this build has no CPU-run CUDA kernels (the CUDA toolkit's CCCL "
-                           "headers were not found when it was configured)");
-#endif
-
-    facet::Model model = facet::loadObj(o.mesh);
-    if (o.texture) {
-        model.textures.push_back(facet::makeTexture(facet::loadImage(*o.texture), *o.texture));
-        const auto index = static_cast<std::int32_t>(model.textures.size() - 1);
-        for (facet::Material& m : model.materials) m.texture = index;
-        if (!model.mesh.hasTexCoords)
-            model.warnings.push_back({*o.texture, 0, "the mesh has no texture coordinates; the texture cannot show"});
-    }
+    facet::Renderer renderer = makeRenderer(o); // refuses an impossible placement before loading
+    const facet::Model model = loadScene(o);
     if (o.info) {
         printInfo(model);
         return 0;
@@ -177,116 +217,23 @@ int run(const Options& o) {
 
     const float aspect = static_cast<float>(o.width) / static_cast<float>(o.height);
     const facet::ViewParams view = o.camera.camera(model.mesh, aspect).view(aspect);
-
-    const std::size_t pixels = std::size_t(o.width) * std::size_t(o.height);
     std::vector<std::uint32_t> color;
     std::vector<float> depth;
-    try {
-        color.resize(pixels);
-        depth.resize(pixels);
-    } catch (const std::bad_alloc&) {
-        throw facet::Error("a " + std::to_string(o.width) + "x" + std::to_string(o.height) + " picture needs " +
-                           std::to_string(pixels * 8 >> 20) + " MiB for colour and depth; not enough memory");
-    }
-    const facet::FrameView target{color.data(), depth.data(), o.width, o.height};
-    if (o.stage == "auto" && !gpu.usable) std::cerr << "note: rendering on the CPU: " << gpu.reason << "\n";
-    std::optional<facet::CpuRenderer> cpu;
-    std::optional<facet::GpuRenderer> gpuRenderer;
-    std::optional<facet::GlReferenceRenderer> gl;
-#if defined(FACET_HAVE_KERNELS_HOST)
-    std::optional<facet::HostKernelRenderer> hostKernels;
-    if (kernels) hostKernels.emplace(o.threads);
-#endif
-    if (useGl) {
-        try {
-            gl.emplace();
-        } catch (const facet::Error& e) {
-            throw facet::Error(std::string("--stage gl: OpenGL is unusable: ") + e.what());
-        }
-    }
-    if (vertexOnGpu || rasterOnGpu) {
-        gpuRenderer.emplace();
-        gpuRenderer->upload(model);
-    }
-    if (!useGl && !kernels && !rasterOnGpu) cpu.emplace(o.threads);
-    // Camera-space positions handed from one side's vertex stage to the other side's raster.
-    std::vector<float> dx, dy, dz;
-    if (vertexOnGpu != rasterOnGpu) {
-        dx.resize(model.mesh.vertexCount());
-        dy.resize(model.mesh.vertexCount());
-        dz.resize(model.mesh.vertexCount());
-    }
-    const facet::CameraSpacePositions handed{dx.data(), dy.data(), dz.data()};
-    const std::string pathName = useGl      ? "gl"
-                                 : kernels  ? "kernels on the CPU"
-                                            : std::string("vertex ") + (vertexOnGpu ? "gpu" : "cpu") + ", raster " +
-                                                 (rasterOnGpu ? "gpu" : "cpu");
+    allocatePicture(o, color, depth);
+    renderer.setModel(model);
+    const std::string note = renderer.placement().note; // Auto's reason for the CPU, if it chose it
+    if (!note.empty()) std::cerr << "note: " << note << "\n";
+    const facet::FrameStats stats = renderFrames(o, renderer, view, {color.data(), depth.data(), o.width, o.height});
+    if (stats.placement.note != note) std::cerr << "note: " << stats.placement.note << "\n";
 
-    // Per-stage milliseconds and fragments (the OpenGL path reports no per-stage statistics).
-    struct FrameStats {
-        double vertexMs = 0.0, triangleMs = 0.0, rasterMs = 0.0;
-        std::size_t fragments = 0;
-    };
-    const auto fromKernels = [](const facet::KernelFrameStats& k, double vertexMs) {
-        return FrameStats{vertexMs + k.vertexMs, k.triangleMs, k.rasterMs, 0};
-    };
-    const auto renderFrame = [&]() -> FrameStats {
-        if (gl) {
-            gl->render(model, view, o.settings, target);
-            return {};
-        }
-#if defined(FACET_HAVE_KERNELS_HOST)
-        if (hostKernels) return fromKernels(hostKernels->render(model, view, o.settings, target), 0.0);
-#endif
-        if (vertexOnGpu && rasterOnGpu) return fromKernels(gpuRenderer->renderToHost(view, o.settings, target), 0.0);
-        if (rasterOnGpu) { // the CPU's vertex stage, uploaded
-            const auto t0 = std::chrono::steady_clock::now();
-            facet::transformVertices(model.mesh, view, 0, model.mesh.vertexCount(), dx.data(), dy.data(), dz.data());
-            const double ms =
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-            return fromKernels(gpuRenderer->renderToHost(view, o.settings, target, handed), ms);
-        }
-        double handMs = 0.0;
-        if (vertexOnGpu) handMs = gpuRenderer->cameraSpaceToHost(view, dx.data(), dy.data(), dz.data());
-        const facet::CpuFrameStats c = cpu->render(model, view, o.settings, target,
-                                                   vertexOnGpu ? handed : facet::CameraSpacePositions{});
-        return FrameStats{handMs + c.vertexMs, c.triangleMs, c.rasterMs, c.fragmentsShaded};
-    };
-
-    // One warm-up frame (first touch of the buffers), then the measured ones.
-    FrameStats stats = renderFrame();
-    std::vector<double> frameMs, vertexMs, triangleMs, rasterMs;
-    for (int f = 0; f < o.benchFrames; ++f) {
-        const auto t0 = std::chrono::steady_clock::now();
-        stats = renderFrame();
-        frameMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-        vertexMs.push_back(stats.vertexMs);
-        triangleMs.push_back(stats.triangleMs);
-        rasterMs.push_back(stats.rasterMs);
-    }
-    if (o.benchFrames > 0 && gl)
-        std::cout << "gl (" << gl->rendererName() << "), " << o.width << "x" << o.height << ", median of "
-                  << o.benchFrames << " frames: frame " << medianOf(frameMs) << " ms\n";
-    else if (o.benchFrames > 0)
-        std::cout << pathName << (cpu ? ", " + std::to_string(cpu->threadCount()) + " threads" : std::string()) << ", "
-                  << o.width << "x" << o.height << ", median of "
-                  << o.benchFrames << " frames: frame " << medianOf(frameMs) << " ms (vertex " << medianOf(vertexMs)
-                  << ", triangle " << medianOf(triangleMs) << ", raster " << medianOf(rasterMs) << ")\n";
-
-    facet::Image image{static_cast<std::uint32_t>(o.width), static_cast<std::uint32_t>(o.height), std::move(color)};
-    facet::writePng(o.output, image);
-    if (o.depthFile) {
-        std::ofstream out(*o.depthFile, std::ios::binary);
-        out.write(reinterpret_cast<const char*>(depth.data()), static_cast<std::streamsize>(pixels * sizeof(float)));
-        if (!out) throw facet::Error(*o.depthFile + ": cannot write the depth file");
-    }
+    facet::writePng(o.output, facet::Image{static_cast<std::uint32_t>(o.width), static_cast<std::uint32_t>(o.height),
+                                           std::move(color)});
+    if (o.depthFile) writeDepth(*o.depthFile, depth);
     std::cout << "wrote " << o.output << " (" << o.width << "x" << o.height << ", " << model.mesh.triangleCount()
-              << " triangles, ";
-    if (gl)
-        std::cout << "OpenGL " << gl->rendererName() << ")\n";
-    else
-        std::cout << pathName << (cpu ? ", " + std::to_string(stats.fragments) + " fragments" : std::string())
-                  << ")\n";
+              << " triangles, " << stats.placement.describe();
+    if (!renderer.deviceName().empty()) std::cout << " (" << renderer.deviceName() << ")";
+    if (stats.fragments > 0) std::cout << ", " << stats.fragments << " fragments";
+    std::cout << ")\n";
     return 0;
 }
 

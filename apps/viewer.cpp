@@ -1,23 +1,19 @@
 // facet-viewer: facet's frames in a window, with a fly camera and a Dear ImGui panel.
 // Each frame has Dear ImGui's shape: poll events, start the UI frame, build the panel, render
 // facet's frame into a mapped pixel buffer and draw it, draw the UI over it, swap.
-// The CPU backend writes straight into the mapped PBO (engine/display/pixel_buffer.h), so the only
-// copy of a frame is the driver's upload into the texture the quad samples.
+// The engine's Renderer draws into the window's pixel buffer (engine/display/display_frame.h):
+// the CPU writes the mapped buffer, the GPU's raster stage writes it through CUDA-GL interop, so
+// the only copy of a frame is the driver's upload into the texture the quad samples.
 #include "viewer/options.h"
+#include "viewer/platform.h"
 #include "viewer/viewer_state.h"
 
 #include "asset/image.h"
 #include "core/error.h"
-#include "cuda/gpu_renderer.h"
+#include "display/display_frame.h"
 #include "display/frame_display.h"
-#include "display/pixel_buffer.h"
-#if defined(FACET_HAVE_CUDA)
-#include "display/cuda_interop.h"
-#endif
+#include "renderer.h"
 
-#include <glad/gl.h>
-// glad first: GLFW must not pull in the system GL header.
-#include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
@@ -44,87 +40,6 @@ double millisecondsSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-std::string glfwErrorText(const char* fallback) {
-    const char* description = nullptr;
-    glfwGetError(&description);
-    return description ? description : fallback;
-}
-
-// GLFW's lifetime. Failing to start is the usual "no display" case: say GLFW's reason.
-class GlfwSession {
-public:
-    GlfwSession() {
-        if (!glfwInit()) throw Error("cannot open a window: " + glfwErrorText("glfwInit failed"));
-    }
-    ~GlfwSession() { glfwTerminate(); }
-    GlfwSession(const GlfwSession&) = delete;
-    GlfwSession& operator=(const GlfwSession&) = delete;
-};
-
-// A window with an OpenGL 3.3 core context, current on this thread, GL functions loaded.
-class Window {
-public:
-    Window(int width, int height, const char* title) {
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-        glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-        window_ = glfwCreateWindow(width, height, title, nullptr, nullptr);
-        if (!window_)
-            throw Error("cannot open an OpenGL 3.3 core window: " + glfwErrorText("glfwCreateWindow failed"));
-        glfwMakeContextCurrent(window_);
-        const int version = gladLoadGL(glfwGetProcAddress);
-        if (GLAD_VERSION_MAJOR(version) * 10 + GLAD_VERSION_MINOR(version) < 33) {
-            glfwDestroyWindow(window_);
-            throw Error("OpenGL 3.3 is needed; the context offers " + std::to_string(GLAD_VERSION_MAJOR(version)) +
-                        "." + std::to_string(GLAD_VERSION_MINOR(version)));
-        }
-    }
-    ~Window() { glfwDestroyWindow(window_); }
-    Window(const Window&) = delete;
-    Window& operator=(const Window&) = delete;
-
-    GLFWwindow* get() const { return window_; }
-
-private:
-    GLFWwindow* window_ = nullptr;
-};
-
-// Dear ImGui's context and its GLFW and OpenGL 3 backends. The backends install no GLFW
-// callbacks: the viewer's own callbacks forward each event to them first.
-class ImGuiSession {
-public:
-    explicit ImGuiSession(GLFWwindow* window) {
-        IMGUI_CHECKVERSION();
-        ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr; // no imgui.ini left in whatever folder the viewer ran from
-        // DejaVu Sans reads better than ImGui's bitmap font; it is there on most Linux desktops.
-        const char* font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-        std::error_code ignored;
-        if (std::filesystem::is_regular_file(font, ignored)) io.Fonts->AddFontFromFileTTF(font, 15.0f);
-        ImGui::StyleColorsDark();
-        ImGuiStyle& style = ImGui::GetStyle();
-        style.WindowRounding = 6.0f;
-        style.FrameRounding = 3.0f;
-        style.GrabRounding = 3.0f;
-        style.WindowBorderSize = 0.0f;
-        style.ItemSpacing = ImVec2(8.0f, 3.0f);
-        style.FramePadding = ImVec2(6.0f, 2.0f);
-        if (!ImGui_ImplGlfw_InitForOpenGL(window, false) || !ImGui_ImplOpenGL3_Init("#version 330 core")) {
-            ImGui::DestroyContext();
-            throw Error("Dear ImGui cannot start on this OpenGL context");
-        }
-    }
-    ~ImGuiSession() {
-        ImGui_ImplOpenGL3_Shutdown();
-        ImGui_ImplGlfw_Shutdown();
-        ImGui::DestroyContext();
-    }
-    ImGuiSession(const ImGuiSession&) = delete;
-    ImGuiSession& operator=(const ImGuiSession&) = delete;
-};
-
 std::optional<Move> moveFor(int key) {
     switch (key) {
     case GLFW_KEY_W: return Move::Forward;
@@ -136,37 +51,6 @@ std::optional<Move> moveFor(int key) {
     default: return std::nullopt;
     }
 }
-
-// Dear ImGui 1.86 reads keys as "down" flags once per frame, so a key pressed and released
-// between two frames (a quick tap, or xdotool) would never be seen: Enter in the path field
-// would be lost. Releases of keys pressed since the last frame are held back and handed to
-// ImGui before the next frame's events. (Not during a frame: ImGui asserts that modifier keys
-// do not change between NewFrame and Render.)
-class KeyTaps {
-public:
-    void onKey(GLFWwindow* window, int key, int scancode, int action, int mods) {
-        if (action == GLFW_PRESS) pressedThisFrame_.push_back(key);
-        if (action == GLFW_RELEASE &&
-            std::find(pressedThisFrame_.begin(), pressedThisFrame_.end(), key) != pressedThisFrame_.end()) {
-            held_.push_back({key, scancode, mods});
-            return;
-        }
-        ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
-    }
-    // Call before polling events, outside ImGui's frame.
-    void releaseHeld(GLFWwindow* window) {
-        for (const Release& r : held_) ImGui_ImplGlfw_KeyCallback(window, r.key, r.scancode, GLFW_RELEASE, r.mods);
-        held_.clear();
-        pressedThisFrame_.clear();
-    }
-
-private:
-    struct Release {
-        int key, scancode, mods;
-    };
-    std::vector<int> pressedThisFrame_;
-    std::vector<Release> held_;
-};
 
 // A file name that does not exist yet: facet-viewer-001.png, facet-viewer-002.png, ...
 std::filesystem::path nextScreenshotPath(int& counter) {
@@ -184,7 +68,7 @@ void writeScreenshot(const std::filesystem::path& path, std::vector<std::uint32_
 
 class Viewer {
 public:
-    Viewer(const Options& options, GLFWwindow* window, GpuStatus gpu);
+    Viewer(const Options& options, GLFWwindow* window, Renderer renderer);
     ~Viewer();
     Viewer(const Viewer&) = delete;
     Viewer& operator=(const Viewer&) = delete;
@@ -211,24 +95,20 @@ private:
     void applySettings();
     void moveCamera(float seconds);
     void renderFrame(int framebufferWidth, int framebufferHeight, bool capture);
-    CpuFrameStats renderToHost(const ViewParams& view, const FrameView& target);
-    CameraSpacePositions cpuVertexStage(const ViewParams& view, double& ms);
-    void disableGpu(const std::string& why);
+    FrameStats renderCaptured(const ViewParams& view);
+    void showPlacement();
     void report() const;
 
     const Options& options_;
     GLFWwindow* window_;
     ViewerState state_;
-    std::unique_ptr<CpuRenderer> renderer_;
-    std::optional<GpuRenderer> gpu_; // made when a GPU is usable; dropped (with the reason) on a GPU error
-#if defined(FACET_HAVE_CUDA)
-    InteropBuffer interop_; // pixels_ as the GPU raster stage writes it
-#endif
-    std::vector<float> handX_, handY_, handZ_; // camera-space positions handed between CPU and GPU
+    // Destroyed in reverse: the display's GL objects and CUDA registration go first, the
+    // renderer (and its CUDA stream) after them.
+    Renderer renderer_;
     FrameDisplay display_;
-    PixelBuffer pixels_;
-    std::vector<float> depth_;
+    DisplayFrame frame_;
     std::vector<std::uint32_t> capture_; // the frame, when it is also wanted on the host
+    std::string shownNote_;              // the placement note last printed
     bool firstLoad_ = true;              // the command line's camera applies to the first mesh only
     std::optional<bool> appliedVsync_; // the swap interval set last
     KeyTaps keyTaps_;
@@ -236,24 +116,26 @@ private:
     Clock::time_point firstSceneFrame_;
 };
 
-Viewer::Viewer(const Options& options, GLFWwindow* window, GpuStatus gpu) : options_(options), window_(window) {
+Renderer makeRenderer(const Options& options) {
+    RendererOptions r;
+    r.backend = options.stage;
+    r.threads = options.threads;
+    try {
+        return Renderer(r);
+    } catch (const Error& e) {
+        throw Error(std::string("--stage ") + nameOf(options.stage) + ": " + e.what());
+    }
+}
+
+Viewer::Viewer(const Options& options, GLFWwindow* window, Renderer renderer)
+    : options_(options), window_(window), renderer_(std::move(renderer)) {
     state_.settings = options.settings;
     state_.resolutionScale = options.resolutionScale;
     state_.vsync = options.vsync;
     state_.showPanel = options.ui;
-    state_.gpu = std::move(gpu);
-    state_.gpuUnavailable = state_.gpu.reason;
-    if (state_.gpu.usable) {
-        try {
-            gpu_.emplace();
-            state_.gpuUnavailable.clear();
-            if (options.stage != StageChoice::Cpu) state_.vertexStage = state_.rasterStage = Side::Gpu;
-        } catch (const Error& e) {
-            state_.gpuUnavailable = e.what();
-        }
-    }
-    renderer_ = std::make_unique<CpuRenderer>(options.threads);
-    state_.threads = state_.threadsEdit = renderer_->threadCount();
+    renderer_.setModel(state_.model); // empty until the first load arrives: frames show the clear colour
+    showPlacement();
+    state_.threads = state_.threadsEdit = renderer_.threadCount();
     const std::string mesh = options.mesh.empty() ? std::string(FACET_DEFAULT_SCENE) : options.mesh;
     std::snprintf(state_.pathField.data(), state_.pathField.size(), "%s", mesh.c_str());
     state_.loader.request(mesh);
@@ -388,13 +270,13 @@ void Viewer::applyLoads(int renderWidth, int renderHeight) {
     firstLoad_ = false;
     state_.home = state_.camera = home;
     state_.fly.setScene(mesh.bounds);
-    if (gpu_) {
-        try {
-            gpu_->upload(state_.model); // resident from now on: per frame only the camera crosses
-        } catch (const Error& e) {
-            disableGpu(e.what());
-        }
+    try {
+        renderer_.setModel(state_.model); // resident on the GPU from now on: per frame only the camera crosses
+    } catch (const Error& e) {
+        renderer_.dropGpu(e.what());
+        renderer_.setModel(state_.model);
     }
+    showPlacement();
     const std::string title = "facet-viewer - " + std::filesystem::path(state_.model.source).filename().string();
     glfwSetWindowTitle(window_, title.c_str());
 }
@@ -404,10 +286,30 @@ void Viewer::applySettings() {
         glfwSwapInterval(state_.vsync ? 1 : 0);
         appliedVsync_ = state_.vsync;
     }
-    if (state_.threads != renderer_->threadCount()) {
-        renderer_ = std::make_unique<CpuRenderer>(state_.threads);
-        state_.threads = state_.threadsEdit = renderer_->threadCount();
+    if (state_.threads != renderer_.threadCount()) {
+        renderer_.setThreads(state_.threads);
+        state_.threads = state_.threadsEdit = renderer_.threadCount();
     }
+    const Placement& p = renderer_.placement();
+    if (state_.vertexStage != p.vertex || state_.rasterStage != p.raster) {
+        try {
+            renderer_.setStages(state_.vertexStage, state_.rasterStage);
+        } catch (const Error& e) {
+            renderer_.dropGpu(e.what());
+        }
+        showPlacement();
+    }
+}
+
+// The panel shows where the stages run and why the GPU cannot be chosen; a new reason for
+// drawing on the CPU is also printed.
+void Viewer::showPlacement() {
+    const Placement& p = renderer_.placement();
+    state_.vertexStage = p.vertex;
+    state_.rasterStage = p.raster;
+    state_.gpuUnavailable = renderer_.gpuUnavailable();
+    if (p.note != shownNote_ && !p.note.empty()) std::cerr << "note: " << p.note << "\n";
+    shownNote_ = p.note;
 }
 
 void Viewer::moveCamera(float seconds) {
@@ -420,72 +322,29 @@ void Viewer::moveCamera(float seconds) {
 
 void Viewer::renderFrame(int framebufferWidth, int framebufferHeight, bool capture) {
     const int width = renderSize(framebufferWidth), height = renderSize(framebufferHeight);
-    const std::size_t pixelCount = std::size_t(width) * std::size_t(height);
-    pixels_.resize(width, height);
-    depth_.resize(pixelCount);
-    if (capture) capture_.resize(pixelCount);
+    frame_.resize(width, height);
     state_.renderWidth = width;
     state_.renderHeight = height;
-
     const float aspect = static_cast<float>(width) / static_cast<float>(height);
     double displayMs = 0.0;
-    // The GPU raster stage draws straight into the pixel buffer through interop. A frame also
-    // wanted on the host, or an impossible camera typed into the panel (its error is shown the
-    // host way), goes the host way below.
-    bool cameraValid = true;
     try {
-        state_.camera.validate();
-    } catch (const Error&) {
-        cameraValid = false;
+        const ViewParams view = state_.camera.view(aspect); // an impossible camera typed into the panel throws
+        state_.stats = capture ? renderCaptured(view) : renderer_.render(view, state_.settings, frame_);
+        state_.renderError.clear();
+        // Mapping and unmapping the pixel buffer: the frame's time outside the stages.
+        displayMs = std::max(0.0, state_.stats.frameMs - state_.stats.vertexMs - state_.stats.triangleMs -
+                                      state_.stats.rasterMs);
+    } catch (const Error& e) {
+        if (scripted()) throw;
+        state_.renderError = e.what(); // shown in the panel; the window stays alive
+        state_.stats = {};
+        std::uint32_t* pixels = frame_.mapHost();
+        std::fill(pixels, pixels + std::size_t(width) * std::size_t(height), state_.settings.clearColor);
+        frame_.unmapHost();
     }
-    const bool drawOnGpu = gpu_ && state_.rasterStage == Side::Gpu && !capture && cameraValid;
-#if defined(FACET_HAVE_CUDA)
-    if (drawOnGpu) {
-        try {
-            const ViewParams view = state_.camera.view(aspect);
-            double vertexMs = 0.0;
-            const CameraSpacePositions given =
-                state_.vertexStage == Side::Cpu ? cpuVertexStage(view, vertexMs) : CameraSpacePositions{};
-            const auto mapStart = Clock::now();
-            interop_.attach(pixels_); // registered again only after a resize
-            MappedInterop mapped(interop_, gpu_->stream());
-            displayMs += millisecondsSince(mapStart);
-            const KernelFrameStats k = gpu_->renderColor(view, state_.settings, mapped.pixels(), width, height, given);
-            const auto unmapStart = Clock::now();
-            mapped.unmap();
-            displayMs += millisecondsSince(unmapStart);
-            state_.stats = CpuFrameStats{k.trianglesIn, k.trianglesClipped, k.trianglesCulled, 0,
-                                         vertexMs + k.vertexMs, k.triangleMs, k.rasterMs};
-            state_.renderError.clear();
-        } catch (const Error& e) {
-            disableGpu(e.what()); // the next frame is drawn on the CPU
-        }
-    }
-#endif
-    if (!drawOnGpu || !gpu_) { // not drawn on the GPU, or the GPU failed (and is now disabled)
-        const auto mapStart = Clock::now();
-        MappedPixels mapped(pixels_);
-        displayMs += millisecondsSince(mapStart);
-        // A frame wanted on the host as well is rendered there and copied: a buffer mapped for
-        // writing must not be read back.
-        const FrameView target{capture ? capture_.data() : mapped.pixels(), depth_.data(), width, height};
-        try {
-            state_.stats = renderToHost(state_.camera.view(aspect), target);
-            state_.renderError.clear();
-        } catch (const Error& e) {
-            if (scripted()) throw;
-            // An impossible camera typed into the panel, say: show it, keep the window alive.
-            state_.renderError = e.what();
-            state_.stats = {};
-            std::fill(target.color, target.color + pixelCount, state_.settings.clearColor);
-        }
-        if (capture) std::memcpy(mapped.pixels(), capture_.data(), pixelCount * sizeof(std::uint32_t));
-        const auto unmapStart = Clock::now();
-        mapped.unmap(); // contents lost (rare): this frame shows garbage, the next is fine
-        displayMs += millisecondsSince(unmapStart);
-    }
+    showPlacement();
     const auto uploadStart = Clock::now();
-    display_.upload(pixels_);
+    display_.upload(frame_.pixels());
     display_.draw(0, 0, framebufferWidth, framebufferHeight);
     displayMs += millisecondsSince(uploadStart);
 
@@ -495,46 +354,16 @@ void Viewer::renderFrame(int framebufferWidth, int framebufferHeight, bool captu
     state_.last.displayMs = static_cast<float>(displayMs);
 }
 
-// A frame into host memory, each stage where the panel says (the GPU's only while usable).
-CpuFrameStats Viewer::renderToHost(const ViewParams& view, const FrameView& target) {
-    const bool vertexGpu = gpu_ && state_.vertexStage == Side::Gpu;
-    const bool rasterGpu = gpu_ && state_.rasterStage == Side::Gpu;
-    if (rasterGpu) {
-        double vertexMs = 0.0;
-        const CameraSpacePositions given = vertexGpu ? CameraSpacePositions{} : cpuVertexStage(view, vertexMs);
-        const KernelFrameStats k = gpu_->renderToHost(view, state_.settings, target, given);
-        return CpuFrameStats{k.trianglesIn, k.trianglesClipped, k.trianglesCulled, 0, vertexMs + k.vertexMs,
-                             k.triangleMs, k.rasterMs};
-    }
-    if (!vertexGpu) return renderer_->render(state_.model, view, state_.settings, target);
-    const std::size_t n = state_.model.mesh.vertexCount();
-    handX_.resize(n);
-    handY_.resize(n);
-    handZ_.resize(n);
-    const double vertexMs = gpu_->cameraSpaceToHost(view, handX_.data(), handY_.data(), handZ_.data());
-    CpuFrameStats stats = renderer_->render(state_.model, view, state_.settings, target,
-                                            CameraSpacePositions{handX_.data(), handY_.data(), handZ_.data()});
-    stats.vertexMs += vertexMs;
+// A frame also wanted on the host (a screenshot) is rendered there and copied into the pixel
+// buffer: a buffer mapped for writing must not be read back.
+FrameStats Viewer::renderCaptured(const ViewParams& view) {
+    const std::size_t pixels = std::size_t(frame_.width()) * std::size_t(frame_.height());
+    capture_.resize(pixels);
+    const FrameStats stats =
+        renderer_.render(view, state_.settings, FrameView{capture_.data(), nullptr, frame_.width(), frame_.height()});
+    std::memcpy(frame_.mapHost(), capture_.data(), pixels * sizeof(std::uint32_t));
+    frame_.unmapHost();
     return stats;
-}
-
-// The CPU's vertex stage for the GPU's raster stage: camera-space positions, uploaded per frame.
-CameraSpacePositions Viewer::cpuVertexStage(const ViewParams& view, double& ms) {
-    const auto start = Clock::now();
-    const std::size_t n = state_.model.mesh.vertexCount();
-    handX_.resize(n);
-    handY_.resize(n);
-    handZ_.resize(n);
-    transformVertices(state_.model.mesh, view, 0, n, handX_.data(), handY_.data(), handZ_.data());
-    ms = millisecondsSince(start);
-    return CameraSpacePositions{handX_.data(), handY_.data(), handZ_.data()};
-}
-
-void Viewer::disableGpu(const std::string& why) {
-    std::cerr << "facet-viewer: GPU disabled, drawing on the CPU: " << why << "\n";
-    gpu_.reset();
-    state_.gpuUnavailable = why;
-    state_.vertexStage = state_.rasterStage = Side::Cpu;
 }
 
 void Viewer::report() const {
@@ -624,16 +453,13 @@ int run(const Options& options) {
         std::cout << usageText();
         return 0;
     }
-    const GpuStatus gpu = probeGpu();
-    if (options.stage == StageChoice::Gpu && !gpu.usable) throw Error("--stage gpu: " + gpu.reason);
-    if (options.stage == StageChoice::Auto && !gpu.usable)
-        std::cerr << "note: rendering on the CPU: " << gpu.reason << "\n";
-
+    // Made before the window, so an impossible --stage is refused without opening one.
+    Renderer renderer = makeRenderer(options);
     GlfwSession glfw;
     Window window(options.width, options.height, "facet-viewer");
     ImGuiSession imgui(window.get());
     // Declared last, destroyed first: its GL objects go while the context is still current.
-    Viewer viewer(options, window.get(), gpu);
+    Viewer viewer(options, window.get(), std::move(renderer));
     return viewer.run();
 }
 

@@ -62,10 +62,9 @@ Options parseArguments(int argc, char** argv) {
         } else if (consumeRenderSetting(arg, args, o.settings)) {
         } else if (arg == "--stage") {
             const std::string v = args.value();
-            if (v == "cpu") o.stage = StageChoice::Cpu;
-            else if (v == "gpu") o.stage = StageChoice::Gpu;
-            else if (v == "auto") o.stage = StageChoice::Auto;
-            else throw UsageError("--stage expects cpu, gpu or auto, got '" + v + "'");
+            o.stage = parseChoice<Backend>(arg, v);
+            if (o.stage == Backend::Gl || o.stage == Backend::Kernels)
+                throw UsageError("--stage " + v + " renders offscreen only (facet-render); the viewer takes auto, cpu or gpu");
         } else if (arg == "--threads") {
             o.threads = static_cast<int>(parseInteger(arg, args.value(), 1, 1024));
         } else if (arg == "--vsync") {

@@ -4,6 +4,7 @@
 
 #include "cli.h"
 
+#include "core/names.h"
 #include "core/shading.h"
 
 #include <optional>
@@ -11,15 +12,13 @@
 
 namespace facet::viewer {
 
-enum class StageChoice { Auto, Cpu, Gpu };
-
 struct Options {
     std::string mesh; // empty: the bundled default scene
     cli::CameraFlags camera; // applies to the first mesh shown
     int width = 1280, height = 720; // window size in screen coordinates
     float resolutionScale = 1.0f;
     RenderSettings settings;
-    StageChoice stage = StageChoice::Auto;
+    Backend stage = Backend::Auto; // auto, cpu or gpu
     int threads = 0;    // 0: one per hardware thread
     int frames = 0;     // > 0: scripted, exit after this many frames of the scene
     std::optional<std::string> screenshot;       // the facet frame, after the last frame

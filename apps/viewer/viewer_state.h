@@ -6,8 +6,7 @@
 #include "asset/model.h"
 #include "core/camera.h"
 #include "core/shading.h"
-#include "cpu/cpu_renderer.h"
-#include "cuda/device.h"
+#include "renderer.h"
 #include "viewer/fly_camera.h"
 #include "viewer/scene_loader.h"
 
@@ -64,12 +63,11 @@ struct ViewerState {
     float resolutionScale = 1.0f; // of the framebuffer, 0.25 to 1
     int threads = 1;              // applied by the loop: a new CpuRenderer
     bool vsync = true;
-    Side vertexStage = Side::Cpu, rasterStage = Side::Cpu;
-    GpuStatus gpu;
+    Side vertexStage = Side::Cpu, rasterStage = Side::Cpu; // the panel's choice, applied by the loop
     std::string gpuUnavailable; // why the GPU options are disabled; empty when they are not
 
     // What the last frame took, and the frames before it.
-    CpuFrameStats stats;
+    FrameStats stats;
     StageTimes last;
     FrameHistory history;
     int renderWidth = 0, renderHeight = 0;

@@ -40,6 +40,16 @@ void InteropBuffer::release() noexcept {
     width_ = height_ = 0;
 }
 
+std::vector<int> cudaDevicesForCurrentGlContext() {
+    unsigned int count = 0;
+    int devices[8] = {};
+    if (cudaGLGetDevices(&count, devices, 8, cudaGLDeviceListAll) != cudaSuccess) {
+        cudaGetLastError();
+        return {};
+    }
+    return std::vector<int>(devices, devices + count);
+}
+
 MappedInterop::MappedInterop(InteropBuffer& buffer, void* stream)
     : resource_(buffer.resource()), stream_(static_cast<cudaStream_t>(stream)) {
     if (!resource_) throw Error("CUDA-GL interop: no pixel buffer is registered");

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace facet {
 
@@ -32,12 +33,16 @@ public:
     int width() const { return width_; }
     int height() const { return height_; }
 
-private:
     void release() noexcept;
+    void abandon() noexcept { release(); }
+
+private:
     cudaGraphicsResource_t resource_ = nullptr;
     GLuint buffer_ = 0;
     int width_ = 0, height_ = 0;
 };
+
+std::vector<int> cudaDevicesForCurrentGlContext();
 
 // The registered buffer mapped for this object's lifetime (or until unmap()).
 class MappedInterop {

@@ -1,0 +1,372 @@
+#include "renderer.h"
+
+#include "core/error.h"
+#include "cpu/cpu_renderer.h"
+#include "cuda/device.h"
+#include "cuda/gpu_renderer.h"
+#include "gl/gl_reference.h"
+#if defined(FACET_HAVE_KERNELS_HOST)
+#include "cuda/host_kernel_renderer.h"
+#endif
+
+#include <chrono>
+#include <new>
+#include <vector>
+
+namespace facet {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double millisecondsSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+FrameStats fromKernels(const KernelFrameStats& k) {
+    FrameStats s;
+    s.trianglesIn = k.trianglesIn;
+    s.trianglesClipped = k.trianglesClipped;
+    s.trianglesCulled = k.trianglesCulled;
+    s.trianglesDrawn = k.trianglesDrawn;
+    s.vertexMs = k.vertexMs;
+    s.triangleMs = k.triangleMs;
+    s.rasterMs = k.rasterMs;
+    return s;
+}
+
+FrameStats fromCpu(const CpuFrameStats& c) {
+    FrameStats s;
+    s.trianglesIn = c.trianglesIn;
+    s.trianglesClipped = c.trianglesClipped;
+    s.trianglesCulled = c.trianglesCulled;
+    s.fragments = c.fragmentsShaded;
+    s.vertexMs = c.vertexMs;
+    s.triangleMs = c.triangleMs;
+    s.rasterMs = c.rasterMs;
+    return s;
+}
+
+// The whole-frame backends take no per-stage placement.
+void refuseStageOptions(const RendererOptions& o) {
+    if (o.vertex || o.raster)
+        throw Error(std::string("where the vertex and raster stages run is chosen for the cpu and gpu backends only, "
+                                "not for ") +
+                    nameOf(o.backend));
+}
+
+} // namespace
+
+std::string Placement::describe() const {
+    if (!pipeline()) return backend == Backend::Kernels ? "kernels on the CPU" : nameOf(backend);
+    return std::string("vertex ") + nameOf(vertex) + ", raster " + nameOf(raster);
+}
+
+struct Renderer::Impl {
+    RendererOptions options;
+    Placement placement;
+    std::string gpuUnavailable; // empty while GPU stages can be chosen
+    bool fallBack = false;      // Auto: a GPU that fails at set-up or upload gives way to the CPU
+    const Model* model = nullptr;
+    std::unique_ptr<CpuRenderer> cpu;
+    std::unique_ptr<GpuRenderer> gpu;
+    std::unique_ptr<GlReferenceRenderer> gl;
+#if defined(FACET_HAVE_KERNELS_HOST)
+    std::unique_ptr<HostKernelRenderer> kernels;
+#endif
+    std::vector<float> dx, dy, dz; // camera-space positions handed between CPU and GPU
+    std::vector<float> depth;      // the depth buffer where the caller keeps none
+
+    explicit Impl(const RendererOptions& o) : options(o) {}
+
+    void resolve();
+    void resolvePipeline();
+    void makeGpu();
+    void updateBackend() {
+        if (placement.pipeline())
+            placement.backend =
+                placement.vertex == Side::Gpu || placement.raster == Side::Gpu ? Backend::Gpu : Backend::Cpu;
+    }
+    CpuRenderer& cpuRenderer() {
+        if (!cpu) cpu = std::make_unique<CpuRenderer>(options.threads);
+        return *cpu;
+    }
+    void uploadToGpu();
+    FrameStats renderHost(const ViewParams& view, const RenderSettings& settings, const FrameView& target);
+    FrameStats renderPipeline(const ViewParams& view, const RenderSettings& settings, const FrameView& target);
+    FrameStats renderDisplay(const ViewParams& view, const RenderSettings& settings, DisplayTarget& target);
+    FrameStats renderInterop(const ViewParams& view, const RenderSettings& settings, DisplayTarget& target);
+    CameraSpacePositions cpuVertexStage(const ViewParams& view, double& ms);
+    CameraSpacePositions gpuVertexStage(const ViewParams& view, double& ms);
+    float* depthFor(const FrameView& target);
+};
+
+void Renderer::Impl::resolve() {
+    if (options.threads > 0 && options.backend == Backend::Gl)
+        throw Error("the OpenGL reference renderer does not run on facet's CPU threads (threads = " +
+                    std::to_string(options.threads) + ")");
+    switch (options.backend) {
+    case Backend::Gl:
+        refuseStageOptions(options);
+        placement.backend = Backend::Gl;
+        gl = std::make_unique<GlReferenceRenderer>();
+        return;
+    case Backend::Kernels:
+        refuseStageOptions(options);
+        placement.backend = Backend::Kernels;
+#if defined(FACET_HAVE_KERNELS_HOST)
+        kernels = std::make_unique<HostKernelRenderer>(options.threads);
+        return;
+#else
+        throw Error("this build has no CPU-run CUDA kernels (the CUDA toolkit's CCCL headers were not found when it "
+                    "was configured)");
+#endif
+    default: resolvePipeline();
+    }
+}
+
+void Renderer::Impl::resolvePipeline() {
+    const GpuStatus status = probeGpu();
+    gpuUnavailable = status.usable ? std::string() : status.reason;
+    Side base = options.backend == Backend::Gpu ? Side::Gpu : Side::Cpu;
+    if (options.backend == Backend::Auto) {
+        base = status.usable ? Side::Gpu : Side::Cpu;
+        if (!status.usable) placement.note = "rendering on the CPU: " + status.reason;
+        // Only a GPU Auto chose by itself gives way quietly; one asked for by name fails aloud.
+        fallBack = status.usable && !options.vertex && !options.raster;
+    }
+    placement.vertex = options.vertex.value_or(base);
+    placement.raster = options.raster.value_or(base);
+    placement.backend = Backend::Cpu;
+    updateBackend();
+    if (placement.backend != Backend::Gpu) return;
+    if (!status.usable) throw Error("the GPU is unusable: " + status.reason);
+    try {
+        makeGpu();
+    } catch (const Error& e) {
+        if (!fallBack) throw;
+        placement.vertex = placement.raster = Side::Cpu;
+        placement.backend = Backend::Cpu;
+        placement.note = std::string("rendering on the CPU: ") + e.what();
+        gpuUnavailable = e.what();
+    }
+}
+
+void Renderer::Impl::makeGpu() {
+    gpu = std::make_unique<GpuRenderer>();
+    if (model) gpu->upload(*model);
+}
+
+void Renderer::Impl::uploadToGpu() {
+    try {
+        gpu->upload(*model);
+    } catch (const Error& e) {
+        if (!fallBack) throw;
+        gpu.reset();
+        placement.vertex = placement.raster = Side::Cpu;
+        updateBackend();
+        placement.note = std::string("rendering on the CPU: uploading the model failed: ") + e.what();
+        gpuUnavailable = e.what();
+    }
+}
+
+float* Renderer::Impl::depthFor(const FrameView& target) {
+    if (target.depth) return target.depth;
+    const std::size_t pixels = std::size_t(target.width > 0 ? target.width : 0) *
+                               std::size_t(target.height > 0 ? target.height : 0);
+    try {
+        depth.resize(pixels);
+    } catch (const std::bad_alloc&) {
+        throw Error("not enough memory for a " + std::to_string(target.width) + "x" + std::to_string(target.height) +
+                    " depth buffer");
+    }
+    return depth.data();
+}
+
+CameraSpacePositions Renderer::Impl::cpuVertexStage(const ViewParams& view, double& ms) {
+    const auto start = Clock::now();
+    const std::size_t n = model->mesh.vertexCount();
+    dx.resize(n);
+    dy.resize(n);
+    dz.resize(n);
+    transformVertices(model->mesh, view, 0, n, dx.data(), dy.data(), dz.data());
+    ms = millisecondsSince(start);
+    return CameraSpacePositions{dx.data(), dy.data(), dz.data()};
+}
+
+CameraSpacePositions Renderer::Impl::gpuVertexStage(const ViewParams& view, double& ms) {
+    const std::size_t n = model->mesh.vertexCount();
+    dx.resize(n);
+    dy.resize(n);
+    dz.resize(n);
+    ms = gpu->cameraSpaceToHost(view, dx.data(), dy.data(), dz.data());
+    return CameraSpacePositions{dx.data(), dy.data(), dz.data()};
+}
+
+FrameStats Renderer::Impl::renderPipeline(const ViewParams& view, const RenderSettings& settings,
+                                          const FrameView& target) {
+    double handMs = 0.0;
+    FrameStats stats;
+    if (placement.raster == Side::Gpu) {
+        const CameraSpacePositions given =
+            placement.vertex == Side::Cpu ? cpuVertexStage(view, handMs) : CameraSpacePositions{};
+        stats = fromKernels(gpu->renderToHost(view, settings, target, given));
+    } else {
+        const CameraSpacePositions given =
+            placement.vertex == Side::Gpu ? gpuVertexStage(view, handMs) : CameraSpacePositions{};
+        stats = fromCpu(cpuRenderer().render(*model, view, settings, target, given));
+    }
+    stats.vertexMs += handMs;
+    return stats;
+}
+
+FrameStats Renderer::Impl::renderHost(const ViewParams& view, const RenderSettings& settings,
+                                      const FrameView& target) {
+    if (placement.backend == Backend::Gl) {
+        gl->render(*model, view, settings, target);
+        return {};
+    }
+#if defined(FACET_HAVE_KERNELS_HOST)
+    if (placement.backend == Backend::Kernels) return fromKernels(kernels->render(*model, view, settings, target));
+#endif
+    if (placement.backend == Backend::Cpu || !fallBack) return renderPipeline(view, settings, target);
+    try {
+        return renderPipeline(view, settings, target);
+    } catch (const Error& e) {
+        gpu.reset();
+        placement.vertex = placement.raster = Side::Cpu;
+        updateBackend();
+        placement.note = std::string("rendering on the CPU: the GPU failed: ") + e.what();
+        gpuUnavailable = e.what();
+        return renderPipeline(view, settings, target);
+    }
+}
+
+// The GPU's raster stage into the display's buffer: mapped through interop where the window's
+// context is on the renderer's GPU, else drawn into device memory and copied through the host.
+FrameStats Renderer::Impl::renderInterop(const ViewParams& view, const RenderSettings& settings,
+                                         DisplayTarget& target) {
+    double handMs = 0.0;
+    const CameraSpacePositions given =
+        placement.vertex == Side::Cpu ? cpuVertexStage(view, handMs) : CameraSpacePositions{};
+    FrameStats stats;
+    if (std::uint32_t* device = target.mapDevice(0, gpu->stream())) {
+        stats = fromKernels(gpu->renderColor(view, settings, device, target.width(), target.height(), given));
+        target.unmapDevice();
+    } else {
+        const FrameView host{target.mapHost(), nullptr, target.width(), target.height()};
+        stats = fromKernels(gpu->renderToHost(view, settings, FrameView{host.color, depthFor(host), host.width,
+                                                                        host.height}, given));
+        target.unmapHost();
+    }
+    stats.vertexMs += handMs;
+    return stats;
+}
+
+FrameStats Renderer::Impl::renderDisplay(const ViewParams& view, const RenderSettings& settings,
+                                         DisplayTarget& target) {
+    if (placement.pipeline() && placement.raster == Side::Gpu) {
+        try {
+            return renderInterop(view, settings, target);
+        } catch (const Error& e) {
+            // The window must go on: the GPU is dropped, with the reason, and the CPU draws.
+            target.abandonDevice();
+            gpu.reset();
+            placement.vertex = placement.raster = Side::Cpu;
+            updateBackend();
+            placement.note = std::string("GPU dropped, drawing on the CPU: ") + e.what();
+            gpuUnavailable = e.what();
+        }
+    }
+    const FrameView host{target.mapHost(), nullptr, target.width(), target.height()};
+    try {
+        const FrameStats stats = renderHost(view, settings, FrameView{host.color, depthFor(host), host.width,
+                                                                      host.height});
+        target.unmapHost();
+        return stats;
+    } catch (...) {
+        target.unmapHost();
+        throw;
+    }
+}
+
+Renderer::Renderer(const RendererOptions& options) : impl_(std::make_unique<Impl>(options)) { impl_->resolve(); }
+Renderer::~Renderer() = default;
+Renderer::Renderer(Renderer&&) noexcept = default;
+Renderer& Renderer::operator=(Renderer&&) noexcept = default;
+
+const Placement& Renderer::placement() const { return impl_->placement; }
+int Renderer::threadCount() const { return impl_->cpuRenderer().threadCount(); }
+std::string Renderer::deviceName() const {
+    if (impl_->gl) return impl_->gl->rendererName();
+    return impl_->gpu && impl_->placement.backend == Backend::Gpu ? impl_->gpu->deviceName() : std::string();
+}
+const std::string& Renderer::gpuUnavailable() const { return impl_->gpuUnavailable; }
+
+void Renderer::setStages(Side vertex, Side raster) {
+    Impl& r = *impl_;
+    if (!r.placement.pipeline())
+        throw Error(std::string("stages cannot be moved on the ") + nameOf(r.placement.backend) + " backend");
+    if ((vertex == Side::Gpu || raster == Side::Gpu) && !r.gpu) {
+        if (!r.gpuUnavailable.empty()) throw Error("the GPU is unusable: " + r.gpuUnavailable);
+        r.makeGpu();
+    }
+    r.placement.vertex = vertex;
+    r.placement.raster = raster;
+    r.updateBackend();
+}
+
+void Renderer::setThreads(int threads) {
+    impl_->options.threads = threads;
+    impl_->cpu.reset();
+}
+
+void Renderer::dropGpu(const std::string& why) {
+    Impl& r = *impl_;
+    r.gpu.reset();
+    r.gpuUnavailable = why;
+    if (!r.placement.pipeline()) return;
+    r.placement.vertex = r.placement.raster = Side::Cpu;
+    r.updateBackend();
+    r.placement.note = "GPU dropped, drawing on the CPU: " + why;
+}
+
+void Renderer::setModel(const Model& model) {
+    validateMesh(model.mesh, model.materials.size(), model.source);
+    impl_->model = &model;
+    if (impl_->gl) impl_->gl->setModel(model);
+    if (impl_->gpu) impl_->uploadToGpu();
+}
+
+namespace {
+
+void requireModelAndTarget(const Model* model, int width, int height) {
+    if (!model) throw Error("no model to render: call setModel first");
+    if (width <= 0 || height <= 0)
+        throw Error("render target is empty (" + std::to_string(width) + "x" + std::to_string(height) +
+                    "); nothing to draw into");
+}
+
+} // namespace
+
+FrameStats Renderer::render(const ViewParams& view, const RenderSettings& settings, const FrameView& target) {
+    requireModelAndTarget(impl_->model, target.width, target.height);
+    if (!target.color) throw Error("render target has no colour buffer");
+    const auto start = Clock::now();
+    FrameStats stats =
+        impl_->renderHost(view, settings, FrameView{target.color, impl_->depthFor(target), target.width, target.height});
+    stats.frameMs = millisecondsSince(start);
+    stats.placement = impl_->placement;
+    return stats;
+}
+
+FrameStats Renderer::render(const ViewParams& view, const RenderSettings& settings, DisplayTarget& target) {
+    requireModelAndTarget(impl_->model, target.width(), target.height());
+    const auto start = Clock::now();
+    FrameStats stats = impl_->renderDisplay(view, settings, target);
+    stats.frameMs = millisecondsSince(start);
+    stats.placement = impl_->placement;
+    return stats;
+}
+
+} // namespace facet
