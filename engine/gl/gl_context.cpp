@@ -53,6 +53,28 @@ Proc eglProc(const char* name) {
     return reinterpret_cast<Proc>(eglGetProcAddress(name));
 }
 
+// A config for OpenGL pbuffers into `config`, or null where a context without one is offered
+// (we render into our own framebuffer object, so that will do); false when neither is.
+bool chooseConfig(EGLDisplay display, const char* extensions, EGLConfig& config) {
+    const EGLint attributes[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+    EGLint count = 0;
+    if (eglChooseConfig(display, attributes, &config, 1, &count) && count >= 1) return true;
+    config = nullptr;
+    return hasExtension(extensions, "EGL_KHR_no_config_context") ||
+           hasExtension(extensions, "EGL_MESA_configless_context");
+}
+
+EGLContext createCoreContext(EGLDisplay display, EGLConfig config) {
+    const EGLint attributes[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                 3,
+                                 EGL_CONTEXT_MINOR_VERSION,
+                                 3,
+                                 EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                 EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                 EGL_NONE};
+    return eglCreateContext(display, config, EGL_NO_CONTEXT, attributes);
+}
+
 } // namespace
 
 GlContext GlContext::create() {
@@ -117,27 +139,13 @@ bool GlContext::tryEgl(EGLDisplay display, const std::string& kind, std::string&
         return false;
     }
     const char* extensions = eglQueryString(display, EGL_EXTENSIONS);
-    const EGLint configAttributes[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
     EGLConfig config = nullptr;
-    EGLint configCount = 0;
-    if (!eglChooseConfig(display, configAttributes, &config, 1, &configCount) || configCount < 1) {
-        // We render into our own framebuffer object, so a context without a config will do.
-        config = nullptr;
-        if (!hasExtension(extensions, "EGL_KHR_no_config_context") &&
-            !hasExtension(extensions, "EGL_MESA_configless_context")) {
-            why = "EGL " + std::to_string(major) + "." + std::to_string(minor) +
-                  " has no config for OpenGL pbuffers and no configless contexts";
-            return false;
-        }
+    if (!chooseConfig(display, extensions, config)) {
+        why = "EGL " + std::to_string(major) + "." + std::to_string(minor) +
+              " has no config for OpenGL pbuffers and no configless contexts";
+        return false;
     }
-    const EGLint contextAttributes[] = {EGL_CONTEXT_MAJOR_VERSION,
-                                        3,
-                                        EGL_CONTEXT_MINOR_VERSION,
-                                        3,
-                                        EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                        EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                                        EGL_NONE};
-    context_ = eglCreateContext(display, config, EGL_NO_CONTEXT, contextAttributes);
+    context_ = createCoreContext(display, config);
     if (context_ == EGL_NO_CONTEXT) {
         why = eglFailure("eglCreateContext(OpenGL 3.3 core)");
         return false;

@@ -138,6 +138,89 @@ void checkMipChain(const Texture& t, std::size_t index, GLint maxSize) {
     }
 }
 
+// The mesh checked and interleaved for GL: position, uv, normal a vertex (zeros for what the
+// mesh lacks).
+std::vector<float> interleavedVertices(const Model& model) {
+    const Mesh& mesh = model.mesh;
+    const std::size_t n = mesh.vertexCount();
+    const std::string name = "model " + model.source;
+    if (mesh.py.size() != n || mesh.pz.size() != n) throw Error(name + ": position arrays differ in length");
+    const bool uvs = mesh.hasTexCoords;
+    if (uvs && (mesh.u.size() != n || mesh.v.size() != n))
+        throw Error(name + ": texture coordinate arrays differ in length from the positions");
+    // As the CPU backend: normals count only when there is one per vertex.
+    const bool normals = mesh.nx.size() == n && mesh.ny.size() == n && mesh.nz.size() == n;
+    const std::size_t indexCount = mesh.triangleCount() * 3;
+    for (std::size_t i = 0; i < indexCount; ++i)
+        if (mesh.indices[i] >= n)
+            throw Error(name + ": triangle " + std::to_string(i / 3) + " uses vertex " + std::to_string(mesh.indices[i]) +
+                        " of " + std::to_string(n));
+
+    std::vector<float> vertices(n * kVertexFloats, 0.0f);
+    for (std::size_t i = 0; i < n; ++i) {
+        float* v = &vertices[i * kVertexFloats];
+        v[0] = mesh.px[i];
+        v[1] = mesh.py[i];
+        v[2] = mesh.pz[i];
+        if (uvs) {
+            v[3] = mesh.u[i];
+            v[4] = mesh.v[i];
+        }
+        if (normals) {
+            v[5] = mesh.nx[i];
+            v[6] = mesh.ny[i];
+            v[7] = mesh.nz[i];
+        }
+    }
+    return vertices;
+}
+
+// Material 0 exists even for a model without materials: the default grey (as the CPU backend).
+void checkMaterialRanges(const Model& model) {
+    const std::size_t triangleCount = model.mesh.triangleCount();
+    const std::size_t materialCount = std::max<std::size_t>(1, model.materials.size());
+    for (const MaterialRange& range : model.mesh.ranges)
+        if (range.material >= materialCount || range.firstTriangle + std::size_t(range.triangleCount) > triangleCount)
+            throw Error("model " + model.source + ": a material range names material " + std::to_string(range.material) +
+                        " or triangles beyond the mesh");
+}
+
+// GL's row 0 is the bottom of the picture, facet's the top: read, then swap rows.
+void readBack(const FrameView& target) {
+    FACET_GL(glPixelStorei(GL_PACK_ALIGNMENT, 1));
+    FACET_GL(glReadPixels(0, 0, target.width, target.height, GL_RGBA, GL_UNSIGNED_BYTE, target.color));
+    FACET_GL(glReadPixels(0, 0, target.width, target.height, GL_DEPTH_COMPONENT, GL_FLOAT, target.depth));
+    const std::size_t w = std::size_t(target.width);
+    for (std::size_t top = 0, bottom = std::size_t(target.height) - 1; top < bottom; ++top, --bottom) {
+        std::swap_ranges(target.color + top * w, target.color + (top + 1) * w, target.color + bottom * w);
+        std::swap_ranges(target.depth + top * w, target.depth + (top + 1) * w, target.depth + bottom * w);
+    }
+}
+
+// The triangles [begin, end) of one material, and how to draw them.
+struct Segment {
+    std::size_t begin = 0, end = 0;
+    glm::vec4 color{0.8f * 255.0f, 0.8f * 255.0f, 0.8f * 255.0f, 255.0f}; // the default grey
+    GLuint texture = 0;
+};
+
+// Segment s of the mesh: a triangle takes the material of the last range starting at or
+// before it (range 0 for those before the first), exactly as the CPU backend assigns them.
+Segment segment(const Model& model, const std::vector<GlObject>& textures, std::size_t s) {
+    const std::vector<MaterialRange>& ranges = model.mesh.ranges;
+    Segment g;
+    g.begin = s == 0 || ranges.empty() ? 0 : ranges[s].firstTriangle;
+    g.end = s + 1 < ranges.size() ? ranges[s + 1].firstTriangle : model.mesh.triangleCount();
+    const std::size_t m = ranges.empty() ? 0 : ranges[s].material;
+    if (m < model.materials.size()) {
+        const Material& mat = model.materials[m];
+        g.color = glm::vec4(glm::clamp(mat.diffuse, 0.0f, 1.0f) * 255.0f, 255.0f);
+        if (mat.texture >= 0 && std::size_t(mat.texture) < textures.size() && model.mesh.hasTexCoords)
+            g.texture = textures[std::size_t(mat.texture)].get();
+    }
+    return g;
+}
+
 } // namespace
 
 struct GlReferenceRenderer::Impl {
@@ -184,7 +267,13 @@ struct GlReferenceRenderer::Impl {
 
     void createProgram();
     void upload(const Model& model);
+    void uploadGeometry(const std::vector<float>& vertices, const Mesh& mesh);
+    void uploadTextures(const Model& model);
     void ensureFramebuffer(int width, int height);
+    // A frame: the fixed state and the clear, the camera and lighting, the draws.
+    void setState(const RenderSettings& settings, const FrameView& target);
+    void setUniforms(const ViewParams& view, const RenderSettings& settings);
+    void drawSegments(const Model& model, const RenderSettings& settings);
 };
 
 void GlReferenceRenderer::Impl::createProgram() {
@@ -198,38 +287,15 @@ void GlReferenceRenderer::Impl::createProgram() {
 }
 
 void GlReferenceRenderer::Impl::upload(const Model& model) {
-    const Mesh& mesh = model.mesh;
-    const std::size_t n = mesh.vertexCount();
-    const std::string name = "model " + model.source;
-    if (mesh.py.size() != n || mesh.pz.size() != n) throw Error(name + ": position arrays differ in length");
-    const bool uvs = mesh.hasTexCoords;
-    if (uvs && (mesh.u.size() != n || mesh.v.size() != n))
-        throw Error(name + ": texture coordinate arrays differ in length from the positions");
-    // As the CPU backend: normals count only when there is one per vertex.
-    const bool normals = mesh.nx.size() == n && mesh.ny.size() == n && mesh.nz.size() == n;
-    const std::size_t indexCount = mesh.triangleCount() * 3;
-    for (std::size_t i = 0; i < indexCount; ++i)
-        if (mesh.indices[i] >= n)
-            throw Error(name + ": triangle " + std::to_string(i / 3) + " uses vertex " + std::to_string(mesh.indices[i]) +
-                        " of " + std::to_string(n));
-
-    std::vector<float> vertices(n * kVertexFloats, 0.0f);
-    for (std::size_t i = 0; i < n; ++i) {
-        float* v = &vertices[i * kVertexFloats];
-        v[0] = mesh.px[i];
-        v[1] = mesh.py[i];
-        v[2] = mesh.pz[i];
-        if (uvs) {
-            v[3] = mesh.u[i];
-            v[4] = mesh.v[i];
-        }
-        if (normals) {
-            v[5] = mesh.nx[i];
-            v[6] = mesh.ny[i];
-            v[7] = mesh.nz[i];
-        }
-    }
+    const std::vector<float> vertices = interleavedVertices(model);
     uploaded.reset();
+    uploadGeometry(vertices, model.mesh);
+    uploadTextures(model);
+    uploaded = ModelKey::of(model);
+}
+
+void GlReferenceRenderer::Impl::uploadGeometry(const std::vector<float>& vertices, const Mesh& mesh) {
+    const std::size_t indexCount = mesh.triangleCount() * 3;
     FACET_GL(glBindVertexArray(gl->vertexArray.get()));
     FACET_GL(glBindBuffer(GL_ARRAY_BUFFER, gl->vertexBuffer.get()));
     FACET_GL(glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(vertices.size() * sizeof(float)), vertices.data(), GL_STATIC_DRAW));
@@ -241,7 +307,9 @@ void GlReferenceRenderer::Impl::upload(const Model& model) {
     FACET_GL(glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<const void*>(3 * sizeof(float))));
     FACET_GL(glVertexAttribPointer(2, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<const void*>(5 * sizeof(float))));
     for (GLuint a = 0; a < 3; ++a) FACET_GL(glEnableVertexAttribArray(a));
+}
 
+void GlReferenceRenderer::Impl::uploadTextures(const Model& model) {
     gl->textures.clear();
     FACET_GL(glPixelStorei(GL_UNPACK_ALIGNMENT, 4)); // RGBA8 rows are whole words
     for (std::size_t t = 0; t < model.textures.size(); ++t) {
@@ -265,7 +333,6 @@ void GlReferenceRenderer::Impl::upload(const Model& model) {
         FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT));
         gl->textures.push_back(std::move(object));
     }
-    uploaded = ModelKey::of(model);
 }
 
 void GlReferenceRenderer::Impl::ensureFramebuffer(int width, int height) {
@@ -343,27 +410,8 @@ void GlReferenceRenderer::setModel(const Model& model) {
     impl_->upload(model);
 }
 
-void GlReferenceRenderer::render(const Model& model, const ViewParams& view, const RenderSettings& settings,
-                                 const FrameView& target) {
-    if (!impl_) throw Error("GlReferenceRenderer used after being moved from");
-    if (target.width <= 0 || target.height <= 0 || !target.color || !target.depth)
-        throw Error("render target is empty (" + std::to_string(target.width) + "x" + std::to_string(target.height) +
-                    "); nothing to draw into");
-    Impl& im = *impl_;
-    const Mesh& mesh = model.mesh;
-    const std::size_t triangleCount = mesh.triangleCount();
-    // Material 0 exists even for a model without materials: the default grey (as the CPU backend).
-    const std::size_t materialCount = std::max<std::size_t>(1, model.materials.size());
-    for (const MaterialRange& range : mesh.ranges)
-        if (range.material >= materialCount || range.firstTriangle + std::size_t(range.triangleCount) > triangleCount)
-            throw Error("model " + model.source + ": a material range names material " + std::to_string(range.material) +
-                        " or triangles beyond the mesh");
-
-    const CurrentScope current(im.context);
-    if (!im.uploaded || !(*im.uploaded == ModelKey::of(model))) im.upload(model);
-    im.ensureFramebuffer(target.width, target.height);
-
-    FACET_GL(glBindFramebuffer(GL_FRAMEBUFFER, im.gl->framebuffer.get()));
+void GlReferenceRenderer::Impl::setState(const RenderSettings& settings, const FrameView& target) {
+    FACET_GL(glBindFramebuffer(GL_FRAMEBUFFER, gl->framebuffer.get()));
     FACET_GL(glViewport(0, 0, target.width, target.height));
     FACET_GL(glDepthRange(0.0, 1.0));
     for (GLenum cap : {GL_DITHER, GL_BLEND, GL_SCISSOR_TEST, GL_STENCIL_TEST, GL_MULTISAMPLE, GL_FRAMEBUFFER_SRGB,
@@ -382,13 +430,15 @@ void GlReferenceRenderer::render(const Model& model, const ViewParams& view, con
     FACET_GL(glClearColor(clear.r, clear.g, clear.b, clear.a));
     FACET_GL(glClearDepth(1.0));
     FACET_GL(glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT));
+}
 
-    // Uniforms: R's rows as facet::rotate reads them, and z_clip = A d.z + B with
-    // A = (f + n) / (f - n), B = -2 f n / (f - n), i.e. glm::perspective's depth mapping.
+// R's rows as facet::rotate reads them, and z_clip = A d.z + B with A = (f + n) / (f - n),
+// B = -2 f n / (f - n), i.e. glm::perspective's depth mapping.
+void GlReferenceRenderer::Impl::setUniforms(const ViewParams& view, const RenderSettings& settings) {
     const glm::mat3& r = view.rotation;
-    const Impl::Uniforms& u = im.uniforms;
+    const Uniforms& u = uniforms;
     const double n = view.nearPlane, f = view.farPlane;
-    FACET_GL(glUseProgram(im.gl->program.get()));
+    FACET_GL(glUseProgram(gl->program.get()));
     FACET_GL(glUniform3f(u.eye, view.eye.x, view.eye.y, view.eye.z));
     FACET_GL(glUniform3f(u.right, r[0][0], r[1][0], r[2][0]));
     FACET_GL(glUniform3f(u.up, r[0][1], r[1][1], r[2][1]));
@@ -399,53 +449,49 @@ void GlReferenceRenderer::render(const Model& model, const ViewParams& view, con
     FACET_GL(glUniform1i(u.headlight, settings.headlight ? 1 : 0));
     FACET_GL(glUniform3f(u.viewForward, r[0][2], r[1][2], r[2][2]));
     FACET_GL(glUniform1f(u.ambient, kAmbient));
-    FACET_GL(glActiveTexture(GL_TEXTURE0));
-    FACET_GL(glBindVertexArray(im.gl->vertexArray.get()));
+}
 
+// One draw call per material segment, each with its colour, texture and the settings' filter.
+void GlReferenceRenderer::Impl::drawSegments(const Model& model, const RenderSettings& settings) {
+    FACET_GL(glActiveTexture(GL_TEXTURE0));
+    FACET_GL(glBindVertexArray(gl->vertexArray.get()));
     GLint minFilter = GL_NEAREST, magFilter = GL_NEAREST;
     if (settings.filter == TextureFilter::Bilinear) minFilter = magFilter = GL_LINEAR;
     if (settings.filter == TextureFilter::Trilinear) {
         minFilter = GL_LINEAR_MIPMAP_LINEAR;
         magFilter = GL_LINEAR;
     }
-
-    // A triangle takes the material of the last range starting at or before it (range 0 for
-    // those before the first), exactly as the CPU backend assigns them.
-    const std::vector<MaterialRange>& ranges = mesh.ranges;
-    const std::size_t segments = std::max<std::size_t>(1, ranges.size());
+    const std::size_t segments = std::max<std::size_t>(1, model.mesh.ranges.size());
     for (std::size_t s = 0; s < segments; ++s) {
-        const std::size_t begin = s == 0 || ranges.empty() ? 0 : ranges[s].firstTriangle;
-        const std::size_t end = s + 1 < ranges.size() ? ranges[s + 1].firstTriangle : triangleCount;
-        if (begin >= end) continue;
-        const std::size_t m = ranges.empty() ? 0 : ranges[s].material;
-        glm::vec4 color(0.8f * 255.0f, 0.8f * 255.0f, 0.8f * 255.0f, 255.0f);
-        GLuint texture = 0;
-        if (m < model.materials.size()) {
-            const Material& mat = model.materials[m];
-            color = glm::vec4(glm::clamp(mat.diffuse, 0.0f, 1.0f) * 255.0f, 255.0f);
-            if (mat.texture >= 0 && std::size_t(mat.texture) < im.gl->textures.size() && mesh.hasTexCoords)
-                texture = im.gl->textures[std::size_t(mat.texture)].get();
-        }
-        FACET_GL(glUniform4f(u.color, color.r, color.g, color.b, color.a));
-        FACET_GL(glUniform1i(u.textured, texture != 0 ? 1 : 0));
-        FACET_GL(glBindTexture(GL_TEXTURE_2D, texture));
-        if (texture != 0) {
+        const Segment g = segment(model, gl->textures, s);
+        if (g.begin >= g.end) continue;
+        FACET_GL(glUniform4f(uniforms.color, g.color.r, g.color.g, g.color.b, g.color.a));
+        FACET_GL(glUniform1i(uniforms.textured, g.texture != 0 ? 1 : 0));
+        FACET_GL(glBindTexture(GL_TEXTURE_2D, g.texture));
+        if (g.texture != 0) {
             FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, minFilter));
             FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, magFilter));
         }
-        FACET_GL(glDrawElements(GL_TRIANGLES, GLsizei((end - begin) * 3), GL_UNSIGNED_INT,
-                                reinterpret_cast<const void*>(begin * 3 * sizeof(std::uint32_t))));
+        FACET_GL(glDrawElements(GL_TRIANGLES, GLsizei((g.end - g.begin) * 3), GL_UNSIGNED_INT,
+                                reinterpret_cast<const void*>(g.begin * 3 * sizeof(std::uint32_t))));
     }
+}
 
-    // GL's row 0 is the bottom of the picture, facet's the top: read, then swap rows.
-    FACET_GL(glPixelStorei(GL_PACK_ALIGNMENT, 1));
-    FACET_GL(glReadPixels(0, 0, target.width, target.height, GL_RGBA, GL_UNSIGNED_BYTE, target.color));
-    FACET_GL(glReadPixels(0, 0, target.width, target.height, GL_DEPTH_COMPONENT, GL_FLOAT, target.depth));
-    const std::size_t w = std::size_t(target.width);
-    for (std::size_t top = 0, bottom = std::size_t(target.height) - 1; top < bottom; ++top, --bottom) {
-        std::swap_ranges(target.color + top * w, target.color + (top + 1) * w, target.color + bottom * w);
-        std::swap_ranges(target.depth + top * w, target.depth + (top + 1) * w, target.depth + bottom * w);
-    }
+void GlReferenceRenderer::render(const Model& model, const ViewParams& view, const RenderSettings& settings,
+                                 const FrameView& target) {
+    if (!impl_) throw Error("GlReferenceRenderer used after being moved from");
+    if (target.width <= 0 || target.height <= 0 || !target.color || !target.depth)
+        throw Error("render target is empty (" + std::to_string(target.width) + "x" + std::to_string(target.height) +
+                    "); nothing to draw into");
+    checkMaterialRanges(model);
+    Impl& im = *impl_;
+    const CurrentScope current(im.context);
+    if (!im.uploaded || !(*im.uploaded == ModelKey::of(model))) im.upload(model);
+    im.ensureFramebuffer(target.width, target.height);
+    im.setState(settings, target);
+    im.setUniforms(view, settings);
+    im.drawSegments(model, settings);
+    readBack(target);
 }
 
 } // namespace facet

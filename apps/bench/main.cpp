@@ -1,0 +1,39 @@
+// facet-bench: "why was my GPU renderer slower than my CPU one", answered with measurements.
+// The vertex stage (the seed's math) on NumPy, the CPU and the GPU, the GPU both with its data
+// resident and copied over the bus on every call, three kernels and one fused; then whole
+// frames of the default scene and of generated scenes on the CPU (1..N threads), the GPU and
+// OpenGL. Paths that cannot run here (no GPU, no numpy, no OpenGL) are rows that say why.
+#include "bench/machine.h"
+#include "bench/options.h"
+#include "bench/output.h"
+#include "bench/raster_section.h"
+#include "bench/vertex_section.h"
+#include "cli.h"
+
+#include <iostream>
+#include <vector>
+
+namespace {
+
+int run(const facet::bench::Options& o) {
+    using namespace facet::bench;
+    if (o.help) {
+        std::cout << usageText();
+        return 0;
+    }
+    const Machine machine = probeMachine();
+    printHeader(machine, o);
+    std::vector<Record> records;
+    if (o.vertex) runVertexSection(o, machine, records);
+    if (o.raster) runRasterSection(o, machine, records);
+    if (o.vertex) printVertexTable(records);
+    if (o.raster) printRasterTable(records);
+    if (o.out) writeOutputs(*o.out, machine, o, records);
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    return facet::cli::runMain("facet-bench", [&] { return run(facet::bench::parseArguments(argc, argv)); });
+}

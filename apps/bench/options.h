@@ -1,0 +1,24 @@
+// facet-bench's command line: which sections to run, how long, on how many threads, and where
+// to write the records.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace facet::bench {
+
+struct Options {
+    bool quick = false;
+    bool vertex = true, raster = true;
+    std::optional<int> frames;
+    int threads = 0; // 0: one per hardware thread
+    std::optional<std::string> out;
+    bool help = false;
+};
+
+std::string usageText();
+
+// Throws cli::UsageError naming the offending argument.
+Options parseArguments(int argc, char** argv);
+
+} // namespace facet::bench

@@ -1,0 +1,73 @@
+// The paths facet-bench renders whole frames on: facet's CPU renderer with 1..N threads, its
+// GPU renderer (the frame copied back to the host) and the OpenGL reference. This is the only
+// part of the raster section that knows the renderers (cpu/, cuda/, gl/): the rest asks it
+// which paths there are, why one cannot run, and for one timed frame.
+#pragma once
+
+#include "asset/model.h"
+#include "core/frame.h"
+#include "core/transform.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace facet::bench {
+
+enum class RasterPathKind { Cpu, Gpu, OpenGl };
+
+struct RasterPath {
+    RasterPathKind kind = RasterPathKind::Cpu;
+    int threads = 1; // the CPU's
+};
+
+// Where a frame's time went, as the renderer measured it (OpenGL does not say).
+struct StageTimes {
+    double vertexMs = 0.0, triangleMs = 0.0, rasterMs = 0.0;
+};
+
+struct FrameSample {
+    double frameMs = 0.0; // wall time of the whole call, the picture in host memory
+    std::optional<StageTimes> stages;
+};
+
+// Whether OpenGL renders here: "RENDERER (how the context was made)", or "unusable: why".
+struct OpenGlStatus {
+    bool usable = false;
+    std::string text;
+};
+
+OpenGlStatus probeOpenGl();
+
+class RasterPaths {
+public:
+    // Makes the CPU renderers of 1..maxThreads threads, the GPU's and OpenGL's renderers; a
+    // renderer that cannot be made leaves its path absent, with the reason.
+    explicit RasterPaths(int maxThreads);
+    ~RasterPaths();
+    RasterPaths(const RasterPaths&) = delete;
+    RasterPaths& operator=(const RasterPaths&) = delete;
+
+    // The paths in the table's order: CPU by thread count, GPU, OpenGL.
+    std::vector<RasterPath> paths() const;
+
+    // The scene the next frames draw (kept by reference; the GPU uploads it now).
+    void setScene(const Model& model);
+
+    // Why `path` cannot draw the scene; empty when it can.
+    std::string whyAbsent(const RasterPath& path) const;
+
+    // How a frame on `path` is taken, for the record's note; empty when there is nothing to add.
+    std::string howMeasured(const RasterPath& path) const;
+
+    // One frame of the scene seen through `view` into `target` (its size is the frame's), on
+    // `path`, with the default settings. Throws what the renderer throws.
+    FrameSample renderFrame(const RasterPath& path, const ViewParams& view, const FrameView& target);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace facet::bench

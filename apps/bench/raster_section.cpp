@@ -1,0 +1,145 @@
+#include "bench/raster_section.h"
+
+#include "bench/raster_paths.h"
+#include "bench/scenes.h"
+#include "core/error.h"
+
+#include <cstdint>
+#include <exception>
+#include <iostream>
+#include <optional>
+#include <string>
+
+namespace facet::bench {
+
+namespace {
+
+struct Size {
+    int width, height;
+};
+
+struct RasterPlan {
+    std::vector<SceneSpec> scenes;
+    std::vector<Size> sizes;
+    int warmup = 2;
+    int frames = 10;
+};
+
+RasterPlan rasterPlan(const Options& o) {
+    RasterPlan plan;
+    if (o.quick) {
+        plan.scenes = {{"default", SceneKind::DefaultObj, 0}};
+        plan.sizes = {{160, 90}};
+        plan.warmup = 1;
+        plan.frames = 3;
+    } else {
+        plan.scenes = {{"default", SceneKind::DefaultObj, 0}, {"grid_10k", SceneKind::Grid, 10000},
+                       {"grid_100k", SceneKind::Grid, 100000}, {"grid_1m", SceneKind::Grid, 1000000},
+                       {"grid_4m", SceneKind::Grid, 4000000},  {"quads_200", SceneKind::Quads, 200}};
+        plan.sizes = {{1280, 720}, {1920, 1080}};
+    }
+    if (o.frames) plan.frames = *o.frames;
+    return plan;
+}
+
+// One scene at one size: what every path's record shares.
+struct FrameCase {
+    const RasterPlan& plan;
+    const std::string& scene;
+    std::uint64_t triangles;
+    Size size;
+    ViewParams view;
+    FrameView target;
+};
+
+std::string pathId(const RasterPath& path) {
+    switch (path.kind) {
+    case RasterPathKind::Cpu: return "cpu_" + std::to_string(path.threads) + "t";
+    case RasterPathKind::Gpu: return "gpu";
+    case RasterPathKind::OpenGl: return "gl";
+    }
+    return {};
+}
+
+std::string pathLabel(const RasterPath& path) {
+    switch (path.kind) {
+    case RasterPathKind::Cpu: return "facet CPU, " + pluralThreads(path.threads);
+    case RasterPathKind::Gpu: return "facet GPU";
+    case RasterPathKind::OpenGl: return "OpenGL";
+    }
+    return {};
+}
+
+Record rasterRecord(Record r, Size size) {
+    r.width = size.width;
+    r.height = size.height;
+    r.item = "triangle";
+    if (r.present && r.time.medianMs > 0.0)
+        r.pixelsPerS = double(size.width) * double(size.height) / (r.time.medianMs * 1e-3);
+    return r;
+}
+
+// The frames of one path, after the warm-up, each timed whole.
+Timing timeFrames(const FrameCase& c, RasterPaths& paths, const RasterPath& path) {
+    for (int i = 0; i < c.plan.warmup; ++i) paths.renderFrame(path, c.view, c.target);
+    std::vector<double> ms;
+    for (int i = 0; i < c.plan.frames; ++i) ms.push_back(paths.renderFrame(path, c.view, c.target).frameMs);
+    return summarise(ms);
+}
+
+// A path's record of one case: measured, or absent with the reason. A failing CPU frame is
+// not a path that cannot run here but a fault, so it stops the bench.
+Record measurePath(const FrameCase& c, RasterPaths& paths, const RasterPath& path) {
+    const std::string id = pathId(path), label = pathLabel(path);
+    if (const std::string why = paths.whyAbsent(path); !why.empty())
+        return rasterRecord(absent("raster", c.scene, id, label, c.triangles, why), c.size);
+    std::string note = std::to_string(c.plan.frames) + " frames after " + std::to_string(c.plan.warmup) + " warm-up";
+    if (const std::string how = paths.howMeasured(path); !how.empty()) note += ", " + how;
+    try {
+        return rasterRecord(measured("raster", c.scene, id, label, c.triangles, timeFrames(c, paths, path), note),
+                            c.size);
+    } catch (const std::exception& e) {
+        if (path.kind == RasterPathKind::Cpu) throw;
+        return rasterRecord(absent("raster", c.scene, id, label, c.triangles, e.what()), c.size);
+    }
+}
+
+// Every path's record of one scene at one size, with the frame time's ratio to OpenGL's.
+void measureCase(const FrameCase& c, RasterPaths& paths, std::vector<Record>& records) {
+    const std::size_t first = records.size();
+    std::optional<double> glMs;
+    for (const RasterPath& path : paths.paths()) {
+        records.push_back(measurePath(c, paths, path));
+        if (path.kind == RasterPathKind::OpenGl && records.back().present) glMs = records.back().time.medianMs;
+    }
+    for (std::size_t i = first; i < records.size(); ++i)
+        if (records[i].present && glMs && *glMs > 0.0) records[i].ratioToGl = records[i].time.medianMs / *glMs;
+}
+
+} // namespace
+
+void runRasterSection(const Options& o, const Machine& machine, std::vector<Record>& records) {
+    const RasterPlan plan = rasterPlan(o);
+    std::cout << "raster: whole frames, " << plan.warmup << " warm-up + " << plan.frames << " measured each\n"
+              << std::flush;
+    RasterPaths paths(o.threads > 0 ? o.threads : machine.hardwareThreads);
+    for (const SceneSpec& spec : plan.scenes) {
+        std::cout << "  scene " << spec.name << "\n" << std::flush;
+        const Model model = makeScene(spec);
+        paths.setScene(model);
+        for (const Size size : plan.sizes) {
+            const float aspect = float(size.width) / float(size.height);
+            std::vector<std::uint32_t> color(std::size_t(size.width) * std::size_t(size.height));
+            std::vector<float> depth(color.size());
+            const FrameCase c{plan,
+                              spec.name,
+                              model.mesh.triangleCount(),
+                              size,
+                              sceneView(spec, model, aspect),
+                              {color.data(), depth.data(), size.width, size.height}};
+            measureCase(c, paths, records);
+        }
+    }
+}
+
+} // namespace facet::bench

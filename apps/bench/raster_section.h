@@ -1,0 +1,16 @@
+// facet-bench's raster section: whole frames of the default scene and of generated scenes, at
+// each size, on every raster path (see bench/raster_paths.h), with each frame time's ratio to
+// OpenGL's.
+#pragma once
+
+#include "bench/machine.h"
+#include "bench/options.h"
+#include "bench/records.h"
+
+#include <vector>
+
+namespace facet::bench {
+
+void runRasterSection(const Options& o, const Machine& machine, std::vector<Record>& records);
+
+} // namespace facet::bench

@@ -1,0 +1,26 @@
+// The raster section's scenes: the bundled default scene, a grid of about N small triangles
+// tiling the view, and a few hundred large overlapping quads; each with its camera.
+#pragma once
+
+#include "asset/model.h"
+#include "core/transform.h"
+
+#include <cstddef>
+#include <string>
+
+namespace facet::bench {
+
+enum class SceneKind { DefaultObj, Grid, Quads };
+
+struct SceneSpec {
+    std::string name;
+    SceneKind kind = SceneKind::DefaultObj;
+    std::size_t count = 0; // triangles of a grid, quads of Quads
+};
+
+Model makeScene(const SceneSpec& spec);
+
+// The default scene framed as facet-render frames it; generated scenes seen from (0, 0, 2).
+ViewParams sceneView(const SceneSpec& spec, const Model& model, float aspect);
+
+} // namespace facet::bench
