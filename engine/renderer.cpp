@@ -57,6 +57,26 @@ void refuseStageOptions(const RendererOptions& o) {
 
 } // namespace
 
+BackendStatus probeBackend(Backend backend) {
+    switch (backend) {
+    case Backend::Gpu: {
+        const GpuStatus gpu = probeGpu();
+        return {gpu.usable, gpu.reason, gpu.deviceName};
+    }
+    case Backend::Gl: {
+        const GlAvailability gl = GlReferenceRenderer::probe();
+        return {gl.usable, gl.reason, gl.usable ? gl.renderer + " (" + gl.context + ")" : std::string()};
+    }
+    case Backend::Kernels:
+#if defined(FACET_HAVE_KERNELS_HOST)
+        return {true, {}, {}};
+#else
+        return {false, "this build has no CPU-run CUDA kernels (the CUDA toolkit's CCCL headers were not found)", {}};
+#endif
+    default: return {true, {}, {}};
+    }
+}
+
 std::string Placement::describe() const {
     if (!pipeline()) return backend == Backend::Kernels ? "kernels on the CPU" : nameOf(backend);
     return std::string("vertex ") + nameOf(vertex) + ", raster " + nameOf(raster);

@@ -73,6 +73,14 @@ public:
     virtual void abandonDevice() noexcept = 0;
 };
 
+// Whether a backend can render here, and on what; never throws.
+struct BackendStatus {
+    bool usable = false;
+    std::string reason; // why not, when unusable
+    std::string device; // the GPU's name, or "GL_RENDERER (how the context was made)"; empty on the CPU
+};
+BackendStatus probeBackend(Backend backend);
+
 class Renderer {
 public:
     // Resolves the placement and makes the backends it needs. Throws facet::Error naming the
