@@ -4,6 +4,7 @@
 // a plain copy of the same bytes (what memory bandwidth allows). The NumPy baseline for the
 // same math is scripts/numpy_vertex_baseline.py.
 #include "cpu/project.h"
+#include "seed_workload.h"
 #include "cpu/thread_pool.h"
 
 #include <benchmark/benchmark.h>
@@ -14,19 +15,7 @@
 
 namespace {
 
-struct Vertices {
-    std::vector<float> px, py, pz, x, y, z;
-    explicit Vertices(std::size_t n) : px(n), py(n), pz(n), x(n), y(n), z(n) {
-        std::mt19937 rng(42);
-        std::uniform_real_distribution<float> pos(-50.0f, 50.0f);
-        for (std::size_t i = 0; i < n; ++i) px[i] = pos(rng), py[i] = pos(rng), pz[i] = pos(rng);
-    }
-    // The seed's camera: identity rotation, shift (0, 0, 10), focus 5.
-    facet::ProjectParams params() {
-        return {px.data(), py.data(), pz.data(), x.data(), y.data(), z.data(), std::uint32_t(px.size()),
-                glm::vec3(0.0f, 0.0f, 10.0f), glm::mat3(1.0f), 5.0f};
-    }
-};
+using Vertices = facet::SeedVertices;
 
 void setCounters(benchmark::State& state, std::size_t n) {
     state.SetItemsProcessed(std::int64_t(state.iterations()) * std::int64_t(n));

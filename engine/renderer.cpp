@@ -23,27 +23,28 @@ double millisecondsSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+// What every backend counts; Stats is CpuFrameStats or KernelFrameStats.
+template <class Stats>
+FrameStats commonStats(const Stats& s) {
+    FrameStats f;
+    f.trianglesIn = s.trianglesIn;
+    f.trianglesClipped = s.trianglesClipped;
+    f.trianglesCulled = s.trianglesCulled;
+    f.vertexMs = s.vertexMs;
+    f.triangleMs = s.triangleMs;
+    f.rasterMs = s.rasterMs;
+    return f;
+}
+
 FrameStats fromKernels(const KernelFrameStats& k) {
-    FrameStats s;
-    s.trianglesIn = k.trianglesIn;
-    s.trianglesClipped = k.trianglesClipped;
-    s.trianglesCulled = k.trianglesCulled;
+    FrameStats s = commonStats(k);
     s.trianglesDrawn = k.trianglesDrawn;
-    s.vertexMs = k.vertexMs;
-    s.triangleMs = k.triangleMs;
-    s.rasterMs = k.rasterMs;
     return s;
 }
 
 FrameStats fromCpu(const CpuFrameStats& c) {
-    FrameStats s;
-    s.trianglesIn = c.trianglesIn;
-    s.trianglesClipped = c.trianglesClipped;
-    s.trianglesCulled = c.trianglesCulled;
+    FrameStats s = commonStats(c);
     s.fragments = c.fragmentsShaded;
-    s.vertexMs = c.vertexMs;
-    s.triangleMs = c.triangleMs;
-    s.rasterMs = c.rasterMs;
     return s;
 }
 

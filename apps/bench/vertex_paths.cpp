@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "cpu/project.h"
+#include "seed_workload.h"
 #include "cpu/thread_pool.h"
 #if defined(FACET_HAVE_CUDA)
 #include "cuda/device_buffer.h"
@@ -16,26 +17,8 @@ namespace facet::bench {
 
 namespace {
 
-// The seed's data: float32 positions in [-50, 50]^3 as structure of arrays, and the outputs.
-struct Vertices {
-    std::vector<float> px, py, pz, x, y, z;
-    explicit Vertices(std::size_t n) : px(n), py(n), pz(n), x(n), y(n), z(n) {
-        std::mt19937 rng(42);
-        std::uniform_real_distribution<float> pos(-50.0f, 50.0f);
-        for (std::size_t i = 0; i < n; ++i) {
-            px[i] = pos(rng);
-            py[i] = pos(rng);
-            pz[i] = pos(rng);
-        }
-    }
-    std::size_t size() const { return px.size(); }
-};
+using Vertices = SeedVertices;
 
-// The seed's camera: identity rotation, shift (0, 0, 10), focus 5.
-ProjectParams seedParams(const float* px, const float* py, const float* pz, float* x, float* y, float* z,
-                         std::size_t n) {
-    return {px, py, pz, x, y, z, static_cast<std::uint32_t>(n), glm::vec3(0.0f, 0.0f, 10.0f), glm::mat3(1.0f), 5.0f};
-}
 
 // Per-call milliseconds: a warm-up, then `runs` runs of `calls` calls, each run timed whole.
 template <class Call>
@@ -104,7 +87,7 @@ private:
         }
         const auto count = static_cast<std::uint32_t>(n_);
         if (path.fused) {
-            launchProject(seedParams(px_.data(), py_.data(), pz_.data(), x_.data(), y_.data(), z_.data(), n_), s);
+            launchProject(seedProjectParams(px_.data(), py_.data(), pz_.data(), x_.data(), y_.data(), z_.data(), n_), s);
         } else {
             launchShift({px_.data(), py_.data(), pz_.data(), x_.data(), y_.data(), z_.data(), count,
                          glm::vec3(0.0f, 0.0f, 10.0f)},
@@ -157,7 +140,7 @@ void measureGpuPaths(const std::string& caseName, Vertices& v, int calls, int ru
 void measureVertexCase(const std::string& caseName, std::size_t n, int calls, int runs, ThreadPool& pool,
                        const Machine& machine, std::vector<Record>& records) {
     Vertices v(n);
-    const ProjectParams p = seedParams(v.px.data(), v.py.data(), v.pz.data(), v.x.data(), v.y.data(), v.z.data(), n);
+    const ProjectParams p = v.params();
     const std::string how = std::to_string(calls) + " calls x " + std::to_string(runs) + " runs";
     records.push_back(measured("vertex", caseName, kCpuVertexPaths[0], "CPU scalar, 1 thread", n,
                                timeCalls(calls, runs, [&] { projectVerticesScalar(p, 0, n); }), how));
