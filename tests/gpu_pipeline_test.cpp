@@ -13,10 +13,12 @@
 #include "shaders_cuda/vertex_stage.h"
 #include "test_support.h"
 
+#include "display/pixel_buffer.h"
+#include "gl/gl_context.h"
+
 #if defined(FACET_HAVE_CUDA)
 #include "cuda/device_buffer.h"
 #include "display/cuda_interop.h"
-#include "gl/gl_context.h"
 #endif
 
 #include <gtest/gtest.h>
@@ -148,6 +150,29 @@ TEST(Gpu, MixedStagesEqualTheCpu) {
     expectMatchesCpu(cpuVertex, reference, RenderSettings{}, "vertex cpu, raster gpu");
 }
 
+// What CUDA-GL interop keys its registration on (no GPU needed): a resize A -> B -> A gives the
+// buffer its old name and size back but new storage, which a registration of the old does not
+// reach; keyed on name and size, it would be kept, and CUDA would write the replaced storage.
+TEST(GpuInterop, EveryReallocationIsANewGeneration) {
+    std::optional<GlContext> context;
+    try {
+        context.emplace(GlContext::create());
+    } catch (const Error& e) {
+        GTEST_SKIP() << "no OpenGL context: " << e.what();
+    }
+    PixelBuffer pbo;
+    pbo.resize(300, 200);
+    const GLuint name = pbo.name();
+    const std::uint64_t first = pbo.generation();
+    pbo.resize(300, 200); // the same size: nothing reallocated
+    EXPECT_EQ(pbo.generation(), first);
+    pbo.resize(150, 100);
+    pbo.resize(300, 200);
+    EXPECT_EQ(pbo.name(), name);
+    EXPECT_EQ(pbo.byteSize(), std::size_t(300) * 200 * 4);
+    EXPECT_EQ(pbo.generation(), first + 2);
+}
+
 #if defined(FACET_HAVE_CUDA)
 
 TEST(Gpu, VertexKernelVariantsAgreeWithTheCpu) {
@@ -155,9 +180,9 @@ TEST(Gpu, VertexKernelVariantsAgreeWithTheCpu) {
     const std::uint32_t n = 100003;
     SeedVertices v(n);
     DeviceBuffer<float> px, py, pz, x, y, z, fx, fy, fz;
-    px.upload(v.px.data(), n);
-    py.upload(v.py.data(), n);
-    pz.upload(v.pz.data(), n);
+    px.upload(v.px.data(), n, nullptr); // the legacy default stream, as the launches below
+    py.upload(v.py.data(), n, nullptr);
+    pz.upload(v.pz.data(), n, nullptr);
     for (DeviceBuffer<float>* b : {&x, &y, &z, &fx, &fy, &fz}) b->ensure(n);
     const glm::vec3 eye(0.0f, 0.0f, 10.0f);
     const glm::mat3 r = someRotation();
@@ -183,14 +208,19 @@ TEST(Gpu, InteropRoundTrip) {
     } catch (const Error& e) {
         GTEST_SKIP() << "no OpenGL context: " << e.what();
     }
+    const std::vector<int> devices = cudaDevicesForCurrentGlContext();
+    if (devices.empty())
+        GTEST_SKIP() << "no CUDA device drives the OpenGL context (cudaGLGetDevices found none; Mesa's, say), "
+                        "so its buffers cannot be registered";
     const Model model = loadObj(test::sourceDir() / "assets/default_scene/scene.obj");
-    GpuRenderer gpu;
+    GpuRenderer gpu(devices.front());
     gpu.upload(model);
     const ViewParams view = Camera::framing(model.mesh, 1.5f).view(1.5f);
     PixelBuffer pbo;
     InteropBuffer interop;
     DeviceBuffer<float> depth;
     for (const auto& [w, h] : {std::pair{300, 200}, std::pair{150, 100}, std::pair{300, 200}}) { // resized twice
+        interop.release(); // the rule: no reallocation while registered
         pbo.resize(w, h);
         interop.attach(pbo);
         depth.ensure(std::size_t(w) * h);
