@@ -56,16 +56,16 @@ public:
         exec_.timerMark(0);
         triangleStage(in, grid, stats);
         exec_.timerMark(1);
-        exec_.launch(RasterParams{triangles_.data(), triangleMaterials_.data(), materials, tileStart_.data(),
-                                  tileTriangles_.data(), target, settings, viewForward(view), grid},
-                     tileCount(grid) * kQuadsPerTile); // one thread per quad of every tile
+        rasterStage(materials, view, settings, target, grid);
         exec_.timerMark(2);
         finishFrame(stats);
         return stats;
     }
 
 private:
-    static std::uint32_t tileCount(const TileGrid& grid) { return static_cast<std::uint32_t>(grid.tilesX * grid.tilesY); }
+    static std::uint32_t tileCount(const TileGrid& grid) {
+        return static_cast<std::uint32_t>(grid.tilesX * grid.tilesY);
+    }
 
     // 1. Camera-space positions (computed here unless given), clip classification, projection.
     TriangleStageInput vertexStage(const MeshView& mesh, const ViewParams& view, const RenderSettings& settings,
@@ -90,12 +90,26 @@ private:
                                            dz_.data(), outside_.data(), projected_.data()},
                          v);
         }
-        return TriangleStageInput{mesh,   dx,           dy,           dz, outside_.data(), projected_.data(), planes, view,
-                                  target.width, target.height, settings.cull == CullMode::Back};
+        const TriangleStageInput in{mesh, dx, dy, dz, outside_.data(), projected_.data(), planes, view,
+                                    target.width, target.height, settings.cull == CullMode::Back};
+        return in;
     }
 
-    // 2. Count, scan (in 64 bits), check the totals, write; then bins ordered by tile, draw order kept.
+    // 2. Set-up triangles and their tile bins: counted, given slots, written, sorted by tile.
     void triangleStage(const TriangleStageInput& in, const TileGrid& grid, KernelFrameStats& stats) {
+        const TriangleTotals totals = countTriangles(in, grid);
+        stats.trianglesDrawn = totals.triangles;
+        stats.binEntries = totals.binEntries;
+        binTriangles(in, grid, totals);
+    }
+
+    struct TriangleTotals {
+        std::uint64_t triangles, binEntries;
+    };
+
+    // Per mesh triangle: how many set-up triangles and bin entries; the exclusive scans (in
+    // 64 bits) give each its slots, and their totals, checked, size what follows.
+    TriangleTotals countTriangles(const TriangleStageInput& in, const TileGrid& grid) {
         const std::uint32_t t = in.mesh.triangleCount;
         emitCount_.ensure(std::size_t(t) + 1);
         entryCount_.ensure(std::size_t(t) + 1);
@@ -106,21 +120,24 @@ private:
         exec_.launch(TriangleCountParams{in, grid, emitCount_.data(), entryCount_.data()}, t);
         exec_.exclusiveScan(emitCount_.data(), emitOffset_.data(), std::size_t(t) + 1);
         exec_.exclusiveScan(entryCount_.data(), entryOffset_.data(), std::size_t(t) + 1);
-        std::uint64_t totals[2] = {0, 0}; // set-up triangles, bin entries: they size what follows
-        exec_.download(emitOffset_.data() + t, &totals[0], 1);
-        exec_.download(entryOffset_.data() + t, &totals[1], 1);
+        TriangleTotals totals{0, 0};
+        exec_.download(emitOffset_.data() + t, &totals.triangles, 1);
+        exec_.download(entryOffset_.data() + t, &totals.binEntries, 1);
         exec_.synchronize();
-        checkFrameTotals(totals[0], totals[1], in.width, in.height);
-        stats.trianglesDrawn = totals[0];
-        stats.binEntries = totals[1];
+        checkFrameTotals(totals.triangles, totals.binEntries, in.width, in.height);
+        return totals;
+    }
 
+    // The set-up triangles written to their slots with one (tile, triangle) entry per tile they
+    // touch; the entries sorted by tile, draw order kept, and each tile's range scanned.
+    void binTriangles(const TriangleStageInput& in, const TileGrid& grid, const TriangleTotals& totals) {
         const std::uint32_t tiles = tileCount(grid);
-        triangles_.ensure(totals[0]);
-        triangleMaterials_.ensure(totals[0]);
-        entryTile_.ensure(totals[1]);
-        entryTriangle_.ensure(totals[1]);
-        sortedTile_.ensure(totals[1]);
-        tileTriangles_.ensure(totals[1]);
+        triangles_.ensure(totals.triangles);
+        triangleMaterials_.ensure(totals.triangles);
+        entryTile_.ensure(totals.binEntries);
+        entryTriangle_.ensure(totals.binEntries);
+        sortedTile_.ensure(totals.binEntries);
+        tileTriangles_.ensure(totals.binEntries);
         tileCount_.ensure(std::size_t(tiles) + 1);
         tileStart_.ensure(std::size_t(tiles) + 1);
         counters_.ensure(1);
@@ -129,12 +146,20 @@ private:
         exec_.launch(TriangleWriteParams{in, grid, emitOffset_.data(), entryOffset_.data(), triangles_.data(),
                                          triangleMaterials_.data(), entryTile_.data(), entryTriangle_.data(),
                                          tileCount_.data(), counters_.data()},
-                     t);
+                     in.mesh.triangleCount);
         exec_.exclusiveScan(tileCount_.data(), tileStart_.data(), std::size_t(tiles) + 1);
         int keyBits = 1;
         while ((1u << keyBits) < tiles) ++keyBits;
         exec_.sortPairs(entryTile_.data(), sortedTile_.data(), entryTriangle_.data(), tileTriangles_.data(),
-                        static_cast<std::size_t>(totals[1]), keyBits);
+                        static_cast<std::size_t>(totals.binEntries), keyBits);
+    }
+
+    // 3. One thread per quad of every tile: visibility over the tile's triangles, then shading.
+    void rasterStage(const ShadeMaterial* materials, const ViewParams& view, const RenderSettings& settings,
+                     const FrameView& target, const TileGrid& grid) {
+        exec_.launch(RasterParams{triangles_.data(), triangleMaterials_.data(), materials, tileStart_.data(),
+                                  tileTriangles_.data(), target, settings, viewForward(view), grid},
+                     tileCount(grid) * kQuadsPerTile);
     }
 
     // The clip and cull counters, and the stage times.
@@ -158,7 +183,7 @@ private:
     Buffer<float> dx_, dy_, dz_;
     Buffer<std::uint8_t> outside_;
     Buffer<ScreenVertex> projected_;
-    Buffer<std::uint32_t> emitCount_, entryCount_; // per mesh triangle: 32 bits suffice
+    Buffer<std::uint32_t> emitCount_, entryCount_;   // per mesh triangle: 32 bits suffice
     Buffer<std::uint64_t> emitOffset_, entryOffset_; // their sums need not fit 32 bits
     Buffer<ScreenTriangle> triangles_;
     Buffer<std::uint32_t> triangleMaterials_;
