@@ -175,6 +175,32 @@ TEST(GpuInterop, EveryReallocationIsANewGeneration) {
 
 #if defined(FACET_HAVE_CUDA)
 
+// Where no CUDA device drives the GL context (this machine, Mesa's contexts), registering says
+// why with CUDA's reason and leaves nothing registered; releasing and abandoning are safe.
+TEST(GpuInterop, WithoutADeviceForTheContextRegisteringSaysWhy) {
+    std::optional<GlContext> context;
+    try {
+        context.emplace(GlContext::create());
+    } catch (const Error& e) {
+        GTEST_SKIP() << "no OpenGL context: " << e.what();
+    }
+    if (!cudaDevicesForCurrentGlContext().empty())
+        GTEST_SKIP() << "a CUDA device drives this OpenGL context: Gpu.InteropRoundTrip covers it";
+    PixelBuffer pbo;
+    pbo.resize(8, 8);
+    InteropBuffer interop;
+    try {
+        interop.attach(pbo);
+        ADD_FAILURE() << "a pixel buffer was registered with no CUDA device behind the context";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("cudaGraphicsGLRegisterBuffer"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(interop.attached());
+    EXPECT_NO_THROW(interop.release());
+    interop.abandon();
+    EXPECT_FALSE(interop.attached());
+}
+
 TEST(Gpu, VertexKernelVariantsAgreeWithTheCpu) {
     FACET_REQUIRE_GPU();
     const std::uint32_t n = 100003;

@@ -35,10 +35,11 @@ public:
     // the initial value.
     template <class In, class Out>
     void exclusiveScan(const In* in, Out* out, std::size_t n) {
+        const cuda::std::plus<> sum;
         std::size_t bytes = 0;
-        FACET_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, bytes, in, out, cuda::std::plus<>{}, Out{0}, n, stream_));
+        FACET_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, bytes, in, out, sum, Out{0}, n, stream_));
         void* temp = scratch(scanTemp_, bytes);
-        FACET_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(temp, bytes, in, out, cuda::std::plus<>{}, Out{0}, n, stream_));
+        FACET_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(temp, bytes, in, out, sum, Out{0}, n, stream_));
     }
 
     // cub's radix sort is stable: entries with equal keys keep their order (draw order).

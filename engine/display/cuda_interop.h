@@ -39,9 +39,9 @@ public:
     // been reallocated since (another generation). Throws facet::Error with CUDA's reason.
     void attach(const PixelBuffer& buffer);
 
-    // Unregisters now, so the owner may resize the PixelBuffer, map it from GL or destroy it.
-    // Throws facet::Error with CUDA's reason; the registration is forgotten either way (after
-    // a failure, treat the buffer as abandoned).
+    // Unregisters now (no MappedInterop of it may be alive), so the owner may resize the
+    // PixelBuffer, map it from GL or destroy it. Throws facet::Error with CUDA's reason; the
+    // registration is forgotten either way (after a failure, treat the buffer as abandoned).
     void release();
 
     // After a CUDA failure (a sticky error poisons the context): unregisters best effort,
