@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 namespace facet {
@@ -18,7 +19,7 @@ int deviceFromEnvironment() {
     char* end = nullptr;
     errno = 0;
     const long value = std::strtol(text, &end, 10);
-    if (*end != '\0' || end == text || errno != 0 || value < 0 || value > 1024)
+    if (*end != '\0' || end == text || errno != 0 || value < 0 || value > std::numeric_limits<int>::max())
         throw Error(std::string("FACET_DEVICE expects a CUDA device index (a whole number from 0), got '") + text +
                     "'");
     return static_cast<int>(value);
