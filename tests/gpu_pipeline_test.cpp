@@ -150,16 +150,23 @@ TEST(Gpu, MixedStagesEqualTheCpu) {
     expectMatchesCpu(cpuVertex, reference, RenderSettings{}, "vertex cpu, raster gpu");
 }
 
+// An offscreen OpenGL context, or none with the reason in `why`.
+std::optional<GlContext> makeGlContext(std::string& why) {
+    try {
+        return GlContext::create();
+    } catch (const Error& e) {
+        why = e.what();
+        return std::nullopt;
+    }
+}
+
 // What CUDA-GL interop keys its registration on (no GPU needed): a resize A -> B -> A gives the
 // buffer its old name and size back but new storage, which a registration of the old does not
 // reach; keyed on name and size, it would be kept, and CUDA would write the replaced storage.
 TEST(GpuInterop, EveryReallocationIsANewGeneration) {
-    std::optional<GlContext> context;
-    try {
-        context.emplace(GlContext::create());
-    } catch (const Error& e) {
-        GTEST_SKIP() << "no OpenGL context: " << e.what();
-    }
+    std::string glWhy;
+    const std::optional<GlContext> context = makeGlContext(glWhy);
+    if (!context) GTEST_SKIP() << "no OpenGL context: " << glWhy;
     PixelBuffer pbo;
     pbo.resize(300, 200);
     const GLuint name = pbo.name();
@@ -178,12 +185,9 @@ TEST(GpuInterop, EveryReallocationIsANewGeneration) {
 // Where no CUDA device drives the GL context (this machine, Mesa's contexts), registering says
 // why with CUDA's reason and leaves nothing registered; releasing and abandoning are safe.
 TEST(GpuInterop, WithoutADeviceForTheContextRegisteringSaysWhy) {
-    std::optional<GlContext> context;
-    try {
-        context.emplace(GlContext::create());
-    } catch (const Error& e) {
-        GTEST_SKIP() << "no OpenGL context: " << e.what();
-    }
+    std::string glWhy;
+    const std::optional<GlContext> context = makeGlContext(glWhy);
+    if (!context) GTEST_SKIP() << "no OpenGL context: " << glWhy;
     if (!cudaDevicesForCurrentGlContext().empty())
         GTEST_SKIP() << "a CUDA device drives this OpenGL context: Gpu.InteropRoundTrip covers it";
     PixelBuffer pbo;
@@ -228,12 +232,9 @@ TEST(Gpu, VertexKernelVariantsAgreeWithTheCpu) {
 
 TEST(Gpu, InteropRoundTrip) {
     FACET_REQUIRE_GPU();
-    std::optional<GlContext> context;
-    try {
-        context.emplace(GlContext::create());
-    } catch (const Error& e) {
-        GTEST_SKIP() << "no OpenGL context: " << e.what();
-    }
+    std::string glWhy;
+    const std::optional<GlContext> context = makeGlContext(glWhy);
+    if (!context) GTEST_SKIP() << "no OpenGL context: " << glWhy;
     const std::vector<int> devices = cudaDevicesForCurrentGlContext();
     if (devices.empty())
         GTEST_SKIP() << "no CUDA device drives the OpenGL context (cudaGLGetDevices found none; Mesa's, say), "
