@@ -39,12 +39,14 @@ Camera (defaults frame the whole mesh from the front right, slightly above):
   --vertex S         cpu | gpu: where the vertex stage (shift, rotate) runs, overriding --stage
   --raster S         cpu | gpu: where clipping, binning, rasterization and texturing run
   --threads N        CPU threads (default: one per hardware thread)
+  --device N         CUDA device for the GPU stages (default: FACET_DEVICE, else 0)
 Output:
   -o, --output FILE  PNG to write (default facet.png)
   --depth FILE       also write the depth buffer: raw little-endian float32 window depth in
                      [0, 1], top row first, as OpenGL would write it
   --bench K          render K frames and print the median milliseconds per stage
-  --info             print mesh statistics and the loader's warnings, render nothing
+  --info             print mesh statistics, the loader's warnings and the CUDA devices, render
+                     nothing
   -h, --help         this text
 )";
 
@@ -59,6 +61,7 @@ struct Options {
     std::optional<facet::Side> vertex, raster; // overriding the backend's placement
     int benchFrames = 0;
     int threads = 0;
+    int device = -1;
     bool info = false;
     bool help = false;
 };
@@ -88,6 +91,8 @@ Options parseArguments(int argc, char** argv) {
             (arg == "--vertex" ? o.vertex : o.raster) = parseChoice<facet::Side>(arg, args.value());
         } else if (arg == "--threads") {
             o.threads = static_cast<int>(parseInteger(arg, args.value(), 1, 1024));
+        } else if (arg == "--device") {
+            o.device = static_cast<int>(parseInteger(arg, args.value(), 0, 1023));
         } else if (arg == "--bench") {
             o.benchFrames = static_cast<int>(parseInteger(arg, args.value(), 1, 100000));
         } else if (arg == "--info") {
@@ -114,6 +119,8 @@ void printInfo(const facet::Model& model) {
                   << m.bounds.max.x << ", " << m.bounds.max.y << ", " << m.bounds.max.z << ")\n";
     std::cout << "  warnings   " << model.warnings.size() << "\n";
     for (const facet::Warning& w : model.warnings) std::cout << "    " << w.toString() << "\n";
+    std::cout << "  gpus\n";
+    for (const std::string& line : facet::describeGpus()) std::cout << "    " << line << "\n";
 }
 
 double medianOf(std::vector<double> v) {
@@ -136,6 +143,7 @@ facet::Renderer makeRenderer(const Options& o) {
     options.vertex = o.vertex;
     options.raster = o.raster;
     options.threads = o.threads;
+    options.device = o.device;
     try {
         return facet::Renderer(options);
     } catch (const facet::Error& e) {

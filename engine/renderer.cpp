@@ -61,7 +61,7 @@ void refuseStageOptions(const RendererOptions& o) {
 BackendStatus probeBackend(Backend backend) {
     switch (backend) {
     case Backend::Gpu: {
-        const GpuStatus gpu = probeGpu();
+        const GpuStatus gpu = probeGpu(-1);
         return {gpu.usable, gpu.reason, gpu.deviceName};
     }
     case Backend::Gl: {
@@ -76,6 +76,15 @@ BackendStatus probeBackend(Backend backend) {
 #endif
     default: return {true, {}, {}};
     }
+}
+
+std::vector<std::string> describeGpus() {
+    std::vector<std::string> lines;
+    for (const GpuDeviceInfo& d : listGpuDevices())
+        lines.push_back(std::to_string(d.index) + ": " + d.name + " (compute " + std::to_string(d.computeMajor) + "." +
+                        std::to_string(d.computeMinor) + ", " + std::to_string(d.memoryBytes >> 20) + " MiB)");
+    if (lines.empty()) lines.push_back("none: " + probeGpu(0).reason);
+    return lines;
 }
 
 std::string Placement::describe() const {
@@ -147,7 +156,7 @@ void Renderer::Impl::resolve() {
 }
 
 void Renderer::Impl::resolvePipeline() {
-    const GpuStatus status = probeGpu();
+    const GpuStatus status = probeGpu(options.device);
     gpuUnavailable = status.usable ? std::string() : status.reason;
     Side base = options.backend == Backend::Gpu ? Side::Gpu : Side::Cpu;
     if (options.backend == Backend::Auto) {
@@ -174,7 +183,7 @@ void Renderer::Impl::resolvePipeline() {
 }
 
 void Renderer::Impl::makeGpu() {
-    gpu = std::make_unique<GpuRenderer>();
+    gpu = std::make_unique<GpuRenderer>(options.device);
     if (model) gpu->upload(*model);
 }
 
@@ -271,7 +280,7 @@ FrameStats Renderer::Impl::renderInterop(const ViewParams& view, const RenderSet
     const CameraSpacePositions given =
         placement.vertex == Side::Cpu ? cpuVertexStage(view, handMs) : CameraSpacePositions{};
     FrameStats stats;
-    if (std::uint32_t* device = target.mapDevice(0, gpu->stream())) {
+    if (std::uint32_t* device = target.mapDevice(gpu->device(), gpu->stream())) {
         stats = fromKernels(gpu->renderColor(view, settings, device, target.width(), target.height(), given));
         target.unmapDevice();
     } else {

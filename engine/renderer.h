@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace facet {
 
@@ -80,6 +81,10 @@ struct BackendStatus {
     std::string device; // the GPU's name, or "GL_RENDERER (how the context was made)"; empty on the CPU
 };
 BackendStatus probeBackend(Backend backend);
+
+// The CUDA devices, one line each: "0: NAME (compute 8.6, 4096 MiB)"; without any, one line
+// "none: why". For facet-render --info and the viewer's panel (the tutorials' select_device).
+std::vector<std::string> describeGpus();
 
 class Renderer {
 public:

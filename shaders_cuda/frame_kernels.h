@@ -105,8 +105,8 @@ FACET_HD void triangleCountThread(const TriangleCountParams& p, std::uint32_t t)
 struct TriangleWriteParams {
     TriangleStageInput in;
     TileGrid grid;
-    const std::uint32_t* emitOffset;  // exclusive scan of emitCount
-    const std::uint32_t* entryOffset; // exclusive scan of entryCount
+    const std::uint64_t* emitOffset;  // exclusive scan of emitCount (totals checked to fit 32 bits)
+    const std::uint64_t* entryOffset; // exclusive scan of entryCount (likewise)
     ScreenTriangle* triangles;        // set-up triangles, in draw order
     std::uint32_t* triangleMaterials; // the material of each
     std::uint32_t* entryTile;         // bin entries: tile ...
@@ -118,7 +118,8 @@ struct TriangleWriteParams {
 FACET_HD void triangleWriteThread(const TriangleWriteParams& p, std::uint32_t t) {
     if (t >= p.in.mesh.triangleCount) return;
     const std::uint32_t material = triangleMaterial(p.in.mesh, t);
-    std::uint32_t slot = p.emitOffset[t], entry = p.entryOffset[t];
+    auto slot = static_cast<std::uint32_t>(p.emitOffset[t]);
+    std::uint64_t entry = p.entryOffset[t];
     const TriangleOutcome outcome = setupMeshTriangle(p.in, t, [&](const ScreenTriangle& tri) {
         p.triangles[slot] = tri;
         p.triangleMaterials[slot] = material;

@@ -13,10 +13,12 @@
 #include "shaders_cuda/vertex_stage.h"
 #include "test_support.h"
 
+#include "display/pixel_buffer.h"
+#include "gl/gl_context.h"
+
 #if defined(FACET_HAVE_CUDA)
 #include "cuda/device_buffer.h"
 #include "display/cuda_interop.h"
-#include "gl/gl_context.h"
 #endif
 
 #include <gtest/gtest.h>
@@ -148,16 +150,69 @@ TEST(Gpu, MixedStagesEqualTheCpu) {
     expectMatchesCpu(cpuVertex, reference, RenderSettings{}, "vertex cpu, raster gpu");
 }
 
+// An offscreen OpenGL context, or none with the reason in `why`.
+std::optional<GlContext> makeGlContext(std::string& why) {
+    try {
+        return GlContext::create();
+    } catch (const Error& e) {
+        why = e.what();
+        return std::nullopt;
+    }
+}
+
+// What CUDA-GL interop keys its registration on (no GPU needed): a resize A -> B -> A gives the
+// buffer its old name and size back but new storage, which a registration of the old does not
+// reach; keyed on name and size, it would be kept, and CUDA would write the replaced storage.
+TEST(GpuInterop, EveryReallocationIsANewGeneration) {
+    std::string glWhy;
+    const std::optional<GlContext> context = makeGlContext(glWhy);
+    if (!context) GTEST_SKIP() << "no OpenGL context: " << glWhy;
+    PixelBuffer pbo;
+    pbo.resize(300, 200);
+    const GLuint name = pbo.name();
+    const std::uint64_t first = pbo.generation();
+    pbo.resize(300, 200); // the same size: nothing reallocated
+    EXPECT_EQ(pbo.generation(), first);
+    pbo.resize(150, 100);
+    pbo.resize(300, 200);
+    EXPECT_EQ(pbo.name(), name);
+    EXPECT_EQ(pbo.byteSize(), std::size_t(300) * 200 * 4);
+    EXPECT_EQ(pbo.generation(), first + 2);
+}
+
 #if defined(FACET_HAVE_CUDA)
+
+// Where no CUDA device drives the GL context (this machine, Mesa's contexts), registering says
+// why with CUDA's reason and leaves nothing registered; releasing and abandoning are safe.
+TEST(GpuInterop, WithoutADeviceForTheContextRegisteringSaysWhy) {
+    std::string glWhy;
+    const std::optional<GlContext> context = makeGlContext(glWhy);
+    if (!context) GTEST_SKIP() << "no OpenGL context: " << glWhy;
+    if (!cudaDevicesForCurrentGlContext().empty())
+        GTEST_SKIP() << "a CUDA device drives this OpenGL context: Gpu.InteropRoundTrip covers it";
+    PixelBuffer pbo;
+    pbo.resize(8, 8);
+    InteropBuffer interop;
+    try {
+        interop.attach(pbo);
+        ADD_FAILURE() << "a pixel buffer was registered with no CUDA device behind the context";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("cudaGraphicsGLRegisterBuffer"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(interop.attached());
+    EXPECT_NO_THROW(interop.release());
+    interop.abandon();
+    EXPECT_FALSE(interop.attached());
+}
 
 TEST(Gpu, VertexKernelVariantsAgreeWithTheCpu) {
     FACET_REQUIRE_GPU();
     const std::uint32_t n = 100003;
     SeedVertices v(n);
     DeviceBuffer<float> px, py, pz, x, y, z, fx, fy, fz;
-    px.upload(v.px.data(), n);
-    py.upload(v.py.data(), n);
-    pz.upload(v.pz.data(), n);
+    px.upload(v.px.data(), n, nullptr); // the legacy default stream, as the launches below
+    py.upload(v.py.data(), n, nullptr);
+    pz.upload(v.pz.data(), n, nullptr);
     for (DeviceBuffer<float>* b : {&x, &y, &z, &fx, &fy, &fz}) b->ensure(n);
     const glm::vec3 eye(0.0f, 0.0f, 10.0f);
     const glm::mat3 r = someRotation();
@@ -177,20 +232,22 @@ TEST(Gpu, VertexKernelVariantsAgreeWithTheCpu) {
 
 TEST(Gpu, InteropRoundTrip) {
     FACET_REQUIRE_GPU();
-    std::optional<GlContext> context;
-    try {
-        context.emplace(GlContext::create());
-    } catch (const Error& e) {
-        GTEST_SKIP() << "no OpenGL context: " << e.what();
-    }
+    std::string glWhy;
+    const std::optional<GlContext> context = makeGlContext(glWhy);
+    if (!context) GTEST_SKIP() << "no OpenGL context: " << glWhy;
+    const std::vector<int> devices = cudaDevicesForCurrentGlContext();
+    if (devices.empty())
+        GTEST_SKIP() << "no CUDA device drives the OpenGL context (cudaGLGetDevices found none; Mesa's, say), "
+                        "so its buffers cannot be registered";
     const Model model = loadObj(test::sourceDir() / "assets/default_scene/scene.obj");
-    GpuRenderer gpu;
+    GpuRenderer gpu(devices.front());
     gpu.upload(model);
     const ViewParams view = Camera::framing(model.mesh, 1.5f).view(1.5f);
     PixelBuffer pbo;
     InteropBuffer interop;
     DeviceBuffer<float> depth;
     for (const auto& [w, h] : {std::pair{300, 200}, std::pair{150, 100}, std::pair{300, 200}}) { // resized twice
+        interop.release(); // the rule: no reallocation while registered
         pbo.resize(w, h);
         interop.attach(pbo);
         depth.ensure(std::size_t(w) * h);

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <memory>
 #include <sstream>
 #include <vector>
 
@@ -160,6 +161,60 @@ TEST(KernelPipeline, HostileMeshesAreRefusedOrDrawnLikeTheCpu) {
         ADD_FAILURE() << "an index past the last vertex was drawn";
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("index 6 names no vertex"), std::string::npos) << e.what();
+    }
+}
+
+// `count` copies of one triangle whose bounding box spans the whole square picture (its
+// vertices a little beyond the corners, inside the guard band: never clipped), so each gives
+// exactly one bin entry per tile.
+Model pictureCoveringTriangles(std::size_t count) {
+    Model model;
+    Mesh& mesh = model.mesh;
+    mesh.px = {-2.0f, 2.0f, -2.0f};
+    mesh.py = {-2.0f, -2.0f, 2.0f};
+    mesh.pz = {0.0f, 0.0f, 0.0f};
+    mesh.indices.reserve(3 * count);
+    for (std::size_t i = 0; i < count; ++i) mesh.indices.insert(mesh.indices.end(), {0u, 1u, 2u});
+    generateNormals(mesh);
+    computeBounds(mesh);
+    return model;
+}
+
+ViewParams pictureCoveringView() {
+    Camera camera;
+    camera.eye = {0.0f, 0.0f, 3.0f}; // the picture spans +-1.73 at the triangles' distance
+    return camera.view(1.0f);
+}
+
+TEST(KernelPipeline, BinEntriesAreOneTilePerTriangleAndTile) {
+    // The scene of the test below at a size that draws: 3 triangles x 10x10 tiles.
+    const Model model = pictureCoveringTriangles(3);
+    HostKernelRenderer kernels(2);
+    Picture p(640, 640);
+    const KernelFrameStats stats = kernels.render(model, pictureCoveringView(), RenderSettings{}, p.view());
+    EXPECT_EQ(stats.trianglesDrawn, 3u);
+    EXPECT_EQ(stats.trianglesClipped, 0u);
+    EXPECT_EQ(stats.binEntries, 300u);
+    expectSameAsCpu(model, pictureCoveringView(), RenderSettings{}, 640, 640, "three covering triangles");
+}
+
+TEST(KernelPipeline, BinEntriesBeyond32BitsAreRefusedNotWrapped) {
+    // 65,536 triangles x 256x256 tiles at 16384x16384 = 2^32 bin entries: a 32-bit total wraps
+    // to 0, the bins are sized for none and triangleWrite writes past them. The frame must be
+    // refused, with the count, before anything is written (the target is never touched: it is
+    // left uninitialised, so its 2 GiB are never committed).
+    const Model model = pictureCoveringTriangles(65536);
+    const int size = 16384;
+    const std::size_t pixels = std::size_t(size) * size;
+    const std::unique_ptr<std::uint32_t[]> color(new std::uint32_t[pixels]);
+    const std::unique_ptr<float[]> depth(new float[pixels]);
+    HostKernelRenderer kernels(2);
+    try {
+        kernels.render(model, pictureCoveringView(), RenderSettings{}, FrameView{color.get(), depth.get(), size, size});
+        ADD_FAILURE() << "2^32 bin entries were drawn";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("4294967296 bin entries"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("at 16384x16384 exceed the 4294967295"), std::string::npos) << e.what();
     }
 }
 

@@ -27,11 +27,12 @@ std::string cpuModel() {
 
 } // namespace
 
-Machine probeMachine() {
+Machine probeMachine(int gpuDevice) {
     Machine m;
     m.cpu = cpuModel();
     m.hardwareThreads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-    m.gpu = probeGpu();
+    m.gpuDevice = gpuDevice;
+    m.gpu = probeGpu(gpuDevice);
     m.gl = probeOpenGl();
     return m;
 }

@@ -12,11 +12,12 @@ namespace facet::bench {
 struct Machine {
     std::string cpu;
     int hardwareThreads = 1;
+    int gpuDevice = -1; // as asked for: -1 is FACET_DEVICE, else 0
     GpuStatus gpu;
     OpenGlStatus gl;
 };
 
-Machine probeMachine();
+Machine probeMachine(int gpuDevice);
 
 // "NAME (compute X.Y)", or "none: why".
 std::string gpuText(const GpuStatus& gpu);

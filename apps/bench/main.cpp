@@ -21,7 +21,7 @@ int run(const facet::bench::Options& o) {
         std::cout << usageText();
         return 0;
     }
-    const Machine machine = probeMachine();
+    const Machine machine = probeMachine(o.device);
     printHeader(machine, o);
     std::vector<Record> records;
     if (o.vertex) runVertexSection(o, machine, records);

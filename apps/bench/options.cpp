@@ -22,6 +22,7 @@ scripts/plot_bench.py).
   --sections LIST    vertex,raster (default both)
   --frames K         measured frames per raster case (default 10; 3 with --quick)
   --threads N        CPU threads at most (default: one per hardware thread)
+  --device N         CUDA device (default: FACET_DEVICE, else 0)
   --out DIR          write DIR/bench.csv and DIR/bench.json
   -h, --help         this text
 )";
@@ -58,6 +59,8 @@ Options parseArguments(int argc, char** argv) {
             o.frames = static_cast<int>(parseInteger(arg, args.value(), 1, 10000));
         } else if (arg == "--threads") {
             o.threads = static_cast<int>(parseInteger(arg, args.value(), 1, 1024));
+        } else if (arg == "--device") {
+            o.device = static_cast<int>(parseInteger(arg, args.value(), 0, 1023));
         } else if (arg == "--out") {
             o.out = args.value();
             if (o.out->empty()) throw UsageError("--out expects a directory, got ''");

@@ -12,6 +12,7 @@ struct Options {
     bool vertex = true, raster = true;
     std::optional<int> frames;
     int threads = 0; // 0: one per hardware thread
+    int device = -1; // CUDA device; -1: FACET_DEVICE, else 0
     std::optional<std::string> out;
     bool help = false;
 };

@@ -18,10 +18,11 @@ std::string reasonOf(const std::exception& e) {
 }
 
 // A renderer for `backend` with `threads`, or the reason it cannot be made.
-std::unique_ptr<Renderer> tryMake(Backend backend, int threads, std::string& why) {
+std::unique_ptr<Renderer> tryMake(Backend backend, int threads, int device, std::string& why) {
     RendererOptions options;
     options.backend = backend;
     options.threads = threads;
+    options.device = device;
     try {
         return std::make_unique<Renderer>(options);
     } catch (const std::exception& e) {
@@ -54,11 +55,11 @@ struct RasterPaths::Impl {
     }
 };
 
-RasterPaths::RasterPaths(int maxThreads) : impl_(std::make_unique<Impl>()) {
+RasterPaths::RasterPaths(int maxThreads, int gpuDevice) : impl_(std::make_unique<Impl>()) {
     std::string unused;
-    for (int t = 1; t <= maxThreads; ++t) impl_->cpus.push_back(tryMake(Backend::Cpu, t, unused));
-    impl_->gpu = tryMake(Backend::Gpu, 0, impl_->gpuWhy);
-    impl_->gl = tryMake(Backend::Gl, 0, impl_->glWhy);
+    for (int t = 1; t <= maxThreads; ++t) impl_->cpus.push_back(tryMake(Backend::Cpu, t, -1, unused));
+    impl_->gpu = tryMake(Backend::Gpu, 0, gpuDevice, impl_->gpuWhy);
+    impl_->gl = tryMake(Backend::Gl, 0, -1, impl_->glWhy);
 }
 
 RasterPaths::~RasterPaths() = default;

@@ -42,9 +42,10 @@ OpenGlStatus probeOpenGl();
 
 class RasterPaths {
 public:
-    // Makes the CPU renderers of 1..maxThreads threads, the GPU's and OpenGL's renderers; a
+    // Makes the CPU renderers of 1..maxThreads threads, the GPU's (on CUDA device gpuDevice, -1
+    // for FACET_DEVICE or 0) and OpenGL's renderers; a
     // renderer that cannot be made leaves its path absent, with the reason.
-    explicit RasterPaths(int maxThreads);
+    RasterPaths(int maxThreads, int gpuDevice);
     ~RasterPaths();
     RasterPaths(const RasterPaths&) = delete;
     RasterPaths& operator=(const RasterPaths&) = delete;

@@ -122,7 +122,7 @@ void runRasterSection(const Options& o, const Machine& machine, std::vector<Reco
     const RasterPlan plan = rasterPlan(o);
     std::cout << "raster: whole frames, " << plan.warmup << " warm-up + " << plan.frames << " measured each\n"
               << std::flush;
-    RasterPaths paths(o.threads > 0 ? o.threads : machine.hardwareThreads);
+    RasterPaths paths(o.threads > 0 ? o.threads : machine.hardwareThreads, machine.gpuDevice);
     for (const SceneSpec& spec : plan.scenes) {
         std::cout << "  scene " << spec.name << "\n" << std::flush;
         const Model model = makeScene(spec);

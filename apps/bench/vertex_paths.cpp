@@ -53,7 +53,7 @@ constexpr GpuPath kGpuPaths[] = {
 // memory, as a renderer that keeps nothing resident does.
 class GpuVertexBench {
 public:
-    explicit GpuVertexBench(Vertices& v) : v_(v), n_(v.size()) {
+    GpuVertexBench(Vertices& v, int device) : device_(device), v_(v), n_(v.size()) {
         for (DeviceBuffer<float>* b : {&px_, &py_, &pz_, &x_, &y_, &z_}) b->ensure(n_);
         px_.upload(v.px.data(), n_);
         py_.upload(v.py.data(), n_);
@@ -102,6 +102,10 @@ private:
         }
     }
 
+    // Made current before anything below is allocated on it (cudaSetDevice is per host thread).
+    struct CurrentDevice {
+        explicit CurrentDevice(int device) { FACET_CUDA_CHECK(cudaSetDevice(device)); }
+    } device_;
     Vertices& v_;
     std::size_t n_;
     DeviceBuffer<float> px_, py_, pz_, x_, y_, z_;
@@ -118,7 +122,7 @@ void measureGpuPaths(const std::string& caseName, Vertices& v, int calls, int ru
 #if defined(FACET_HAVE_CUDA)
     if (machine.gpu.usable) {
         try {
-            GpuVertexBench gpu(v);
+            GpuVertexBench gpu(v, chooseGpuDevice(machine.gpuDevice));
             for (const GpuPath& path : kGpuPaths)
                 records.push_back(measured("vertex", caseName, path.id, path.label, n, gpu.measure(path, calls, runs),
                                            how + ", CUDA events"));

@@ -15,8 +15,18 @@
 #define FACET_UNROLL
 #endif
 
+// GLM 0.9.9's defaulted __host__ __device__ constructors draw nvcc's warning 20012-D, which
+// -Werror=all-warnings makes fatal; -isystem does not silence nvcc's front end, so it is
+// suppressed around GLM alone and stays an error in our own code.
 #define GLM_FORCE_CXX17
+#if defined(__NVCC__)
+#pragma nv_diagnostic push
+#pragma nv_diag_suppress 20012
+#endif
 #include <glm/glm.hpp>
+#if defined(__NVCC__)
+#pragma nv_diagnostic pop
+#endif
 
 #include <cmath>
 

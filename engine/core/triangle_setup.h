@@ -46,8 +46,9 @@ FACET_HD void barycentricGradients(ScreenTriangle& t) {
     const auto gradients = [&t](double x0, double y0, double x1, double y1, double x2, double y2) {
         const double area = (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0);
         if (!(area > 0.0)) return false;
-        t.db1 = glm::vec2(static_cast<float>((y2 - y0) / area), static_cast<float>((x0 - x2) / area));
-        t.db2 = glm::vec2(static_cast<float>((y0 - y1) / area), static_cast<float>((x1 - x0) / area));
+        const double r = 1.0 / area; // one division: FP64 divides are slow on consumer GPUs
+        t.db1 = glm::vec2(static_cast<float>((y2 - y0) * r), static_cast<float>((x0 - x2) * r));
+        t.db2 = glm::vec2(static_cast<float>((y0 - y1) * r), static_cast<float>((x1 - x0) * r));
         return true;
     };
     const ScreenVertex &a = t.v[0], &b = t.v[1], &c = t.v[2];

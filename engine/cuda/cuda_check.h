@@ -25,4 +25,6 @@ namespace facet {
     } while (0)
 
 // After a kernel launch: launch-configuration errors surface here, not at the next sync.
-#define FACET_CUDA_CHECK_LAUNCH() FACET_CUDA_CHECK(cudaPeekAtLastError())
+// cudaGetLastError (not cudaPeekAtLastError) also clears a non-sticky error once it is
+// reported, so one caught failure is not thrown again by every later check.
+#define FACET_CUDA_CHECK_LAUNCH() FACET_CUDA_CHECK(cudaGetLastError())

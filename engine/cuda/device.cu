@@ -1,5 +1,7 @@
 #include "cuda/device.h"
 
+#include "core/error.h"
+
 #include <cuda_runtime_api.h>
 
 #include <string>
@@ -8,11 +10,27 @@ namespace facet {
 
 bool builtWithCuda() { return true; }
 
-GpuStatus probeGpu() {
+std::vector<GpuDeviceInfo> listGpuDevices() {
+    std::vector<GpuDeviceInfo> devices;
+    int count = 0; // left untouched when there is no driver
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError(); // reported by probeGpu; must not leak into later calls
+        return devices;
+    }
+    for (int i = 0; i < count; ++i) {
+        cudaDeviceProp prop{};
+        if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) {
+            cudaGetLastError();
+            continue;
+        }
+        devices.push_back(GpuDeviceInfo{i, prop.name, prop.major, prop.minor, prop.totalGlobalMem});
+    }
+    return devices;
+}
+
+GpuStatus probeGpu(int device) {
     GpuStatus status;
-    // Without a driver cudaGetDeviceCount fails (cudaErrorInsufficientDriver) and leaves the
-    // count untouched, hence the initial 0.
-    int count = 0;
+    int count = 0; // without a driver cudaGetDeviceCount fails and leaves the count untouched
     const cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess) {
         status.reason = std::string("no usable CUDA driver or device: ") + cudaGetErrorString(err) + " (" +
@@ -24,10 +42,17 @@ GpuStatus probeGpu() {
         status.reason = "the CUDA driver reports no device";
         return status;
     }
+    int chosen = 0;
+    try {
+        chosen = chooseGpuDevice(device);
+    } catch (const Error& e) {
+        status.reason = e.what();
+        return status;
+    }
     cudaDeviceProp prop{};
-    const cudaError_t propErr = cudaGetDeviceProperties(&prop, 0);
+    const cudaError_t propErr = cudaGetDeviceProperties(&prop, chosen);
     if (propErr != cudaSuccess) {
-        status.reason = std::string("cannot query CUDA device 0: ") + cudaGetErrorString(propErr);
+        status.reason = "cannot query CUDA device " + std::to_string(chosen) + ": " + cudaGetErrorString(propErr);
         cudaGetLastError();
         return status;
     }

@@ -2,11 +2,13 @@
 // destructors never throw (a failing free at exit has nobody to tell).
 #pragma once
 
+#include "cuda/buffer_growth.h"
 #include "cuda/cuda_check.h"
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -29,27 +31,48 @@ public:
     }
     ~DeviceBuffer() { release(); }
 
-    // Room for n elements; growing discards the contents (these are per-frame scratch buffers).
+    // Room for n elements; growing discards the contents (these are per-frame scratch buffers)
+    // and allocates geometrically (grownCapacity). Memory still in use by queued work must not
+    // be freed by a growth: callers synchronise the stream first (see DeviceExec::scratch).
     void ensure(std::size_t n) {
         if (n <= capacity_) return;
+        if (n > std::numeric_limits<std::size_t>::max() / sizeof(T))
+            throw Error("cannot allocate " + std::to_string(n) + " elements of " + std::to_string(sizeof(T)) +
+                        " bytes of GPU memory: the size overflows");
+        std::size_t size = grownCapacity(capacity_, n, sizeof(T));
+        release(); // the contents are discarded anyway: the peak is the new size alone
         void* p = nullptr;
-        const cudaError_t e = cudaMalloc(&p, n * sizeof(T));
+        cudaError_t e = cudaMalloc(&p, size * sizeof(T));
+        if (e != cudaSuccess && size > n) { // the geometric slack may be what does not fit
+            cudaGetLastError();
+            size = n;
+            e = cudaMalloc(&p, size * sizeof(T));
+        }
         if (e != cudaSuccess) {
             cudaGetLastError();
             throw Error("cannot allocate " + std::to_string((n * sizeof(T) + (1u << 20) - 1) >> 20) +
                         " MiB of GPU memory: " + cudaGetErrorString(e));
         }
-        release();
         ptr_ = static_cast<T*>(p);
-        capacity_ = n;
+        capacity_ = size;
     }
 
-    // Replaces the contents with n host elements (setup only: a synchronous copy).
-    void upload(const T* host, std::size_t n) {
+    // Replaces the contents with n host elements, copied on `stream` (the renderer's): the
+    // host memory must stay alive and unchanged until the stream is synchronised.
+    void upload(const T* host, std::size_t n, cudaStream_t stream) {
         ensure(n);
-        if (n) FACET_CUDA_CHECK(cudaMemcpy(ptr_, host, n * sizeof(T), cudaMemcpyHostToDevice));
+        if (n) FACET_CUDA_CHECK(cudaMemcpyAsync(ptr_, host, n * sizeof(T), cudaMemcpyHostToDevice, stream));
     }
 
+    // The same, complete when it returns, so work on any stream may read it (setup only). A
+    // plain cudaMemcpy would not do: from pageable memory it may return before the copy lands,
+    // and nothing orders it before a non-blocking stream's kernels.
+    void upload(const T* host, std::size_t n) {
+        upload(host, n, nullptr);
+        FACET_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+    }
+
+    std::size_t capacity() const { return capacity_; }
     T* data() { return ptr_; }
     const T* data() const { return ptr_; }
 

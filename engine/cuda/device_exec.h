@@ -1,6 +1,6 @@
 // The CUDA pipeline's executor for the GPU (see engine/cuda/kernel_pipeline.h): kernels on one
-// stream, cub's device scans and sorts with grow-only temporary storage, CUDA events for the
-// stage timings. nvcc only (cub).
+// stream, cub's device scans and sorts with grow-only temporary storage (one each), CUDA events
+// for the stage timings. nvcc only (cub).
 #pragma once
 
 #include "cuda/device_buffer.h"
@@ -8,6 +8,7 @@
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cuda/std/functional>
 
 #include <cstdint>
 
@@ -30,11 +31,15 @@ public:
         if (n) FACET_CUDA_CHECK(cudaMemsetAsync(p, 0, n * sizeof(T), stream_));
     }
 
-    void exclusiveScan(const std::uint32_t* in, std::uint32_t* out, std::size_t n) {
+    // Sums in Out's width (64-bit offsets from 32-bit counts): cub accumulates in the type of
+    // the initial value.
+    template <class In, class Out>
+    void exclusiveScan(const In* in, Out* out, std::size_t n) {
+        const cuda::std::plus<> sum;
         std::size_t bytes = 0;
-        FACET_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n, stream_));
-        temp_.ensure(bytes);
-        FACET_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp_.data(), bytes, in, out, n, stream_));
+        FACET_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, bytes, in, out, sum, Out{0}, n, stream_));
+        void* temp = scratch(scanTemp_, bytes);
+        FACET_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(temp, bytes, in, out, sum, Out{0}, n, stream_));
     }
 
     // cub's radix sort is stable: entries with equal keys keep their order (draw order).
@@ -44,9 +49,9 @@ public:
         std::size_t bytes = 0;
         FACET_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keysIn, keysOut, valuesIn, valuesOut, n, 0,
                                                          keyBits, stream_));
-        temp_.ensure(bytes);
-        FACET_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp_.data(), bytes, keysIn, keysOut, valuesIn, valuesOut, n,
-                                                         0, keyBits, stream_));
+        void* temp = scratch(sortTemp_, bytes);
+        FACET_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp, bytes, keysIn, keysOut, valuesIn, valuesOut, n, 0,
+                                                         keyBits, stream_));
     }
 
     template <class T>
@@ -67,8 +72,16 @@ public:
     }
 
 private:
+    // cub's temporary storage of `bytes`. Growing frees the old block, which a scan or sort
+    // queued earlier on the stream may still be using: the stream is drained first.
+    void* scratch(DeviceBuffer<unsigned char>& buffer, std::size_t bytes) {
+        if (bytes > buffer.capacity() && buffer.capacity() > 0) synchronize();
+        buffer.ensure(bytes);
+        return buffer.data();
+    }
+
     cudaStream_t stream_;
-    DeviceBuffer<unsigned char> temp_;
+    DeviceBuffer<unsigned char> scanTemp_, sortTemp_; // apart, so the sort's growth never frees the scan's
     CudaEvent marks_[4];
 };
 

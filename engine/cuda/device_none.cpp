@@ -4,7 +4,9 @@ namespace facet {
 
 bool builtWithCuda() { return false; }
 
-GpuStatus probeGpu() {
+std::vector<GpuDeviceInfo> listGpuDevices() { return {}; }
+
+GpuStatus probeGpu(int) {
     GpuStatus status;
     status.reason = "facet was built without CUDA (nvcc was not found when it was configured)";
     return status;

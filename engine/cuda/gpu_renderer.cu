@@ -10,7 +10,21 @@
 
 namespace facet {
 
+// Makes `index` the calling thread's current device when constructed and again when
+// destroyed: the Impl holds one first and one last, so its stream, events and buffers are
+// made and released on its device whichever device the thread had current meanwhile.
+struct CurrentDevice {
+    int index;
+    explicit CurrentDevice(int i) : index(i) { FACET_CUDA_CHECK(cudaSetDevice(index)); }
+    CurrentDevice(const CurrentDevice&) = delete;
+    CurrentDevice& operator=(const CurrentDevice&) = delete;
+    ~CurrentDevice() { cudaSetDevice(index); } // best effort: nobody to tell at teardown
+};
+
 struct GpuRenderer::Impl {
+    explicit Impl(int d) : device(d) {}
+
+    CurrentDevice device;
     std::string deviceName;
     CudaStream stream;
     DeviceExec exec{stream.get()};
@@ -30,6 +44,9 @@ struct GpuRenderer::Impl {
     DeviceBuffer<float> depth;
     DeviceBuffer<float> dx, dy, dz;
     CudaEvent vertexStart, vertexEnd;
+    CurrentDevice releasedOn{device.index}; // destroyed first: the members above are freed on the device
+
+    void upload(const Model& model);
 
     CameraSpacePositions uploadPositions(const CameraSpacePositions& host) {
         if (!host.dx) return {};
@@ -44,12 +61,17 @@ struct GpuRenderer::Impl {
     }
 };
 
-GpuRenderer::GpuRenderer() {
-    const GpuStatus status = probeGpu();
+GpuRenderer::GpuRenderer(int device) {
+    const GpuStatus status = probeGpu(device);
     if (!status.usable) throw Error("the GPU is unusable: " + status.reason);
-    FACET_CUDA_CHECK(cudaSetDevice(0));
-    impl_ = std::make_unique<Impl>();
+    impl_ = std::make_unique<Impl>(chooseGpuDevice(device));
     impl_->deviceName = status.deviceName;
+}
+
+// cudaSetDevice is per host thread: every call makes the renderer's device current first.
+GpuRenderer::Impl& GpuRenderer::current() const {
+    FACET_CUDA_CHECK(cudaSetDevice(impl_->device.index));
+    return *impl_;
 }
 
 GpuRenderer::~GpuRenderer() = default;
@@ -58,37 +80,53 @@ GpuRenderer& GpuRenderer::operator=(GpuRenderer&&) noexcept = default;
 
 std::string GpuRenderer::deviceName() const { return impl_->deviceName; }
 
+int GpuRenderer::device() const { return impl_->device.index; }
+
 void* GpuRenderer::stream() const { return impl_->stream.get(); }
 
 void GpuRenderer::upload(const Model& model) {
-    const Mesh& m = model.mesh;
-    validateMesh(m, model.materials.size(), model.source);
-    Impl& g = *impl_;
+    validateMesh(model.mesh, model.materials.size(), model.source);
+    Impl& g = current();
     g.mesh = MeshView{}; // nothing is drawn from buffers an upload failed half way through
+    try {
+        g.upload(model);
+    } catch (...) {
+        // Copies queued before the failure may still read host memory about to be released.
+        cudaStreamSynchronize(g.stream.get());
+        cudaGetLastError(); // the failure is being reported; keep later checks clean
+        throw;
+    }
+}
+
+// Every copy is queued on the renderer's stream (ordered before the frames that read it) and
+// waited for once, at the end.
+void GpuRenderer::Impl::upload(const Model& model) {
+    Impl& g = *this;
+    const Mesh& m = model.mesh;
     const std::size_t n = m.vertexCount();
-    g.px.upload(m.px.data(), n);
-    g.py.upload(m.py.data(), n);
-    g.pz.upload(m.pz.data(), n);
+    g.px.upload(m.px.data(), n, g.stream.get());
+    g.py.upload(m.py.data(), n, g.stream.get());
+    g.pz.upload(m.pz.data(), n, g.stream.get());
     MeshView view = meshView(m); // host pointers, replaced by their device copies below
     view.px = g.px.data();
     view.py = g.py.data();
     view.pz = g.pz.data();
     if (view.u) {
-        g.u.upload(m.u.data(), n);
-        g.v.upload(m.v.data(), n);
+        g.u.upload(m.u.data(), n, g.stream.get());
+        g.v.upload(m.v.data(), n, g.stream.get());
         view.u = g.u.data();
         view.v = g.v.data();
     }
     if (view.nx) {
-        g.nx.upload(m.nx.data(), n);
-        g.ny.upload(m.ny.data(), n);
-        g.nz.upload(m.nz.data(), n);
+        g.nx.upload(m.nx.data(), n, g.stream.get());
+        g.ny.upload(m.ny.data(), n, g.stream.get());
+        g.nz.upload(m.nz.data(), n, g.stream.get());
         view.nx = g.nx.data();
         view.ny = g.ny.data();
         view.nz = g.nz.data();
     }
-    g.indices.upload(m.indices.data(), m.indices.size());
-    g.ranges.upload(m.ranges.data(), m.ranges.size());
+    g.indices.upload(m.indices.data(), m.indices.size(), g.stream.get());
+    g.ranges.upload(m.ranges.data(), m.ranges.size(), g.stream.get());
     view.indices = g.indices.data();
     view.ranges = g.ranges.data();
 
@@ -97,8 +135,8 @@ void GpuRenderer::upload(const Model& model) {
     g.texels.resize(model.textures.size());
     g.levels.resize(model.textures.size());
     for (std::size_t i = 0; i < model.textures.size(); ++i) {
-        g.texels[i].upload(model.textures[i].texels.data(), model.textures[i].texels.size());
-        g.levels[i].upload(model.textures[i].levels.data(), model.textures[i].levels.size());
+        g.texels[i].upload(model.textures[i].texels.data(), model.textures[i].texels.size(), g.stream.get());
+        g.levels[i].upload(model.textures[i].levels.data(), model.textures[i].levels.size(), g.stream.get());
     }
     std::vector<ShadeMaterial> materials = shadeMaterials(model);
     for (std::size_t i = 0; i < materials.size(); ++i) {
@@ -107,13 +145,15 @@ void GpuRenderer::upload(const Model& model) {
         materials[i].texture.texels = g.texels[t].data();
         materials[i].texture.levels = g.levels[t].data();
     }
-    g.materials.upload(materials.data(), materials.size());
+    g.materials.upload(materials.data(), materials.size(), g.stream.get());
+    // The copies read the model's arrays and `materials` until here.
+    FACET_CUDA_CHECK(cudaStreamSynchronize(g.stream.get()));
     g.mesh = view;
 }
 
 KernelFrameStats GpuRenderer::render(const ViewParams& view, const RenderSettings& settings,
                                      const FrameView& deviceTarget, const CameraSpacePositions& hostPositions) {
-    Impl& g = *impl_;
+    Impl& g = current();
     return g.pipeline.render(g.mesh, g.materials.data(), view, settings, deviceTarget,
                              g.uploadPositions(hostPositions));
 }
@@ -121,14 +161,14 @@ KernelFrameStats GpuRenderer::render(const ViewParams& view, const RenderSetting
 KernelFrameStats GpuRenderer::renderColor(const ViewParams& view, const RenderSettings& settings,
                                           std::uint32_t* deviceColor, int width, int height,
                                           const CameraSpacePositions& hostPositions) {
-    Impl& g = *impl_;
+    Impl& g = current();
     g.depth.ensure(std::size_t(width > 0 ? width : 0) * std::size_t(height > 0 ? height : 0));
     return render(view, settings, FrameView{deviceColor, g.depth.data(), width, height}, hostPositions);
 }
 
 KernelFrameStats GpuRenderer::renderToHost(const ViewParams& view, const RenderSettings& settings,
                                            const FrameView& hostTarget, const CameraSpacePositions& hostPositions) {
-    Impl& g = *impl_;
+    Impl& g = current();
     const std::size_t pixels = std::size_t(hostTarget.width > 0 ? hostTarget.width : 0) *
                                std::size_t(hostTarget.height > 0 ? hostTarget.height : 0);
     g.color.ensure(pixels);
@@ -144,7 +184,7 @@ KernelFrameStats GpuRenderer::renderToHost(const ViewParams& view, const RenderS
 }
 
 double GpuRenderer::cameraSpaceToHost(const ViewParams& view, float* dx, float* dy, float* dz) {
-    Impl& g = *impl_;
+    Impl& g = current();
     const std::uint32_t n = g.mesh.vertexCount;
     g.dx.ensure(n);
     g.dy.ensure(n);

@@ -5,6 +5,8 @@
 // (engine/display/cuda_interop.h) or the renderer's own buffers, copied back for the headless
 // renderer. In a build without CUDA, or where no device is usable, construction throws
 // facet::Error with the reason (probeGpu's), so callers fall back to the CPU.
+// The renderer lives on one device (see chooseGpuDevice in cuda/device.h); every call makes it
+// the calling thread's current device first (CUDA's current device is per host thread).
 #pragma once
 
 #include "asset/model.h"
@@ -20,12 +22,14 @@ namespace facet {
 
 class GpuRenderer {
 public:
-    GpuRenderer();
+    // On device `device` as chooseGpuDevice(device) picks it (-1: FACET_DEVICE, else 0).
+    explicit GpuRenderer(int device = -1);
     ~GpuRenderer();
     GpuRenderer(GpuRenderer&&) noexcept;
     GpuRenderer& operator=(GpuRenderer&&) noexcept;
 
     std::string deviceName() const;
+    int device() const; // the CUDA device index it renders on
 
     // The renderer's one CUDA stream (a cudaStream_t): map interop buffers on it.
     void* stream() const;
@@ -54,6 +58,7 @@ public:
 
 private:
     struct Impl;
+    Impl& current() const; // impl_, its device made current
     std::unique_ptr<Impl> impl_;
 };
 

@@ -8,13 +8,14 @@ namespace facet {
 
 struct GpuRenderer::Impl {};
 
-GpuRenderer::GpuRenderer() { throw Error("the GPU is unusable: " + probeGpu().reason); }
+GpuRenderer::GpuRenderer(int device) { throw Error("the GPU is unusable: " + probeGpu(device).reason); }
 GpuRenderer::~GpuRenderer() = default;
 GpuRenderer::GpuRenderer(GpuRenderer&&) noexcept = default;
 GpuRenderer& GpuRenderer::operator=(GpuRenderer&&) noexcept = default;
 
 // Unreachable: no GpuRenderer is ever constructed in this build.
 std::string GpuRenderer::deviceName() const { return {}; }
+int GpuRenderer::device() const { return -1; }
 void* GpuRenderer::stream() const { return nullptr; }
 void GpuRenderer::upload(const Model&) {}
 KernelFrameStats GpuRenderer::render(const ViewParams&, const RenderSettings&, const FrameView&,

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "cpu/thread_pool.h"
+#include "cuda/buffer_growth.h"
 
 #include <algorithm>
 #include <chrono>
@@ -25,8 +26,12 @@ public:
     template <class T>
     class Buffer {
     public:
+        // Grows as DeviceBuffer does (geometric capacity); the size is exactly what was asked,
+        // so the sanitizers see an access past it.
         void ensure(std::size_t n) {
-            if (storage_.size() < n) storage_.resize(n);
+            if (storage_.size() >= n) return;
+            if (storage_.capacity() < n) storage_.reserve(grownCapacity(storage_.capacity(), n, sizeof(T)));
+            storage_.resize(n);
         }
         T* data() { return storage_.data(); }
 
@@ -51,8 +56,10 @@ public:
         std::memset(static_cast<void*>(p), 0, n * sizeof(T));
     }
 
-    void exclusiveScan(const std::uint32_t* in, std::uint32_t* out, std::size_t n) {
-        std::exclusive_scan(in, in + n, out, std::uint32_t{0});
+    // Sums in Out's width (64-bit offsets from 32-bit counts).
+    template <class In, class Out>
+    void exclusiveScan(const In* in, Out* out, std::size_t n) {
+        std::exclusive_scan(in, in + n, out, Out{0});
     }
 
     // Stable: entries with equal keys keep their order (draw order within a tile).

@@ -18,6 +18,20 @@
 
 namespace facet {
 
+// Set-up triangles and bin entries are indexed with 32 bits (the tile bins, the raster's
+// walk); per-triangle counts are scanned in 64 bits, so a frame beyond that is refused here,
+// naming its count, instead of its totals wrapping and the buffers being written past their end.
+inline constexpr std::uint64_t kMaxFrameIndex = 0xFFFFFFFFu;
+
+inline void checkFrameTotals(std::uint64_t triangles, std::uint64_t binEntries, int width, int height) {
+    const std::string at = " at " + std::to_string(width) + "x" + std::to_string(height) + " exceed the " +
+                           std::to_string(kMaxFrameIndex) + " the CUDA pipeline can index";
+    if (triangles > kMaxFrameIndex) throw Error(std::to_string(triangles) + " set-up triangles" + at);
+    if (binEntries > kMaxFrameIndex)
+        throw Error(std::to_string(binEntries) + " bin entries (pairs of a set-up triangle and a " +
+                    std::to_string(kTileSize) + "-pixel tile it touches)" + at);
+}
+
 template <class Exec>
 class KernelPipeline {
 public:
@@ -26,21 +40,37 @@ public:
     // Renders `mesh` (executor memory, validated when it was made resident) with `materials`
     // (at least one, and one for every material its ranges name) into `target` (executor
     // memory). Buffers grow with the mesh, the target and the number of set-up triangles, and
-    // are reused from frame to frame.
+    // are reused from frame to frame. A frame needing more set-up triangles or bin entries than
+    // 32-bit indices reach is refused with facet::Error before anything is written.
     KernelFrameStats render(const MeshView& mesh, const ShadeMaterial* materials, const ViewParams& view,
                             const RenderSettings& settings, const FrameView& target,
                             const CameraSpacePositions& given = {}) { // given: executor memory
         if (target.width <= 0 || target.height <= 0 || !target.color || !target.depth)
             throw Error("render target is empty (" + std::to_string(target.width) + "x" +
                         std::to_string(target.height) + "); nothing to draw into");
-        const std::uint32_t v = mesh.vertexCount, t = mesh.triangleCount;
         const TileGrid grid = makeTileGrid(target.width, target.height);
-        const auto tiles = static_cast<std::uint32_t>(grid.tilesX * grid.tilesY);
         KernelFrameStats stats;
-        stats.trianglesIn = t;
+        stats.trianglesIn = mesh.triangleCount;
         exec_.timerStart();
+        const TriangleStageInput in = vertexStage(mesh, view, settings, target, given);
+        exec_.timerMark(0);
+        triangleStage(in, grid, stats);
+        exec_.timerMark(1);
+        rasterStage(materials, view, settings, target, grid);
+        exec_.timerMark(2);
+        finishFrame(stats);
+        return stats;
+    }
 
-        // 1. Vertex stage. With positions given, the classification and projection still run here.
+private:
+    static std::uint32_t tileCount(const TileGrid& grid) {
+        return static_cast<std::uint32_t>(grid.tilesX * grid.tilesY);
+    }
+
+    // 1. Camera-space positions (computed here unless given), clip classification, projection.
+    TriangleStageInput vertexStage(const MeshView& mesh, const ViewParams& view, const RenderSettings& settings,
+                                   const FrameView& target, const CameraSpacePositions& given) {
+        const std::uint32_t v = mesh.vertexCount;
         outside_.ensure(v);
         projected_.ensure(v);
         const ClipPlanes planes = makeClipPlanes(view, target.width, target.height);
@@ -60,33 +90,54 @@ public:
                                            dz_.data(), outside_.data(), projected_.data()},
                          v);
         }
-        exec_.timerMark(0);
+        const TriangleStageInput in{mesh, dx, dy, dz, outside_.data(), projected_.data(), planes, view,
+                                    target.width, target.height, settings.cull == CullMode::Back};
+        return in;
+    }
 
-        // 2. Triangle stage: count, scan, write; then bins ordered by tile, draw order kept.
+    // 2. Set-up triangles and their tile bins: counted, given slots, written, sorted by tile.
+    void triangleStage(const TriangleStageInput& in, const TileGrid& grid, KernelFrameStats& stats) {
+        const TriangleTotals totals = countTriangles(in, grid);
+        stats.trianglesDrawn = totals.triangles;
+        stats.binEntries = totals.binEntries;
+        binTriangles(in, grid, totals);
+    }
+
+    struct TriangleTotals {
+        std::uint64_t triangles, binEntries;
+    };
+
+    // Per mesh triangle: how many set-up triangles and bin entries; the exclusive scans (in
+    // 64 bits) give each its slots, and their totals, checked, size what follows.
+    TriangleTotals countTriangles(const TriangleStageInput& in, const TileGrid& grid) {
+        const std::uint32_t t = in.mesh.triangleCount;
         emitCount_.ensure(std::size_t(t) + 1);
         entryCount_.ensure(std::size_t(t) + 1);
         emitOffset_.ensure(std::size_t(t) + 1);
         entryOffset_.ensure(std::size_t(t) + 1);
         exec_.zero(emitCount_.data() + t, 1);
         exec_.zero(entryCount_.data() + t, 1);
-        const TriangleStageInput in{mesh, dx, dy, dz, outside_.data(), projected_.data(), planes, view,
-                                    target.width, target.height, settings.cull == CullMode::Back};
         exec_.launch(TriangleCountParams{in, grid, emitCount_.data(), entryCount_.data()}, t);
         exec_.exclusiveScan(emitCount_.data(), emitOffset_.data(), std::size_t(t) + 1);
         exec_.exclusiveScan(entryCount_.data(), entryOffset_.data(), std::size_t(t) + 1);
-        std::uint32_t totals[2] = {0, 0}; // set-up triangles, bin entries: they size what follows
-        exec_.download(emitOffset_.data() + t, &totals[0], 1);
-        exec_.download(entryOffset_.data() + t, &totals[1], 1);
+        TriangleTotals totals{0, 0};
+        exec_.download(emitOffset_.data() + t, &totals.triangles, 1);
+        exec_.download(entryOffset_.data() + t, &totals.binEntries, 1);
         exec_.synchronize();
-        stats.trianglesDrawn = totals[0];
-        stats.binEntries = totals[1];
+        checkFrameTotals(totals.triangles, totals.binEntries, in.width, in.height);
+        return totals;
+    }
 
-        triangles_.ensure(totals[0]);
-        triangleMaterials_.ensure(totals[0]);
-        entryTile_.ensure(totals[1]);
-        entryTriangle_.ensure(totals[1]);
-        sortedTile_.ensure(totals[1]);
-        tileTriangles_.ensure(totals[1]);
+    // The set-up triangles written to their slots with one (tile, triangle) entry per tile they
+    // touch; the entries sorted by tile, draw order kept, and each tile's range scanned.
+    void binTriangles(const TriangleStageInput& in, const TileGrid& grid, const TriangleTotals& totals) {
+        const std::uint32_t tiles = tileCount(grid);
+        triangles_.ensure(totals.triangles);
+        triangleMaterials_.ensure(totals.triangles);
+        entryTile_.ensure(totals.binEntries);
+        entryTriangle_.ensure(totals.binEntries);
+        sortedTile_.ensure(totals.binEntries);
+        tileTriangles_.ensure(totals.binEntries);
         tileCount_.ensure(std::size_t(tiles) + 1);
         tileStart_.ensure(std::size_t(tiles) + 1);
         counters_.ensure(1);
@@ -95,20 +146,24 @@ public:
         exec_.launch(TriangleWriteParams{in, grid, emitOffset_.data(), entryOffset_.data(), triangles_.data(),
                                          triangleMaterials_.data(), entryTile_.data(), entryTriangle_.data(),
                                          tileCount_.data(), counters_.data()},
-                     t);
+                     in.mesh.triangleCount);
         exec_.exclusiveScan(tileCount_.data(), tileStart_.data(), std::size_t(tiles) + 1);
         int keyBits = 1;
         while ((1u << keyBits) < tiles) ++keyBits;
-        exec_.sortPairs(entryTile_.data(), sortedTile_.data(), entryTriangle_.data(), tileTriangles_.data(), totals[1],
-                        keyBits);
-        exec_.timerMark(1);
+        exec_.sortPairs(entryTile_.data(), sortedTile_.data(), entryTriangle_.data(), tileTriangles_.data(),
+                        static_cast<std::size_t>(totals.binEntries), keyBits);
+    }
 
-        // 3. Raster stage: one thread per quad of every tile.
+    // 3. One thread per quad of every tile: visibility over the tile's triangles, then shading.
+    void rasterStage(const ShadeMaterial* materials, const ViewParams& view, const RenderSettings& settings,
+                     const FrameView& target, const TileGrid& grid) {
         exec_.launch(RasterParams{triangles_.data(), triangleMaterials_.data(), materials, tileStart_.data(),
                                   tileTriangles_.data(), target, settings, viewForward(view), grid},
-                     tiles * kQuadsPerTile);
-        exec_.timerMark(2);
+                     tileCount(grid) * kQuadsPerTile);
+    }
 
+    // The clip and cull counters, and the stage times.
+    void finishFrame(KernelFrameStats& stats) {
         TriangleCounters counters{0, 0};
         exec_.download(counters_.data(), &counters, 1);
         exec_.synchronize();
@@ -119,10 +174,8 @@ public:
         stats.vertexMs = ms[0];
         stats.triangleMs = ms[1];
         stats.rasterMs = ms[2];
-        return stats;
     }
 
-private:
     template <class T>
     using Buffer = typename Exec::template Buffer<T>;
 
@@ -130,7 +183,8 @@ private:
     Buffer<float> dx_, dy_, dz_;
     Buffer<std::uint8_t> outside_;
     Buffer<ScreenVertex> projected_;
-    Buffer<std::uint32_t> emitCount_, entryCount_, emitOffset_, entryOffset_;
+    Buffer<std::uint32_t> emitCount_, entryCount_;   // per mesh triangle: 32 bits suffice
+    Buffer<std::uint64_t> emitOffset_, entryOffset_; // their sums need not fit 32 bits
     Buffer<ScreenTriangle> triangles_;
     Buffer<std::uint32_t> triangleMaterials_;
     Buffer<std::uint32_t> entryTile_, entryTriangle_, sortedTile_, tileTriangles_;

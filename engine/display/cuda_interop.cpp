@@ -6,17 +6,30 @@
 
 namespace facet {
 
-InteropBuffer::~InteropBuffer() { release(); }
+std::vector<int> cudaDevicesForCurrentGlContext() {
+    constexpr unsigned kMost = 16;
+    int devices[kMost] = {};
+    unsigned count = 0;
+    if (cudaGLGetDevices(&count, devices, kMost, cudaGLDeviceListAll) != cudaSuccess) {
+        cudaGetLastError(); // cudaErrorNoDevice for a context CUDA does not drive: an answer, not a fault
+        return {};
+    }
+    return std::vector<int>(devices, devices + (count < kMost ? count : kMost));
+}
+
+InteropBuffer::~InteropBuffer() { abandon(); }
 
 InteropBuffer::InteropBuffer(InteropBuffer&& other) noexcept
     : resource_(std::exchange(other.resource_, nullptr)), buffer_(std::exchange(other.buffer_, 0u)),
-      width_(std::exchange(other.width_, 0)), height_(std::exchange(other.height_, 0)) {}
+      generation_(std::exchange(other.generation_, 0u)), width_(std::exchange(other.width_, 0)),
+      height_(std::exchange(other.height_, 0)) {}
 
 InteropBuffer& InteropBuffer::operator=(InteropBuffer&& other) noexcept {
     if (this != &other) {
-        release();
+        abandon();
         resource_ = std::exchange(other.resource_, nullptr);
         buffer_ = std::exchange(other.buffer_, 0u);
+        generation_ = std::exchange(other.generation_, 0u);
         width_ = std::exchange(other.width_, 0);
         height_ = std::exchange(other.height_, 0);
     }
@@ -24,30 +37,30 @@ InteropBuffer& InteropBuffer::operator=(InteropBuffer&& other) noexcept {
 }
 
 void InteropBuffer::attach(const PixelBuffer& buffer) {
-    if (resource_ && buffer_ == buffer.name() && width_ == buffer.width() && height_ == buffer.height()) return;
+    if (resource_ && buffer_ == buffer.name() && generation_ == buffer.generation()) return;
     release();
     if (buffer.name() == 0) throw Error("CUDA-GL interop: the pixel buffer has no storage yet");
     FACET_CUDA_CHECK(cudaGraphicsGLRegisterBuffer(&resource_, buffer.name(), cudaGraphicsRegisterFlagsWriteDiscard));
     buffer_ = buffer.name();
+    generation_ = buffer.generation();
     width_ = buffer.width();
     height_ = buffer.height();
 }
 
-void InteropBuffer::release() noexcept {
-    if (resource_) cudaGraphicsUnregisterResource(resource_);
-    resource_ = nullptr;
+void InteropBuffer::release() {
+    const cudaGraphicsResource_t resource = std::exchange(resource_, nullptr);
     buffer_ = 0;
+    generation_ = 0;
     width_ = height_ = 0;
+    if (resource) FACET_CUDA_CHECK(cudaGraphicsUnregisterResource(resource));
 }
 
-std::vector<int> cudaDevicesForCurrentGlContext() {
-    unsigned int count = 0;
-    int devices[8] = {};
-    if (cudaGLGetDevices(&count, devices, 8, cudaGLDeviceListAll) != cudaSuccess) {
-        cudaGetLastError();
-        return {};
-    }
-    return std::vector<int>(devices, devices + count);
+void InteropBuffer::abandon() noexcept {
+    if (resource_ && cudaGraphicsUnregisterResource(resource_) != cudaSuccess) cudaGetLastError();
+    resource_ = nullptr;
+    buffer_ = 0;
+    generation_ = 0;
+    width_ = height_ = 0;
 }
 
 MappedInterop::MappedInterop(InteropBuffer& buffer, void* stream)
@@ -64,7 +77,8 @@ MappedInterop::MappedInterop(InteropBuffer& buffer, void* stream)
 }
 
 MappedInterop::~MappedInterop() {
-    if (pixels_) cudaGraphicsUnmapResources(1, &resource_, stream_);
+    // Reached with pixels_ set only while an exception unwinds, which reports the failure.
+    if (pixels_ && cudaGraphicsUnmapResources(1, &resource_, stream_) != cudaSuccess) cudaGetLastError();
 }
 
 void MappedInterop::unmap() {

@@ -30,15 +30,30 @@ DisplayFrame::DisplayFrame() {
 
 DisplayFrame::~DisplayFrame() {
     hostMap_.reset();
-    releaseDevice();
-    interop_.reset();
+#if defined(FACET_HAVE_CUDA)
+    interop_->mapped.reset();
+    interop_->buffer.abandon(); // unregistered (best effort) before pixels_ is deleted
+#endif
 }
 
-void DisplayFrame::releaseDevice() noexcept {
+void DisplayFrame::releaseDevice() {
 #if defined(FACET_HAVE_CUDA)
-    if (!interop_ || interop_->abandoned) return;
+    if (interop_->abandoned || !interop_->buffer.attached()) return;
     interop_->mapped.reset();
-    interop_->buffer.release();
+    try {
+        interop_->buffer.release();
+    } catch (const Error&) {
+        abandonDevice(); // CUDA is failing: that buffer is given up for a fresh one
+    }
+#endif
+}
+
+int DisplayFrame::contextCudaDevice() {
+#if defined(FACET_HAVE_CUDA)
+    const std::vector<int> devices = cudaDevicesForCurrentGlContext();
+    return devices.empty() ? -1 : devices.front();
+#else
+    return -1;
 #endif
 }
 

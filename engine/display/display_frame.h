@@ -19,7 +19,7 @@ namespace facet {
 class DisplayFrame : public DisplayTarget {
 public:
     DisplayFrame();
-    ~DisplayFrame() override; // unregisters from CUDA before the buffer is deleted
+    ~DisplayFrame() override; // unregisters from CUDA before the buffer is deleted; never throws
     DisplayFrame(const DisplayFrame&) = delete;
     DisplayFrame& operator=(const DisplayFrame&) = delete;
 
@@ -36,8 +36,12 @@ public:
     void unmapDevice() override;
     void abandonDevice() noexcept override;
 
+    // The CUDA device driving the current OpenGL context, -1 when none does (or without CUDA):
+    // the GPU to render on when interop should serve the window.
+    static int contextCudaDevice();
+
 private:
-    void releaseDevice() noexcept;
+    void releaseDevice();
 
     // Declared first, destroyed last: CUDA lets go of the buffer (below) before GL deletes it.
     PixelBuffer pixels_;

@@ -15,6 +15,7 @@ void PixelBuffer::resize(int width, int height) {
     const auto bytes = static_cast<GLsizeiptr>(std::size_t(width) * std::size_t(height) * sizeof(std::uint32_t));
     // STREAM_DRAW: written once per frame by the application, read once by GL.
     FACET_GL(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, buffer_.get()));
+    ++generation_; // before the call: storage a failed glBufferData leaves is not the old either
     FACET_GL(glBufferData(GL_PIXEL_UNPACK_BUFFER, bytes, nullptr, GL_STREAM_DRAW));
     FACET_GL(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0));
     width_ = width;

@@ -1,8 +1,15 @@
 // A pixel buffer object (PBO) that holds one RGBA8 frame in facet's layout, and a scoped map
 // of it. The CPU backend renders straight into the mapped buffer, so the frame reaches the GPU
 // with no copy of ours: the driver takes the bytes from there when the texture is updated.
-// Later, CUDA-GL interop registers the same buffer; this class stays a plain owner for that.
-// Needs a current OpenGL 3.3 context with glad loaded. Internal to engine/gl and its apps.
+// CUDA-GL interop (display/cuda_interop.h) registers the same buffer; this class stays a plain
+// owner for that. Needs a current OpenGL 3.3 context with glad loaded.
+//
+// The rule while CUDA holds a registration of the buffer (InteropBuffer::attach): GL must not
+// reallocate it (resize to another size) nor map it (MappedPixels), since CUDA would keep
+// writing the storage it registered. Release the InteropBuffer first (InteropBuffer::release),
+// and attach again before the next CUDA frame; and release it before the PixelBuffer is
+// destroyed. After a CUDA failure, abandon it (InteropBuffer::abandon) and replace the
+// PixelBuffer with a fresh one: the old storage may still be mapped by CUDA.
 #pragma once
 
 #include "gl/gl_objects.h"
@@ -17,7 +24,8 @@ public:
     PixelBuffer() = default; // no buffer yet; resize() makes one
 
     // Makes the buffer hold width x height RGBA8 pixels, reallocating when the size changes
-    // (the old contents are dropped). Throws facet::Error for a size of 0 or a GL error.
+    // (the old contents are dropped, the generation bumped). Throws facet::Error for a size of
+    // 0 or a GL error.
     void resize(int width, int height);
 
     GLuint name() const { return buffer_.get(); }
@@ -25,9 +33,14 @@ public:
     int height() const { return height_; }
     std::size_t byteSize() const { return std::size_t(width_) * std::size_t(height_) * sizeof(std::uint32_t); }
 
+    // Counts the reallocations (every glBufferData): after a resize A -> B -> A the name and
+    // size are as before but the storage is new, and a registration of the old one is stale.
+    std::uint64_t generation() const { return generation_; }
+
 private:
     GlObject buffer_;
     int width_ = 0, height_ = 0;
+    std::uint64_t generation_ = 0;
 };
 
 // Maps a PixelBuffer for writing for the lifetime of this object. The previous contents are
