@@ -238,33 +238,58 @@ TEST(Raster, PerspectiveCorrectTextureCoordinatesOnASlantedPlane) {
     EXPECT_GT(compared, w * h / 4);
 }
 
-TEST(Raster, TrilinearPicksTheMipLevelOfTheFootprint) {
-    // A screen-filling quad facing the camera with 4 texels per pixel in each direction: the
-    // level of detail is log2(4) = 2, so trilinear filtering returns level 2's colour exactly.
-    const int w = 64, h = 64;
-    Image img{w * 4, h * 4, std::vector<std::uint32_t>(std::size_t(w) * 4 * h * 4, 0xFF0000FFu)};
+// Each mip level of a size x size texture filled with one colour of its own (the last ones
+// share white), so the level a sample read is plain from its colour.
+constexpr std::uint32_t kLevelColour[] = {0xFF0000FFu, 0xFF00FF00u, 0xFFFF0000u, 0xFFFFFFFFu};
+
+Texture levelColouredTexture(std::uint32_t size) {
+    Image img{size, size, std::vector<std::uint32_t>(std::size_t(size) * size, kLevelColour[0])};
     Texture tex = makeTexture(img, "levels");
-    const std::uint32_t levelColour[] = {0xFF0000FFu, 0xFF00FF00u, 0xFFFF0000u, 0xFFFFFFFFu};
     for (std::size_t l = 0; l < tex.levels.size(); ++l)
         std::fill_n(tex.texels.begin() + tex.levels[l].offset, tex.levels[l].width * tex.levels[l].height,
-                    levelColour[std::min<std::size_t>(l, 3)]);
-    EXPECT_NEAR(textureLod({4.0f, 0.0f}, {0.0f, 4.0f}), 2.0f, 1e-6f);
+                    kLevelColour[std::min<std::size_t>(l, 3)]);
+    return tex;
+}
 
+// A quad filling a 64x64 target, facing the camera, with uv from 0 to `uvSpan`: the texture
+// repeats uvSpan times across 64 pixels.
+Frame texturedScreenQuad(const Texture& tex, float uvSpan, TextureFilter filter) {
     // At distance 1 with fov 90, the quad [-1, 1]^2 fills the 64x64 target exactly.
     std::vector<glm::vec3> p{{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, -1, -1}, {1, 1, -1}, {-1, 1, -1}};
     std::vector<glm::vec2> uv{{0, 0}, {1, 0}, {1, 1}, {0, 0}, {1, 1}, {0, 1}};
+    for (glm::vec2& t : uv) t *= uvSpan;
     Model m = makeModel(p, uv, 0);
     m.textures.push_back(tex);
     Camera cam;
     cam.fovYDegrees = 90.0f;
-    Frame f(w, h);
+    Frame f(64, 64);
     RenderSettings s;
-    s.filter = TextureFilter::Trilinear;
+    s.filter = filter;
     CpuRenderer().render(m, cam.view(1.0f), s, f.view());
-    for (std::uint32_t c : f.color) ASSERT_EQ(c, levelColour[2]);
-    s.filter = TextureFilter::Bilinear; // bilinear always reads level 0
-    CpuRenderer().render(m, cam.view(1.0f), s, f.view());
-    for (std::uint32_t c : f.color) ASSERT_EQ(c, levelColour[0]);
+    return f;
+}
+
+TEST(Raster, TrilinearPicksTheMipLevelOfTheFootprint) {
+    // 4 texels per pixel in each direction: the level of detail is log2(4) = 2, so trilinear
+    // filtering returns level 2's colour exactly.
+    const Texture tex = levelColouredTexture(256);
+    EXPECT_NEAR(textureLod({4.0f, 0.0f}, {0.0f, 4.0f}), 2.0f, 1e-6f);
+    for (std::uint32_t c : texturedScreenQuad(tex, 1.0f, TextureFilter::Trilinear).color) ASSERT_EQ(c, kLevelColour[2]);
+    // bilinear always reads level 0
+    for (std::uint32_t c : texturedScreenQuad(tex, 1.0f, TextureFilter::Bilinear).color) ASSERT_EQ(c, kLevelColour[0]);
+}
+
+TEST(Raster, TrilinearLevelOfDetailStopsAtBothEndsOfTheChain) {
+    // Magnified (a 256-texel texture's first 16 texels over 64 pixels: a quarter texel per
+    // pixel, level of detail -2): level 0, not some level below it.
+    for (std::uint32_t c : texturedScreenQuad(levelColouredTexture(256), 1.0f / 16.0f, TextureFilter::Trilinear).color)
+        ASSERT_EQ(c, kLevelColour[0]);
+    // Past the last level (an 8-texel texture, levels 8, 4, 2 and 1 texels, repeated 256 times
+    // over 64 pixels: 32 texels per pixel, level of detail 5): the 1x1 level, white.
+    const Texture small = levelColouredTexture(8);
+    ASSERT_EQ(small.levels.size(), 4u);
+    for (std::uint32_t c : texturedScreenQuad(small, 256.0f, TextureFilter::Trilinear).color)
+        ASSERT_EQ(c, kLevelColour[3]);
 }
 
 // The level of detail's own log2 (the same bits on the CPU and the GPU): within 1e-6 of the
