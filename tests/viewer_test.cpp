@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -291,126 +292,206 @@ TEST(Viewer, ScriptedScreenshotEqualsFacetRender) {
     EXPECT_EQ(differing, 0u) << "the window shows a different picture than facet-render's";
 }
 
-// A user's session through the real window: the default scene opens; Ctrl+L, a typed path and
-// Enter load another mesh; W moves the camera; a right-button drag turns it; Esc quits; the
-// viewer's --report says where everything ended up.
-TEST(Viewer, XdotoolDrivesTheWindow) {
-    const std::optional<fs::path> xdotool = findOnPath("xdotool");
-    if (!xdotool)
-        FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_DISPLAY", "xdotool is not installed (apt-get install xdotool)");
-    VirtualDisplay display;
-    FACET_REQUIRE_DISPLAY(display);
+// The cube the interactive tests load: 12 triangles, framed by Camera::framing.
+fs::path writeCube(const fs::path& dir) {
+    return facet::test::writeFile(dir / "cube.obj", "v -1 -1 -1\nv 1 -1 -1\nv 1 1 -1\nv -1 1 -1\n"
+                                                    "v -1 -1 1\nv 1 -1 1\nv 1 1 1\nv -1 1 1\n"
+                                                    "f 1 2 3 4\nf 5 8 7 6\nf 1 5 6 2\n"
+                                                    "f 2 6 7 3\nf 3 7 8 4\nf 5 1 4 8\n");
+}
 
-    const fs::path dir = facet::test::scratchDir("viewer_xdotool");
-    const fs::path cube = facet::test::writeFile(dir / "cube.obj", "v -1 -1 -1\nv 1 -1 -1\nv 1 1 -1\nv -1 1 -1\n"
-                                                                    "v -1 -1 1\nv 1 -1 1\nv 1 1 1\nv -1 1 1\n"
-                                                                    "f 1 2 3 4\nf 5 8 7 6\nf 1 5 6 2\n"
-                                                                    "f 2 6 7 3\nf 3 7 8 4\nf 5 1 4 8\n");
-    Process::Setup viewerSetup;
-    viewerSetup.env = {{"DISPLAY", display.name()}};
-    viewerSetup.out = dir / "report.txt";
-    viewerSetup.err = dir / "viewer_err.txt";
-    // A quarter of the resolution: quick frames keep the input handling prompt on a busy machine.
-    Process viewer({kViewer.string(), "--size", "640x480", "--scale", "0.25", "--vsync", "off", "--stage", "cpu",
-                    "--report"},
-                   viewerSetup);
-    ASSERT_TRUE(viewer.started());
+// facet-viewer on a private display, driven through its window with xdotool. Each step that
+// must reach the viewer waits (bounded, with a message) for a sign that it did.
+class ViewerSession {
+public:
+    ViewerSession(const fs::path& xdotool, const std::string& display, const fs::path& dir,
+                  const std::vector<std::string>& extraArgs)
+        : xdotool_(xdotool), viewer_(viewerCommand(extraArgs), viewerSetup(display, dir)) {
+        tool_.env = {{"DISPLAY", display}};
+        tool_.out = dir / "xdotool.txt";
+        report_ = dir / "report.txt";
+        errors_ = dir / "viewer_err.txt";
+    }
 
-    Process::Setup toolSetup;
-    toolSetup.env = {{"DISPLAY", display.name()}};
-    toolSetup.out = dir / "xdotool.txt";
-    const auto xdo = [&](std::vector<std::string> args) {
-        args.insert(args.begin(), xdotool->string());
-        return runCommand(args, toolSetup, 5000ms);
-    };
+    bool started() const { return viewer_.started(); }
+    std::string errors() const { return readText(errors_); }
+    std::string report() const { return readText(report_); }
+    Process& viewer() { return viewer_; }
+
+    int xdo(std::vector<std::string> args) {
+        args.insert(args.begin(), xdotool_.string());
+        return runCommand(args, tool_, 5000ms);
+    }
+    std::string output() const { return readText(tool_.out); }
+
     // The title names the mesh once it is loaded; wait (bounded) for a given one.
-    const auto windowFor = [&](const std::string& mesh, std::chrono::seconds timeout) -> std::string {
+    std::string windowFor(const std::string& mesh, std::chrono::seconds timeout) {
         const auto end = Clock::now() + timeout;
-        while (Clock::now() < end && !viewer.wait(0ms)) {
+        while (Clock::now() < end && !viewer_.wait(0ms)) {
             if (xdo({"search", "--name", "^facet-viewer - " + mesh + "$"}) == 0) {
-                const std::string ids = readText(toolSetup.out);
+                const std::string ids = output();
                 if (!ids.empty()) return ids.substr(0, ids.find('\n'));
             }
             std::this_thread::sleep_for(100ms);
         }
         return {};
-    };
-
-    const std::string window = windowFor("scene.obj", 20s);
-    ASSERT_FALSE(window.empty()) << "the viewer showed no window with the default scene: "
-                                 << readText(viewerSetup.err);
-    // No window manager here: put the pointer on the window and give it the keyboard.
-    ASSERT_EQ(xdo({"mousemove", "--window", window, "400", "300"}), 0);
-    ASSERT_EQ(xdo({"windowfocus", "--sync", window}), 0);
-
-    // Ctrl+L puts the keyboard in the path field (selecting what is there) a frame or two
-    // later; keys typed before that are lost, so on a busy machine the sequence is retried.
-    bool loaded = false;
-    for (int attempt = 0; attempt < 3 && !loaded; ++attempt) {
-        ASSERT_EQ(xdo({"key", "ctrl+l"}), 0);
-        std::this_thread::sleep_for(500ms);
-        ASSERT_EQ(xdo({"type", "--delay", "10", cube.string()}), 0);
-        ASSERT_EQ(xdo({"key", "Return"}), 0);
-        loaded = !windowFor("cube.obj", 5s).empty();
     }
-    // Enter also leaves the path field, so the keys below reach the camera.
-    ASSERT_TRUE(loaded) << "typing the path did not load it: " << readText(viewerSetup.err);
 
-    // W held for a while (how far the camera flies is not checked, only that it flew forward).
-    ASSERT_EQ(xdo({"keydown", "w"}), 0);
-    std::this_thread::sleep_for(400ms);
-    ASSERT_EQ(xdo({"keyup", "w"}), 0);
+    // No window manager here: put the pointer on the window and give it the keyboard.
+    testing::AssertionResult focus(const std::string& window) {
+        if (xdo({"mousemove", "--window", window, "400", "300"}) != 0 || xdo({"windowfocus", "--sync", window}) != 0)
+            return testing::AssertionFailure() << "xdotool could not focus the window";
+        window_ = window;
+        return testing::AssertionSuccess();
+    }
 
-    // The right button captures the mouse: GLFW hides the pointer and puts it in the middle of
-    // the window, and after each movement the viewer has taken in, puts it back there. So the
-    // pointer's place says when the viewer has seen each step of the drag.
-    const auto field = [&](const std::string& shell, const std::string& name) {
+    // A right-button drag right and down. The right button captures the mouse: GLFW hides the
+    // pointer and puts it in the middle of the window, and after each movement the viewer has
+    // taken in, puts it back there; on release it gives the pointer back where it was. So the
+    // pointer's place says when the viewer has seen each step.
+    testing::AssertionResult dragRightAndDown() {
+        if (xdo({"getwindowgeometry", "--shell", window_}) != 0) return testing::AssertionFailure() << "no geometry";
+        const std::string geometry = output();
+        const glm::ivec2 middle(field(geometry, "X") + field(geometry, "WIDTH") / 2,
+                                field(geometry, "Y") + field(geometry, "HEIGHT") / 2);
+        const std::optional<glm::ivec2> released = pointer();
+        if (!released || *released == middle) return testing::AssertionFailure() << "the pointer is not off-centre";
+        const std::vector<std::pair<std::vector<std::string>, const char*>> steps = {
+            {{"mousedown", "3"}, "the right button did not capture the mouse"},
+            {{"mousemove_relative", "--", "100", "0"}, "the viewer did not take in the drag to the right"},
+            {{"mousemove_relative", "--", "20", "40"}, "the viewer did not take in the drag down"}};
+        for (const auto& [args, failure] : steps) {
+            if (xdo(args) != 0) return testing::AssertionFailure() << "xdotool failed: " << failure;
+            if (auto reached = pointerReaches(middle, failure); !reached) return reached;
+        }
+        if (xdo({"mouseup", "3"}) != 0) return testing::AssertionFailure() << "xdotool mouseup failed";
+        return pointerReaches(*released, "releasing the right button did not give the pointer back");
+    }
+
+    // Ctrl+L, a typed path and Enter. Ctrl+L puts the keyboard in the path field (selecting
+    // what is there) a frame or two later and keys typed before that are lost, so the sequence
+    // is retried, each time waiting longer, until `landed` (bounded) says it arrived.
+    testing::AssertionResult typePath(const fs::path& path, const std::function<bool()>& landed) {
+        for (int attempt = 0; attempt < 4; ++attempt) {
+            if (xdo({"key", "ctrl+l"}) != 0) return testing::AssertionFailure() << "xdotool key failed";
+            std::this_thread::sleep_for(std::chrono::milliseconds(250 << attempt));
+            if (xdo({"type", "--delay", "10", path.string()}) != 0 || xdo({"key", "Return"}) != 0)
+                return testing::AssertionFailure() << "xdotool type failed";
+            if (landed()) return testing::AssertionSuccess();
+        }
+        return testing::AssertionFailure() << "typing " << path << " had no effect: " << errors();
+    }
+
+    // Esc quits (the mouse is no longer captured, no text field is active); the exit status.
+    std::optional<int> quit() {
+        std::optional<int> status;
+        for (int attempt = 0; attempt < 5 && !status; ++attempt) {
+            xdo({"key", "Escape"});
+            status = viewer_.wait(2000ms);
+        }
+        return status;
+    }
+
+private:
+    static std::vector<std::string> viewerCommand(const std::vector<std::string>& extraArgs) {
+        // A quarter of the resolution: quick frames keep the input handling prompt on a busy machine.
+        std::vector<std::string> command = {kViewer.string(), "--size",  "640x480", "--scale", "0.25", "--vsync",
+                                            "off",            "--stage", "cpu",     "--report"};
+        command.insert(command.end(), extraArgs.begin(), extraArgs.end());
+        return command;
+    }
+    static Process::Setup viewerSetup(const std::string& display, const fs::path& dir) {
+        Process::Setup setup;
+        setup.env = {{"DISPLAY", display}};
+        setup.out = dir / "report.txt";
+        setup.err = dir / "viewer_err.txt";
+        return setup;
+    }
+    static int field(const std::string& shell, const std::string& name) {
         const auto at = shell.find(name + "=");
         return at == std::string::npos ? -1 : std::atoi(shell.c_str() + at + name.size() + 1);
-    };
-    ASSERT_EQ(xdo({"getwindowgeometry", "--shell", window}), 0);
-    const std::string geometry = readText(toolSetup.out);
-    const glm::ivec2 middle(field(geometry, "X") + field(geometry, "WIDTH") / 2,
-                            field(geometry, "Y") + field(geometry, "HEIGHT") / 2);
-    const auto pointerReaches = [&](glm::ivec2 place, const char* step) {
+    }
+    std::optional<glm::ivec2> pointer() {
+        if (xdo({"getmouselocation", "--shell"}) != 0) return std::nullopt;
+        const std::string where = output();
+        return glm::ivec2(field(where, "X"), field(where, "Y"));
+    }
+    testing::AssertionResult pointerReaches(glm::ivec2 place, const char* step) {
         const auto end = Clock::now() + 20s;
-        std::string where;
+        std::optional<glm::ivec2> at;
         while (Clock::now() < end) {
-            if (xdo({"getmouselocation", "--shell"}) == 0) {
-                where = readText(toolSetup.out);
-                if (glm::ivec2(field(where, "X"), field(where, "Y")) == place) return testing::AssertionSuccess();
-            }
+            if (at = pointer(); at && *at == place) return testing::AssertionSuccess();
             std::this_thread::sleep_for(20ms);
         }
-        return testing::AssertionFailure() << step << ": the pointer never reached (" << place.x << ", " << place.y
-                                           << ") within 20 s; it is at " << where;
-    };
-    ASSERT_EQ(xdo({"getmouselocation", "--shell"}), 0);
-    const std::string before = readText(toolSetup.out);
-    const glm::ivec2 released(field(before, "X"), field(before, "Y"));
-    ASSERT_NE(released, middle);
-    ASSERT_EQ(xdo({"mousedown", "3"}), 0);
-    ASSERT_TRUE(pointerReaches(middle, "the right button did not capture the mouse"));
-    ASSERT_EQ(xdo({"mousemove_relative", "--", "100", "0"}), 0);
-    ASSERT_TRUE(pointerReaches(middle, "the viewer did not take in the drag to the right"));
-    ASSERT_EQ(xdo({"mousemove_relative", "--", "20", "40"}), 0);
-    ASSERT_TRUE(pointerReaches(middle, "the viewer did not take in the drag down"));
-    // Releasing it gives the pointer back where it was.
-    ASSERT_EQ(xdo({"mouseup", "3"}), 0);
-    ASSERT_TRUE(pointerReaches(released, "releasing the right button did not give the pointer back"));
-
-    // Esc quits (the mouse is no longer captured, no text field is active).
-    std::optional<int> status;
-    for (int attempt = 0; attempt < 5 && !status; ++attempt) {
-        xdo({"key", "Escape"});
-        status = viewer.wait(1000ms);
+        testing::AssertionResult failure = testing::AssertionFailure();
+        failure << step << ": the pointer never reached (" << place.x << ", " << place.y << ") within 20 s";
+        if (at) failure << "; it is at (" << at->x << ", " << at->y << ")";
+        return failure;
     }
-    ASSERT_TRUE(status) << "Esc did not close the viewer";
-    EXPECT_EQ(*status, 0) << readText(viewerSetup.err);
 
-    const auto report = parseReport(readText(viewerSetup.out));
+    fs::path xdotool_;
+    Process viewer_;
+    Process::Setup tool_;
+    fs::path report_, errors_;
+    std::string window_;
+};
+
+std::optional<fs::path> xdotoolOrWhy(std::string& why) {
+    const std::optional<fs::path> xdotool = findOnPath("xdotool");
+    if (!xdotool) why = "xdotool is not installed (apt-get install xdotool)";
+    return xdotool;
+}
+
+#define FACET_REQUIRE_XDOTOOL(xdotool)                                                                                 \
+    std::string xdotoolMissing;                                                                                        \
+    const std::optional<fs::path> xdotool = xdotoolOrWhy(xdotoolMissing);                                             \
+    if (!xdotool) FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_DISPLAY", xdotoolMissing)
+
+// A user's session through the real window: the default scene opens; Ctrl+L, a typed path and
+// Enter load another mesh; W moves the camera; a right-button drag turns it; a path that
+// cannot load is reported and keeps the mesh; Esc quits; the viewer's --report says where
+// everything ended up.
+TEST(Viewer, XdotoolDrivesTheWindow) {
+    FACET_REQUIRE_XDOTOOL(xdotool);
+    VirtualDisplay display;
+    FACET_REQUIRE_DISPLAY(display);
+    const fs::path dir = facet::test::scratchDir("viewer_xdotool");
+    const fs::path cube = writeCube(dir);
+    ViewerSession session(*xdotool, display.name(), dir, {});
+    ASSERT_TRUE(session.started());
+
+    const std::string window = session.windowFor("scene.obj", 30s);
+    ASSERT_FALSE(window.empty()) << "the viewer showed no window with the default scene: " << session.errors();
+    ASSERT_TRUE(session.focus(window));
+    // Enter also leaves the path field, so the keys below reach the camera.
+    ASSERT_TRUE(session.typePath(cube, [&] { return !session.windowFor("cube.obj", 5s).empty(); }));
+
+    // W held for a while (how far the camera flies is not checked, only that it flew forward).
+    ASSERT_EQ(session.xdo({"keydown", "w"}), 0);
+    std::this_thread::sleep_for(400ms);
+    ASSERT_EQ(session.xdo({"keyup", "w"}), 0);
+    ASSERT_TRUE(session.dragRightAndDown());
+
+    // A path that cannot load: the viewer says so and keeps the cube.
+    const fs::path missing = dir / "no_such_mesh.obj";
+    const auto reported = [&] {
+        const auto end = Clock::now() + 5s;
+        while (Clock::now() < end) {
+            if (session.errors().find("facet-viewer: " + missing.string()) != std::string::npos) return true;
+            std::this_thread::sleep_for(50ms);
+        }
+        return false;
+    };
+    ASSERT_TRUE(session.typePath(missing, reported));
+    EXPECT_FALSE(session.windowFor("cube.obj", 5s).empty()) << "the failed load replaced the cube";
+
+    const std::optional<int> status = session.quit();
+    ASSERT_TRUE(status) << "Esc did not close the viewer";
+    EXPECT_EQ(*status, 0) << session.errors();
+
+    const auto report = parseReport(session.report());
     ASSERT_TRUE(report.count("mesh") && report.count("eye") && report.count("yaw") && report.count("pitch"))
-        << readText(viewerSetup.out);
+        << session.report();
     EXPECT_EQ(fs::path(report.at("mesh")), cube);
     EXPECT_EQ(report.at("triangles"), "12");
     // Where R would put the camera for the cube in this window, as the viewer computes it.
@@ -426,6 +507,35 @@ TEST(Viewer, XdotoolDrivesTheWindow) {
     // Dragging right turns right (yaw goes down), dragging down looks down.
     EXPECT_LT(std::stof(report.at("yaw")), home.yawDegrees - 5.0f);
     EXPECT_LT(std::stof(report.at("pitch")), home.pitchDegrees - 1.0f);
+}
+
+// R puts the camera back where the mesh's framing has it, after a drag turned it (the drag's
+// last step is known to have reached the viewer: see dragRightAndDown).
+TEST(Viewer, RResetsTheViewAfterADrag) {
+    FACET_REQUIRE_XDOTOOL(xdotool);
+    VirtualDisplay display;
+    FACET_REQUIRE_DISPLAY(display);
+    const fs::path dir = facet::test::scratchDir("viewer_reset");
+    const fs::path cube = writeCube(dir);
+    ViewerSession session(*xdotool, display.name(), dir, {cube.string()});
+    ASSERT_TRUE(session.started());
+    const std::string window = session.windowFor("cube.obj", 30s);
+    ASSERT_FALSE(window.empty()) << "the viewer showed no window with the cube: " << session.errors();
+    ASSERT_TRUE(session.focus(window));
+    ASSERT_TRUE(session.dragRightAndDown());
+    ASSERT_EQ(session.xdo({"key", "r"}), 0);
+    const std::optional<int> status = session.quit();
+    ASSERT_TRUE(status) << "Esc did not close the viewer";
+    EXPECT_EQ(*status, 0) << session.errors();
+
+    const auto report = parseReport(session.report());
+    ASSERT_TRUE(report.count("eye") && report.count("yaw") && report.count("pitch")) << session.report();
+    const facet::Camera home = facet::Camera::framing(facet::loadObj(cube).mesh, 640.0f / 480.0f);
+    glm::vec3 eye;
+    std::stringstream(report.at("eye")) >> eye.x >> eye.y >> eye.z;
+    EXPECT_LT(glm::length(eye - home.eye), 1e-3f) << report.at("eye");
+    EXPECT_NEAR(std::stof(report.at("yaw")), home.yawDegrees, 1e-3f);
+    EXPECT_NEAR(std::stof(report.at("pitch")), home.pitchDegrees, 1e-3f);
 }
 
 } // namespace
