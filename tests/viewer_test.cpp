@@ -313,7 +313,6 @@ public:
         errors_ = dir / "viewer_err.txt";
     }
 
-    bool started() const { return viewer_.started(); }
     std::string errors() const { return readText(errors_); }
     std::string report() const { return readText(report_); }
     Process& viewer() { return viewer_; }
@@ -337,13 +336,18 @@ public:
         return {};
     }
 
-    // No window manager here: put the pointer on the window and give it the keyboard.
-    testing::AssertionResult focus(const std::string& window) {
-        if (xdo({"mousemove", "--window", window, "400", "300"}) != 0 || xdo({"windowfocus", "--sync", window}) != 0)
+    // Waits for the window showing `mesh`, then (no window manager here) puts the pointer on
+    // it and gives it the keyboard.
+    testing::AssertionResult open(const std::string& mesh) {
+        if (!viewer_.started()) return testing::AssertionFailure() << "facet-viewer did not start";
+        window_ = windowFor(mesh, 30s);
+        if (window_.empty())
+            return testing::AssertionFailure() << "the viewer showed no window with " << mesh << ": " << errors();
+        if (xdo({"mousemove", "--window", window_, "400", "300"}) != 0 || xdo({"windowfocus", "--sync", window_}) != 0)
             return testing::AssertionFailure() << "xdotool could not focus the window";
-        window_ = window;
         return testing::AssertionSuccess();
     }
+    const std::string& window() const { return window_; }
 
     // A right-button drag right and down. The right button captures the mouse: GLFW hides the
     // pointer and puts it in the middle of the window, and after each movement the viewer has
@@ -382,14 +386,16 @@ public:
         return testing::AssertionFailure() << "typing " << path << " had no effect: " << errors();
     }
 
-    // Esc quits (the mouse is no longer captured, no text field is active); the exit status.
-    std::optional<int> quit() {
+    // Esc quits (the mouse is no longer captured, no text field is active), with status 0.
+    testing::AssertionResult quit() {
         std::optional<int> status;
         for (int attempt = 0; attempt < 5 && !status; ++attempt) {
             xdo({"key", "Escape"});
             status = viewer_.wait(2000ms);
         }
-        return status;
+        if (!status) return testing::AssertionFailure() << "Esc did not close the viewer";
+        if (*status != 0) return testing::AssertionFailure() << "the viewer exited with " << *status << ": " << errors();
+        return testing::AssertionSuccess();
     }
 
 private:
@@ -436,33 +442,34 @@ private:
     std::string window_;
 };
 
-std::optional<fs::path> xdotoolOrWhy(std::string& why) {
-    const std::optional<fs::path> xdotool = findOnPath("xdotool");
-    if (!xdotool) why = "xdotool is not installed (apt-get install xdotool)";
-    return xdotool;
-}
+// What the interactive tests need: xdotool and a private display, or why not.
+struct DrivableDisplay {
+    std::optional<fs::path> xdotool = findOnPath("xdotool");
+    VirtualDisplay display;
+    std::string whyNot() const {
+        if (!xdotool) return "xdotool is not installed (apt-get install xdotool)";
+        return display.name().empty() ? display.why() : std::string();
+    }
+};
 
-#define FACET_REQUIRE_XDOTOOL(xdotool)                                                                                 \
-    std::string xdotoolMissing;                                                                                        \
-    const std::optional<fs::path> xdotool = xdotoolOrWhy(xdotoolMissing);                                             \
-    if (!xdotool) FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_DISPLAY", xdotoolMissing)
+// Skips (or under FACET_REQUIRE_DISPLAY=1 fails) a test whose display cannot be driven.
+#define FACET_REQUIRE_DRIVABLE(drivable)                                                                               \
+    do {                                                                                                               \
+        if (const std::string why = (drivable).whyNot(); !why.empty())                                                \
+            FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_DISPLAY", why);                                                  \
+    } while (0)
 
 // A user's session through the real window: the default scene opens; Ctrl+L, a typed path and
 // Enter load another mesh; W moves the camera; a right-button drag turns it; a path that
 // cannot load is reported and keeps the mesh; Esc quits; the viewer's --report says where
 // everything ended up.
 TEST(Viewer, XdotoolDrivesTheWindow) {
-    FACET_REQUIRE_XDOTOOL(xdotool);
-    VirtualDisplay display;
-    FACET_REQUIRE_DISPLAY(display);
+    DrivableDisplay drivable;
+    FACET_REQUIRE_DRIVABLE(drivable);
     const fs::path dir = facet::test::scratchDir("viewer_xdotool");
     const fs::path cube = writeCube(dir);
-    ViewerSession session(*xdotool, display.name(), dir, {});
-    ASSERT_TRUE(session.started());
-
-    const std::string window = session.windowFor("scene.obj", 30s);
-    ASSERT_FALSE(window.empty()) << "the viewer showed no window with the default scene: " << session.errors();
-    ASSERT_TRUE(session.focus(window));
+    ViewerSession session(*drivable.xdotool, drivable.display.name(), dir, {});
+    ASSERT_TRUE(session.open("scene.obj"));
     // Enter also leaves the path field, so the keys below reach the camera.
     ASSERT_TRUE(session.typePath(cube, [&] { return !session.windowFor("cube.obj", 5s).empty(); }));
 
@@ -485,9 +492,7 @@ TEST(Viewer, XdotoolDrivesTheWindow) {
     ASSERT_TRUE(session.typePath(missing, reported));
     EXPECT_FALSE(session.windowFor("cube.obj", 5s).empty()) << "the failed load replaced the cube";
 
-    const std::optional<int> status = session.quit();
-    ASSERT_TRUE(status) << "Esc did not close the viewer";
-    EXPECT_EQ(*status, 0) << session.errors();
+    ASSERT_TRUE(session.quit());
 
     const auto report = parseReport(session.report());
     ASSERT_TRUE(report.count("mesh") && report.count("eye") && report.count("yaw") && report.count("pitch"))
@@ -512,21 +517,15 @@ TEST(Viewer, XdotoolDrivesTheWindow) {
 // R puts the camera back where the mesh's framing has it, after a drag turned it (the drag's
 // last step is known to have reached the viewer: see dragRightAndDown).
 TEST(Viewer, RResetsTheViewAfterADrag) {
-    FACET_REQUIRE_XDOTOOL(xdotool);
-    VirtualDisplay display;
-    FACET_REQUIRE_DISPLAY(display);
+    DrivableDisplay drivable;
+    FACET_REQUIRE_DRIVABLE(drivable);
     const fs::path dir = facet::test::scratchDir("viewer_reset");
     const fs::path cube = writeCube(dir);
-    ViewerSession session(*xdotool, display.name(), dir, {cube.string()});
-    ASSERT_TRUE(session.started());
-    const std::string window = session.windowFor("cube.obj", 30s);
-    ASSERT_FALSE(window.empty()) << "the viewer showed no window with the cube: " << session.errors();
-    ASSERT_TRUE(session.focus(window));
+    ViewerSession session(*drivable.xdotool, drivable.display.name(), dir, {cube.string()});
+    ASSERT_TRUE(session.open("cube.obj"));
     ASSERT_TRUE(session.dragRightAndDown());
     ASSERT_EQ(session.xdo({"key", "r"}), 0);
-    const std::optional<int> status = session.quit();
-    ASSERT_TRUE(status) << "Esc did not close the viewer";
-    EXPECT_EQ(*status, 0) << session.errors();
+    ASSERT_TRUE(session.quit());
 
     const auto report = parseReport(session.report());
     ASSERT_TRUE(report.count("eye") && report.count("yaw") && report.count("pitch")) << session.report();
@@ -536,6 +535,25 @@ TEST(Viewer, RResetsTheViewAfterADrag) {
     EXPECT_LT(glm::length(eye - home.eye), 1e-3f) << report.at("eye");
     EXPECT_NEAR(std::stof(report.at("yaw")), home.yawDegrees, 1e-3f);
     EXPECT_NEAR(std::stof(report.at("pitch")), home.pitchDegrees, 1e-3f);
+}
+
+// Resizing the window resizes the picture: the render size follows the window (times
+// --scale 0.25). The drag afterwards shows frames ran at the new size before Esc.
+TEST(Viewer, ResizingTheWindowResizesThePicture) {
+    DrivableDisplay drivable;
+    FACET_REQUIRE_DRIVABLE(drivable);
+    const fs::path dir = facet::test::scratchDir("viewer_resize");
+    const fs::path cube = writeCube(dir);
+    ViewerSession session(*drivable.xdotool, drivable.display.name(), dir, {cube.string()});
+    ASSERT_TRUE(session.open("cube.obj"));
+    ASSERT_EQ(session.xdo({"windowsize", "--sync", session.window(), "800", "600"}), 0);
+    // (400, 300) is now the window's middle, where a drag cannot show it was taken in.
+    ASSERT_EQ(session.xdo({"mousemove", "--window", session.window(), "600", "450"}), 0);
+    ASSERT_TRUE(session.dragRightAndDown());
+    ASSERT_TRUE(session.quit());
+    const auto report = parseReport(session.report());
+    ASSERT_TRUE(report.count("size")) << session.report();
+    EXPECT_EQ(report.at("size").substr(0, report.at("size").find(',')), "200x150") << session.report();
 }
 
 } // namespace
