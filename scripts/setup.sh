@@ -18,8 +18,11 @@ packages=(
 
 # For the test command's fuzzing pass (clang with libFuzzer), and for facet-bench's NumPy
 # baseline and its plots; where a release names them differently they are skipped, and so is
-# what needs them (the bench then reports the NumPy rows absent and plots nothing).
-optional=(clang libclang-rt-dev python3-numpy python3-matplotlib)
+# what needs them (the bench then reports the NumPy rows absent and plots nothing). Under CI
+# (CI=true) the fuzzing pass is required, so clang is too: failing to install it is an error.
+fuzzing=(clang libclang-rt-dev)
+optional=(python3-numpy python3-matplotlib)
+if [ "${CI:-}" = true ]; then packages+=("${fuzzing[@]}"); else optional=("${fuzzing[@]}" "${optional[@]}"); fi
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing=() missing_optional=()

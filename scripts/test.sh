@@ -5,9 +5,19 @@
 #      clang or libFuzzer is missing, or with FACET_SKIP_FUZZ=1);
 #   3. the suite again under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/, without
 #      CUDA; FACET_SKIP_SANITIZERS=1 skips it).
+# Under CI (CI=true) nothing may be skipped: a missing clang or libFuzzer and the two skip
+# switches are errors.
 # The shared OBJ corpus is read from ../shared/models (FACET_MODELS_DIR overrides it).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ci=false
+if [ "${CI:-}" = true ]; then ci=true; fi
+for switch in FACET_SKIP_FUZZ FACET_SKIP_SANITIZERS; do
+  if $ci && [ "${!switch:-0}" != 0 ]; then
+    echo "== facet: $switch=${!switch} is not allowed under CI=true: every pass must run" >&2
+    exit 1
+  fi
+done
 "$root/scripts/setup.sh"
 build_dir="${FACET_BUILD_DIR:-$root/build}"
 jobs="$(nproc)"
@@ -21,15 +31,28 @@ build_tree() {
   cmake --build "$dir" -j "$jobs"
 }
 
+# setup.sh installs Mesa's OpenGL, Xvfb and xdotool, so here an unusable OpenGL or display is
+# a failure with its reason, not a skip (a developer running ctest alone still gets skips).
+export FACET_REQUIRE_GL=1 FACET_REQUIRE_DISPLAY=1
+
+# Builds an empty fuzz target; prints why not where it cannot.
+libfuzzer_probe() {
+  command -v clang++ > /dev/null || { echo "clang++ is not installed"; return 1; }
+  echo 'extern "C" int LLVMFuzzerTestOneInput(const char*, unsigned long) { return 0; }' |
+    clang++ -x c++ -fsanitize=fuzzer - -o "${TMPDIR:-/tmp}/facet-libfuzzer-probe" 2>&1
+}
+
 echo "== facet: test suite (${build_dir})"
 ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
 
 fuzz_dir="$root/build-fuzz"
 if [ "${FACET_SKIP_FUZZ:-0}" = 1 ]; then
   echo "== facet: fuzzing skipped (FACET_SKIP_FUZZ=1)"
-elif ! command -v clang++ > /dev/null ||
-     ! echo 'extern "C" int LLVMFuzzerTestOneInput(const char*, unsigned long) { return 0; }' |
-       clang++ -x c++ -fsanitize=fuzzer - -o "${TMPDIR:-/tmp}/facet-libfuzzer-probe" 2> /dev/null; then
+elif ! libfuzzer_error="$(libfuzzer_probe)"; then
+  if $ci; then
+    echo "== facet: fuzzing FAILED under CI=true: clang++ with libFuzzer does not work: $libfuzzer_error" >&2
+    exit 1
+  fi
   echo "== facet: fuzzing SKIPPED: clang++ with libFuzzer not found (install clang and libclang-rt-dev)"
 else
   echo "== facet: short fuzzing run (${fuzz_dir}; README 'Robustness' has the long one)"
@@ -46,14 +69,17 @@ else
   build_tree "$asan_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFACET_CUDA=OFF -DFACET_SANITIZE=address,undefined
   # Leaks inside Mesa, X and GLFW are suppressed by tests/lsan_suppressions.txt (third-party
   # libraries only); undefined behaviour prints its stack and fails the test.
-  export LSAN_OPTIONS="suppressions=$root/tests/lsan_suppressions.txt:print_suppressions=0"
-  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+  # The sanitizers exit with a code of their own (86), which no facet program uses, so a test
+  # expecting a program's failure (exit 1 or 2) cannot pass on a sanitizer's report instead.
+  sanitizer_exit=exitcode=86
+  export LSAN_OPTIONS="suppressions=$root/tests/lsan_suppressions.txt:print_suppressions=0:$sanitizer_exit"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:$sanitizer_exit"
   # Dynamic TLS is not tracked: Mesa's drivers load with TLS of their own, and LeakSanitizer,
   # walking a thread's dynamic TLS at its check, now and again meets an entry with a bogus
   # range and crashes in its tracer ("Tracer caught signal 11", about 1 run in 20 of
   # GlReference.DefaultScene beside another test). Without it that memory is no longer a
   # root of the leak search, which can only add reports, never hide one.
-  export ASAN_OPTIONS="intercept_tls_get_addr=0"
+  export ASAN_OPTIONS="intercept_tls_get_addr=0:$sanitizer_exit"
   # facet-viewer under Xvfb: at exit GLFW and Mesa unload their drivers (dlclose), so what those
   # drivers keep shows up as leaks from "<unknown module>" that no suppression can name. Those
   # tests keep every AddressSanitizer check except leak detection; the rest run with it.

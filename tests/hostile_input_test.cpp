@@ -11,7 +11,6 @@
 #include <gtest/gtest.h>
 #include <stb_image_write.h>
 
-#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <iterator>
@@ -20,10 +19,6 @@
 
 namespace facet {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 Model loadText(const std::string& text) {
     return loadObjFromString(text, "hostile.obj", test::scratchDir("hostile"));
@@ -89,10 +84,7 @@ TEST(HostileInput, HundredThousandCornerFaceLoadsInLinearTime) {
     obj << 'f';
     for (int i = 1; i <= kCorners; ++i) obj << ' ' << i;
     obj << '\n';
-    const auto t0 = Clock::now();
     const Model m = loadText(obj.str());
-    const double seconds = secondsSince(t0);
-    EXPECT_LT(seconds, 10.0);
     EXPECT_GT(m.mesh.triangleCount(), std::size_t(kCorners / 2));
     EXPECT_LE(m.mesh.triangleCount(), std::size_t(kCorners - 2));
     // The triangles cover the disc once: their areas add up to the polygon's (about pi).
@@ -113,9 +105,7 @@ TEST(HostileInput, MillionCornersOnOneLineAreBoundedAndReported) {
     obj += "\nv 0 0 1\nv 1 0 1\nv 0 1 1\nf 4 5 6\nf 1 2 3 4 5 6";
     for (int i = 0; i < 20000; ++i) obj += " 1 4";
     obj += "\n";
-    const auto t0 = Clock::now();
     const Model m = loadText(obj);
-    EXPECT_LT(secondsSince(t0), 10.0);
     EXPECT_GE(m.mesh.triangleCount(), std::size_t(1));
     EXPECT_LE(m.mesh.triangleCount(), std::size_t(1100000));
     for (const std::uint32_t i : m.mesh.indices) ASSERT_LT(i, m.mesh.vertexCount());
@@ -125,9 +115,7 @@ TEST(HostileInput, MillionUsemtlLinesKeepOneRange) {
     std::string obj = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
     for (int i = 0; i < 1000000; ++i) obj += (i % 2) ? "usemtl a\n" : "usemtl b\n";
     obj += "f 1 2 3\n";
-    const auto t0 = Clock::now();
     const Model m = loadText(obj);
-    EXPECT_LT(secondsSince(t0), 10.0);
     ASSERT_EQ(m.mesh.ranges.size(), 1u);
     EXPECT_EQ(m.mesh.triangleCount(), 1u);
     EXPECT_TRUE(hasWarning(m, "material 'b' is not defined"));

@@ -68,7 +68,7 @@ TEST(Image, CheckerIsVisible) {
     EXPECT_EQ(t.levels.back().width, 1u);
 }
 
-TEST(Image, MissingTruncatedAndNonImageFilesNameTheFile) {
+TEST(Image, MissingTruncatedAndNonImageFilesNameTheFileAndTheFault) {
     const auto dir = test::scratchDir("image");
     const std::string missing = messageOf([&] { loadImage(dir / "no_such.png"); });
     EXPECT_NE(missing.find("no_such.png"), std::string::npos) << missing;
@@ -80,13 +80,16 @@ TEST(Image, MissingTruncatedAndNonImageFilesNameTheFile) {
     test::writeFile(dir / "truncated.png", bytes.substr(0, bytes.size() / 2));
     const std::string truncated = messageOf([&] { loadImage(dir / "truncated.png"); });
     EXPECT_NE(truncated.find("truncated.png"), std::string::npos) << truncated;
+    EXPECT_NE(truncated.find("truncated PNG"), std::string::npos) << truncated;
 
     test::writeFile(dir / "text.png", "this is not a picture\n");
     const std::string text = messageOf([&] { loadImage(dir / "text.png"); });
     EXPECT_NE(text.find("text.png"), std::string::npos) << text;
+    EXPECT_NE(text.find("not a readable image"), std::string::npos) << text;
 
     const std::string folder = messageOf([&] { loadImage(dir); });
     EXPECT_NE(folder.find("not a regular file"), std::string::npos) << folder;
+    EXPECT_NE(folder.find(dir.filename().string()), std::string::npos) << folder;
 }
 
 TEST(Image, OversizedHeaderIsRefusedBeforeDecoding) {
@@ -103,6 +106,7 @@ TEST(Image, OversizedHeaderIsRefusedBeforeDecoding) {
     put32(20, 2);     // IHDR height
     test::writeFile(dir / "wide.png", bytes);
     const std::string wide = messageOf([&] { loadImage(dir / "wide.png"); });
+    EXPECT_NE(wide.find("wide.png"), std::string::npos) << wide;
     EXPECT_NE(wide.find("16385x2"), std::string::npos) << wide;
 
     put32(16, 20000);

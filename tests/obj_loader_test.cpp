@@ -460,9 +460,10 @@ TEST(ObjLoader, TruncatedFiles) {
     EXPECT_TRUE(hasWarning(m, "2 corners dropped", 7)) << warningList(m);
 }
 
-TEST(ObjLoader, FilesThatAreNotRegularAreRefusedQuickly) {
+// /dev/zero never ends: reading it would hang until the test's time limit (tests/CMakeLists.txt),
+// no wall-clock assertion needed.
+TEST(ObjLoader, FilesThatAreNotRegularAreRefused) {
     const auto expectError = [](const fs::path& path, const std::string& mention) {
-        const auto start = std::chrono::steady_clock::now();
         try {
             loadObj(path);
             ADD_FAILURE() << path << " loaded";
@@ -470,7 +471,6 @@ TEST(ObjLoader, FilesThatAreNotRegularAreRefusedQuickly) {
             EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
             EXPECT_NE(std::string(e.what()).find(mention), std::string::npos) << e.what();
         }
-        EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5)) << path << " hung";
     };
     expectError("/dev/zero", "not a regular file");
     expectError(test::scratchDir("obj_directory"), "directory");

@@ -164,16 +164,31 @@ TEST(Raster, CameraInsideABoxSeesWallsEverywhere) {
         for (const int t : {0, 1})
             for (const int k : {0, t + 1, t + 2}) p.push_back(c[q[k % 4]]);
     Model m = makeModel(p, {});
+    CpuRenderer r;
     for (const float yaw : {0.0f, 45.0f, 137.0f, -90.0f})
         for (const float pitch : {-80.0f, 0.0f, 33.0f}) {
             Camera cam;
             cam.eye = {0.3f, -0.2f, 0.1f};
             cam.yawDegrees = yaw;
             cam.pitchDegrees = pitch;
+            const ViewParams view = cam.view(40.0f / 30.0f);
             Frame f(40, 30);
-            CpuRenderer r;
-            r.render(m, cam.view(40.0f / 30.0f), RenderSettings{}, f.view());
-            for (float d : f.depth) ASSERT_LT(d, 1.0f) << "yaw " << yaw << " pitch " << pitch;
+            r.render(m, view, RenderSettings{}, f.view());
+            // Each triangle on its own: every pixel is covered by exactly one of them (none
+            // missing, none doubled on a shared edge, none leaking in from behind the eye), and
+            // the box's picture shows that one's depth there.
+            std::vector<int> covers(f.depth.size(), 0);
+            std::vector<float> depthOfCover(f.depth.size(), 1.0f);
+            for (std::size_t t = 0; t < p.size(); t += 3) {
+                Frame one(40, 30);
+                r.render(makeModel({p[t], p[t + 1], p[t + 2]}, {}), view, RenderSettings{}, one.view());
+                for (std::size_t i = 0; i < one.depth.size(); ++i)
+                    if (one.depth[i] < 1.0f) ++covers[i], depthOfCover[i] = one.depth[i];
+            }
+            for (std::size_t i = 0; i < f.depth.size(); ++i) {
+                ASSERT_EQ(covers[i], 1) << "pixel " << i % 40 << "," << i / 40 << ", yaw " << yaw << " pitch " << pitch;
+                ASSERT_EQ(f.depth[i], depthOfCover[i]) << "pixel " << i << ", yaw " << yaw << " pitch " << pitch;
+            }
         }
 }
 
@@ -223,33 +238,58 @@ TEST(Raster, PerspectiveCorrectTextureCoordinatesOnASlantedPlane) {
     EXPECT_GT(compared, w * h / 4);
 }
 
-TEST(Raster, TrilinearPicksTheMipLevelOfTheFootprint) {
-    // A screen-filling quad facing the camera with 4 texels per pixel in each direction: the
-    // level of detail is log2(4) = 2, so trilinear filtering returns level 2's colour exactly.
-    const int w = 64, h = 64;
-    Image img{w * 4, h * 4, std::vector<std::uint32_t>(std::size_t(w) * 4 * h * 4, 0xFF0000FFu)};
+// Each mip level of a size x size texture filled with one colour of its own (the last ones
+// share white), so the level a sample read is plain from its colour.
+constexpr std::uint32_t kLevelColour[] = {0xFF0000FFu, 0xFF00FF00u, 0xFFFF0000u, 0xFFFFFFFFu};
+
+Texture levelColouredTexture(std::uint32_t size) {
+    Image img{size, size, std::vector<std::uint32_t>(std::size_t(size) * size, kLevelColour[0])};
     Texture tex = makeTexture(img, "levels");
-    const std::uint32_t levelColour[] = {0xFF0000FFu, 0xFF00FF00u, 0xFFFF0000u, 0xFFFFFFFFu};
     for (std::size_t l = 0; l < tex.levels.size(); ++l)
         std::fill_n(tex.texels.begin() + tex.levels[l].offset, tex.levels[l].width * tex.levels[l].height,
-                    levelColour[std::min<std::size_t>(l, 3)]);
-    EXPECT_NEAR(textureLod({4.0f, 0.0f}, {0.0f, 4.0f}), 2.0f, 1e-6f);
+                    kLevelColour[std::min<std::size_t>(l, 3)]);
+    return tex;
+}
 
+// A quad filling a 64x64 target, facing the camera, with uv from 0 to `uvSpan`: the texture
+// repeats uvSpan times across 64 pixels.
+Frame texturedScreenQuad(const Texture& tex, float uvSpan, TextureFilter filter) {
     // At distance 1 with fov 90, the quad [-1, 1]^2 fills the 64x64 target exactly.
     std::vector<glm::vec3> p{{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, -1, -1}, {1, 1, -1}, {-1, 1, -1}};
     std::vector<glm::vec2> uv{{0, 0}, {1, 0}, {1, 1}, {0, 0}, {1, 1}, {0, 1}};
+    for (glm::vec2& t : uv) t *= uvSpan;
     Model m = makeModel(p, uv, 0);
     m.textures.push_back(tex);
     Camera cam;
     cam.fovYDegrees = 90.0f;
-    Frame f(w, h);
+    Frame f(64, 64);
     RenderSettings s;
-    s.filter = TextureFilter::Trilinear;
+    s.filter = filter;
     CpuRenderer().render(m, cam.view(1.0f), s, f.view());
-    for (std::uint32_t c : f.color) ASSERT_EQ(c, levelColour[2]);
-    s.filter = TextureFilter::Bilinear; // bilinear always reads level 0
-    CpuRenderer().render(m, cam.view(1.0f), s, f.view());
-    for (std::uint32_t c : f.color) ASSERT_EQ(c, levelColour[0]);
+    return f;
+}
+
+TEST(Raster, TrilinearPicksTheMipLevelOfTheFootprint) {
+    // 4 texels per pixel in each direction: the level of detail is log2(4) = 2, so trilinear
+    // filtering returns level 2's colour exactly.
+    const Texture tex = levelColouredTexture(256);
+    EXPECT_NEAR(textureLod({4.0f, 0.0f}, {0.0f, 4.0f}), 2.0f, 1e-6f);
+    for (std::uint32_t c : texturedScreenQuad(tex, 1.0f, TextureFilter::Trilinear).color) ASSERT_EQ(c, kLevelColour[2]);
+    // bilinear always reads level 0
+    for (std::uint32_t c : texturedScreenQuad(tex, 1.0f, TextureFilter::Bilinear).color) ASSERT_EQ(c, kLevelColour[0]);
+}
+
+TEST(Raster, TrilinearLevelOfDetailStopsAtBothEndsOfTheChain) {
+    // Magnified (a 256-texel texture's first 16 texels over 64 pixels: a quarter texel per
+    // pixel, level of detail -2): level 0, not some level below it.
+    for (std::uint32_t c : texturedScreenQuad(levelColouredTexture(256), 1.0f / 16.0f, TextureFilter::Trilinear).color)
+        ASSERT_EQ(c, kLevelColour[0]);
+    // Past the last level (an 8-texel texture, levels 8, 4, 2 and 1 texels, repeated 256 times
+    // over 64 pixels: 32 texels per pixel, level of detail 5): the 1x1 level, white.
+    const Texture small = levelColouredTexture(8);
+    ASSERT_EQ(small.levels.size(), 4u);
+    for (std::uint32_t c : texturedScreenQuad(small, 256.0f, TextureFilter::Trilinear).color)
+        ASSERT_EQ(c, kLevelColour[3]);
 }
 
 // The level of detail's own log2 (the same bits on the CPU and the GPU): within 1e-6 of the

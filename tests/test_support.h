@@ -1,4 +1,5 @@
-// Shared helpers for the tests: where the corpus and scratch files live.
+// Shared helpers for the tests: where the corpus and scratch files live, and what a test does
+// when something it needs is absent.
 #pragma once
 
 #include "core/frame.h"
@@ -36,6 +37,25 @@ inline std::filesystem::path writeFile(const std::filesystem::path& path, const 
 }
 
 inline std::filesystem::path sourceDir() { return FACET_SOURCE_DIR; }
+
+// Whether the test command requires something (FACET_REQUIRE_GL=1, FACET_REQUIRE_DISPLAY=1,
+// exported by scripts/test.sh once setup.sh has installed it).
+inline bool required(const char* variable) {
+    const char* value = std::getenv(variable);
+    return value && std::string(value) == "1";
+}
+
+} // namespace facet::test
+
+// Something a test needs is unusable, for `why`: where `variable` requires it the test fails
+// saying so (it should be there, so something broke); elsewhere it is skipped saying why.
+#define FACET_SKIP_UNLESS_REQUIRED(variable, why)                                                                      \
+    do {                                                                                                               \
+        if (::facet::test::required(variable)) FAIL() << (why) << " (and " variable "=1 requires it)";                 \
+        GTEST_SKIP() << (why);                                                                                         \
+    } while (0)
+
+namespace facet::test {
 
 // A colour and depth buffer for a renderer to draw into, filled with the given values first
 // (values no renderer writes show pixels it left untouched).

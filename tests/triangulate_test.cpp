@@ -67,11 +67,29 @@ TEST(Triangulate, TrianglePassesThrough) {
     EXPECT_EQ(tris, (std::vector<std::uint32_t>{0, 1, 2}));
 }
 
+// Triangles 0 i i+1 for every i: a fan from the first corner.
+std::vector<std::uint32_t> fanFromFirstCorner(std::uint32_t corners) {
+    std::vector<std::uint32_t> fan;
+    for (std::uint32_t i = 1; i + 1 < corners; ++i) fan.insert(fan.end(), {0, i, i + 1});
+    return fan;
+}
+
 TEST(Triangulate, ConvexPolygonsBecomeFans) {
     expectExactCover({{0, 0}, {1, 0}, {1, 1}, {0, 1}}, 2);
     std::vector<glm::dvec2> hexagon;
     for (int i = 0; i < 6; ++i) hexagon.push_back({std::cos(i * M_PI / 3), std::sin(i * M_PI / 3)});
     expectExactCover(hexagon, 4);
+    // Past kMaxEarClipCorners a convex polygon is cut as a fan from its first corner, which is
+    // exact for it, so it is reported Ok.
+    const auto n = std::uint32_t(kMaxEarClipCorners + 7);
+    Polygon circle;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const double a = 2.0 * M_PI * i / n;
+        circle.push_back({float(std::cos(a)), float(std::sin(a)), 0.0f});
+    }
+    std::vector<std::uint32_t> tris;
+    EXPECT_EQ(triangulatePolygon(circle, tris), Triangulation::Ok);
+    EXPECT_EQ(tris, fanFromFirstCorner(n));
 }
 
 TEST(Triangulate, ConcaveQuadSplitsAlongItsInnerDiagonal) {
@@ -135,17 +153,14 @@ TEST(Triangulate, DegeneratePolygonsGiveNothing) {
 }
 
 TEST(Triangulate, SelfIntersectingPolygonFallsBackToAFan) {
-    // A pentagram written as one 5-corner polygon: every corner's triangle holds another corner.
-    std::vector<glm::vec3> star;
-    for (int i = 0; i < 5; ++i) {
-        const double a = M_PI / 2 + i * 4 * M_PI / 5;
-        star.push_back({float(std::cos(a)), float(std::sin(a)), 0.0f});
-    }
+    // A zigzag crossing itself: at every corner that turns counter-clockwise, the triangle
+    // with its neighbours holds another corner, so no ear can be cut. (A pentagram is no such
+    // case: its corners lie on a circle, so no corner's triangle holds another.)
+    const Polygon zigzag{{1, 0, 0}, {4, 3, 0}, {0, 3, 0}, {4, 2, 0}, {0, 2, 0}, {3, 4, 0}};
     std::vector<std::uint32_t> tris;
-    const Triangulation result = triangulatePolygon(star, tris);
-    EXPECT_NE(result, Triangulation::Degenerate);
-    EXPECT_GE(tris.size() / 3, 1u);
-    for (const std::uint32_t i : tris) EXPECT_LT(i, 5u);
+    // Reported as a fan, and cut as one: from the first corner, in order.
+    EXPECT_EQ(triangulatePolygon(zigzag, tris), Triangulation::Fan);
+    EXPECT_EQ(tris, fanFromFirstCorner(6));
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "cpu/project.h"
 
+#include "cpu/isa.h"
+
 namespace facet {
 
 namespace {
@@ -41,10 +43,11 @@ void projectAvx2(const ProjectParams& p, std::uint32_t b, std::uint32_t e) { pro
 
 void projectVertices(const ProjectParams& params, std::size_t begin, std::size_t end) {
     const auto b = static_cast<std::uint32_t>(begin), e = static_cast<std::uint32_t>(end);
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl"))
-        projectAvx512(params, b, e);
-    else
-        projectAvx2(params, b, e);
+    switch (chosenIsa()) {
+    case Isa::Avx512: projectAvx512(params, b, e); break;
+    case Isa::Avx2: projectAvx2(params, b, e); break;
+    case Isa::Scalar: projectVerticesScalar(params, begin, end); break;
+    }
 }
 
 __attribute__((optimize("no-tree-vectorize"))) void projectVerticesScalar(const ProjectParams& params,

@@ -1,7 +1,9 @@
 // The CPU vertex stage: the kernel's per-thread function in a loop that the compiler
 // vectorises, built twice: for the x86-64-v3 baseline (AVX2) and for AVX-512, picked at run
-// time. With FP contraction off both compute exactly the same roundings as the scalar code.
+// time (cpu/isa.h; FACET_ISA=scalar runs the per-thread function unvectorised). With FP
+// contraction off all of them compute exactly the same roundings as the scalar code.
 #include "cpu/cpu_renderer.h"
+#include "cpu/isa.h"
 
 #include "shaders_cuda/vertex_stage.h"
 
@@ -40,7 +42,11 @@ void transformRangeAvx2(const VertexStageParams& p, std::uint32_t begin, std::ui
     transformRange(p, begin, end);
 }
 
-bool cpuHasAvx512() { return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl"); }
+// FACET_ISA=scalar: the per-thread function one vertex at a time, not vectorised.
+__attribute__((optimize("no-tree-vectorize"))) void transformRangeScalar(const VertexStageParams& p,
+                                                                         std::uint32_t begin, std::uint32_t end) {
+    for (std::uint32_t i = begin; i < end; ++i) vertexStageThread(p, i);
+}
 
 } // namespace
 
@@ -49,10 +55,11 @@ void transformVertices(const Mesh& mesh, const ViewParams& view, std::size_t beg
     const VertexStageParams params{mesh.px.data(), mesh.py.data(), mesh.pz.data(), dx, dy, dz,
                                    static_cast<std::uint32_t>(mesh.vertexCount()), view};
     const auto b = static_cast<std::uint32_t>(begin), e = static_cast<std::uint32_t>(end);
-    if (cpuHasAvx512())
-        transformRangeAvx512(params, b, e);
-    else
-        transformRangeAvx2(params, b, e);
+    switch (chosenIsa()) {
+    case Isa::Avx512: transformRangeAvx512(params, b, e); break;
+    case Isa::Avx2: transformRangeAvx2(params, b, e); break;
+    case Isa::Scalar: transformRangeScalar(params, b, e); break;
+    }
 }
 
 } // namespace facet

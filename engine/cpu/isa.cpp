@@ -1,0 +1,27 @@
+#include "cpu/isa.h"
+
+#include "core/error.h"
+
+#include <cstdlib>
+
+namespace facet {
+
+bool cpuSupports(Isa isa) {
+    switch (isa) {
+    case Isa::Scalar: return true;
+    case Isa::Avx2: return __builtin_cpu_supports("avx2");
+    case Isa::Avx512: return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+    }
+    return false;
+}
+
+Isa chosenIsa() {
+    const char* requested = std::getenv("FACET_ISA");
+    if (!requested || !*requested) return cpuSupports(Isa::Avx512) ? Isa::Avx512 : Isa::Avx2;
+    const std::optional<Isa> isa = fromName<Isa>(requested);
+    if (!isa) throw Error(std::string("FACET_ISA expects ") + nameChoices<Isa>() + ", got '" + requested + "'");
+    if (!cpuSupports(*isa)) throw Error(std::string("FACET_ISA=") + requested + ": this CPU does not support it");
+    return *isa;
+}
+
+} // namespace facet

@@ -1,0 +1,50 @@
+// FACET_ISA picks the vector path of the run-time dispatch (engine/cpu/isa.h), so the SIMD
+// tests can run on every path this machine supports (tests/CMakeLists.txt registers them once
+// per path), not only on its best one.
+#include "core/error.h"
+#include "cpu/isa.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace facet {
+namespace {
+
+TEST(Isa, ChosenPathIsTheOneFacetIsaAsksFor) {
+    const char* requested = std::getenv("FACET_ISA");
+    if (!requested || !*requested) {
+        EXPECT_EQ(chosenIsa(), cpuSupports(Isa::Avx512) ? Isa::Avx512 : Isa::Avx2);
+        return;
+    }
+    const std::optional<Isa> isa = fromName<Isa>(requested);
+    ASSERT_TRUE(isa) << "FACET_ISA=" << requested << " names no path";
+    if (!cpuSupports(*isa)) GTEST_SKIP() << "this CPU does not support FACET_ISA=" << requested;
+    EXPECT_EQ(chosenIsa(), *isa);
+    std::cout << "[ ISA ] running the " << nameOf(*isa) << " path\n";
+}
+
+TEST(Isa, UnknownOrUnsupportedNamesAreErrorsNamingThem) {
+    const char* before = std::getenv("FACET_ISA");
+    const std::string saved = before ? before : "";
+    ::setenv("FACET_ISA", "sse9", 1);
+    try {
+        chosenIsa();
+        ADD_FAILURE() << "FACET_ISA=sse9 was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("FACET_ISA expects scalar, avx2 or avx512, got 'sse9'"), std::string::npos)
+            << e.what();
+    }
+    if (!cpuSupports(Isa::Avx512)) {
+        ::setenv("FACET_ISA", "avx512", 1);
+        EXPECT_THROW(chosenIsa(), Error);
+    }
+    if (before)
+        ::setenv("FACET_ISA", saved.c_str(), 1);
+    else
+        ::unsetenv("FACET_ISA");
+}
+
+} // namespace
+} // namespace facet

@@ -1,0 +1,110 @@
+// facet-render's outputs read back as a user's program would: --depth's layout against the
+// OpenGL reference's depth for the same camera, and --texture's picture against the texture.
+#include "asset/image.h"
+#include "asset/obj_loader.h"
+#include "core/camera.h"
+#include "gl/gl_reference.h"
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+namespace facet {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kRender = fs::path(FACET_BINARY_DIR) / "apps" / "facet-render";
+
+// Runs facet-render with `args` (its output in `log`); its exit status.
+int render(const std::string& args, const fs::path& log) {
+    const std::string command = "'" + kRender.string() + "' " + args + " > '" + log.string() + "' 2>&1";
+    const int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string readAll(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(RenderApp, DepthFileIsOpenGlsWindowDepthTopRowFirst) {
+    const GlAvailability gl = GlReferenceRenderer::probe();
+    if (!gl.usable) FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_GL", "OpenGL unusable: " + gl.reason);
+    const fs::path dir = test::scratchDir("render_depth");
+    const int w = 160, h = 90;
+    ASSERT_EQ(render("--size 160x90 --stage cpu --eye 7,4,9 --yaw 35 --pitch -20 --fov 50 --near 0.5 --far 40 -o '" +
+                         (dir / "d.png").string() + "' --depth '" + (dir / "d.depth").string() + "'",
+                     dir / "log.txt"),
+              0)
+        << readAll(dir / "log.txt");
+    const std::string bytes = readAll(dir / "d.depth");
+    ASSERT_EQ(bytes.size(), std::size_t(w) * h * 4) << "one float32 per pixel";
+    std::vector<float> file(std::size_t(w) * h);
+    std::memcpy(file.data(), bytes.data(), bytes.size()); // little-endian, as this machine
+
+    Camera cam;
+    cam.eye = {7.0f, 4.0f, 9.0f};
+    cam.yawDegrees = 35.0f;
+    cam.pitchDegrees = -20.0f;
+    cam.fovYDegrees = 50.0f;
+    cam.nearPlane = 0.5f;
+    cam.farPlane = 40.0f;
+    const Model model = loadObj(test::sourceDir() / "assets" / "default_scene" / "scene.obj");
+    test::Frame reference(w, h);
+    GlReferenceRenderer().render(model, cam.view(float(w) / float(h)), RenderSettings{}, reference.view());
+
+    // Coverage and depth as in gl_reference_test's file scenes: at most 0.1% of the pixels may
+    // differ (vertices round differently on the two sides); upside down, most would.
+    std::size_t covered = 0, differing = 0;
+    for (std::size_t i = 0; i < file.size(); ++i) {
+        covered += reference.depth[i] < 1.0f;
+        const bool same = (file[i] < 1.0f) == (reference.depth[i] < 1.0f) && std::abs(file[i] - reference.depth[i]) <= 1e-5f;
+        differing += !same;
+    }
+    std::size_t flipped = 0; // the same comparison with the file read bottom row first
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const float f = file[std::size_t(h - 1 - y) * w + x], r = reference.depth[std::size_t(y) * w + x];
+            flipped += !((f < 1.0f) == (r < 1.0f) && std::abs(f - r) <= 1e-5f);
+        }
+    std::cout << "[ depth    ] " << covered << " px covered, " << differing << " differ from OpenGL's (" << flipped
+              << " if read bottom row first)\n";
+    EXPECT_GT(flipped, file.size() / 10) << "the scene is not symmetric top to bottom, so a flip would show";
+    EXPECT_GT(covered, file.size() / 4) << "the scene fills the view";
+    EXPECT_LE(differing, file.size() / 1000) << differing << " of " << file.size() << " pixels differ from OpenGL's";
+}
+
+TEST(RenderApp, TextureFlagPutsTheImageOnTheMesh) {
+    // A square with uv over [0, 1]^2 filling a square picture, and a 2x2 texture with nearest
+    // filtering: each quarter of the picture shows the texel of the same quarter of the image.
+    const fs::path dir = test::scratchDir("render_texture");
+    const fs::path quad = test::writeFile(dir / "quad.obj", "v -1 -1 0\nv 1 -1 0\nv 1 1 0\nv -1 1 0\n"
+                                                            "vt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n"
+                                                            "f 1/1 2/2 3/3 4/4\n");
+    const Image texture{2, 2, {0xFF0000FFu, 0xFF00FF00u, 0xFFFF0000u, 0xFF00FFFFu}}; // rows top first
+    writePng(dir / "texture.png", texture);
+    ASSERT_EQ(render("'" + quad.string() + "' --texture '" + (dir / "texture.png").string() +
+                         "' --filter nearest --size 32x32 --stage cpu --eye 0,0,1 --yaw 0 --pitch 0 --fov 90 "
+                         "--near 0.1 --far 10 -o '" + (dir / "out.png").string() + "'",
+                     dir / "log.txt"),
+              0)
+        << readAll(dir / "log.txt");
+    const Image out = loadImage(dir / "out.png");
+    ASSERT_EQ(out.width, 32u);
+    ASSERT_EQ(out.height, 32u);
+    for (std::uint32_t y = 0; y < 32; ++y)
+        for (std::uint32_t x = 0; x < 32; ++x)
+            ASSERT_EQ(out.pixels[y * 32 + x], texture.pixels[(y / 16) * 2 + x / 16]) << "pixel " << x << "," << y;
+}
+
+} // namespace
+} // namespace facet
