@@ -22,6 +22,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -116,10 +117,20 @@ private:
     Clock::time_point firstSceneFrame_;
 };
 
+// The GPU to render on: the one asked for, else the one driving the window's context (so its
+// pixel buffer is written through interop), else FACET_DEVICE or device 0.
+int chooseDevice(const Options& options) {
+    if (options.device >= 0) return options.device;
+    const char* environment = std::getenv("FACET_DEVICE");
+    if (environment && *environment) return -1;
+    return DisplayFrame::contextCudaDevice();
+}
+
 Renderer makeRenderer(const Options& options) {
     RendererOptions r;
     r.backend = options.stage;
     r.threads = options.threads;
+    r.device = chooseDevice(options);
     try {
         return Renderer(r);
     } catch (const Error& e) {
@@ -133,6 +144,7 @@ Viewer::Viewer(const Options& options, GLFWwindow* window, Renderer renderer)
     state_.resolutionScale = options.resolutionScale;
     state_.vsync = options.vsync;
     state_.showPanel = options.ui;
+    state_.gpus = describeGpus();
     renderer_.setModel(state_.model); // empty until the first load arrives: frames show the clear colour
     showPlacement();
     state_.threads = state_.threadsEdit = renderer_.threadCount();
@@ -308,6 +320,7 @@ void Viewer::showPlacement() {
     state_.vertexStage = p.vertex;
     state_.rasterStage = p.raster;
     state_.gpuUnavailable = renderer_.gpuUnavailable();
+    state_.gpuName = renderer_.deviceName();
     if (p.note != shownNote_ && !p.note.empty()) std::cerr << "note: " << p.note << "\n";
     shownNote_ = p.note;
 }
@@ -453,11 +466,11 @@ int run(const Options& options) {
         std::cout << usageText();
         return 0;
     }
-    // Made before the window, so an impossible --stage is refused without opening one.
-    Renderer renderer = makeRenderer(options);
     GlfwSession glfw;
     Window window(options.width, options.height, "facet-viewer");
     ImGuiSession imgui(window.get());
+    // Made once the window's context exists: the GPU that drives it is the one to render on.
+    Renderer renderer = makeRenderer(options);
     // Declared last, destroyed first: its GL objects go while the context is still current.
     Viewer viewer(options, window.get(), std::move(renderer));
     return viewer.run();

@@ -24,6 +24,9 @@ Camera (defaults frame the whole mesh from the front right, slightly above):
   --light            headlight Lambert shading
   --stage S          cpu | gpu | auto (default auto: the GPU when one is usable)
   --threads N        CPU threads (default: one per hardware thread)
+  --device N         CUDA device for the GPU stages (default: FACET_DEVICE, else the GPU that
+                     drives the window, else 0); elsewhere than on the window's GPU the frame is
+                     copied into the window instead of written through CUDA-GL interop
   --vsync on|off     wait for the display's refresh (default on)
   --no-ui            start with the panel hidden (F1 shows it)
 Scripted runs (tests, demos, measurements):
@@ -67,6 +70,8 @@ Options parseArguments(int argc, char** argv) {
                 throw UsageError("--stage " + v + " renders offscreen only (facet-render); the viewer takes auto, cpu or gpu");
         } else if (arg == "--threads") {
             o.threads = static_cast<int>(parseInteger(arg, args.value(), 1, 1024));
+        } else if (arg == "--device") {
+            o.device = static_cast<int>(parseInteger(arg, args.value(), 0, 1023));
         } else if (arg == "--vsync") {
             const std::string v = args.value();
             if (v != "on" && v != "off") throw UsageError("--vsync expects on or off, got '" + v + "'");

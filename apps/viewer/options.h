@@ -20,6 +20,7 @@ struct Options {
     RenderSettings settings;
     Backend stage = Backend::Auto; // auto, cpu or gpu
     int threads = 0;    // 0: one per hardware thread
+    int device = -1;    // CUDA device; -1: FACET_DEVICE, else the one driving the window, else 0
     int frames = 0;     // > 0: scripted, exit after this many frames of the scene
     std::optional<std::string> screenshot;       // the facet frame, after the last frame
     std::optional<std::string> windowScreenshot; // the window with the panel, after the last frame

@@ -59,10 +59,13 @@ void pipelineSection(ViewerState& s) {
     if (!ImGui::CollapsingHeader("Pipeline", ImGuiTreeNodeFlags_DefaultOpen)) return;
     stageChoice("vertex stage", s.vertexStage, s.gpuUnavailable);
     stageChoice("raster stage", s.rasterStage, s.gpuUnavailable);
-    if (!s.gpuUnavailable.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("GPU unavailable: %s", s.gpuUnavailable.c_str());
-        ImGui::PopTextWrapPos();
+    ImGui::PushTextWrapPos(0.0f);
+    if (!s.gpuUnavailable.empty()) ImGui::TextDisabled("GPU unavailable: %s", s.gpuUnavailable.c_str());
+    if (!s.gpuName.empty()) ImGui::TextDisabled("GPU stages on %s", s.gpuName.c_str());
+    ImGui::PopTextWrapPos();
+    if (ImGui::TreeNode("CUDA devices")) {
+        for (const std::string& line : s.gpus) ImGui::TextDisabled("%s", line.c_str());
+        ImGui::TreePop();
     }
 
     ImGui::Spacing();

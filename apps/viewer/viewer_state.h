@@ -65,6 +65,8 @@ struct ViewerState {
     bool vsync = true;
     Side vertexStage = Side::Cpu, rasterStage = Side::Cpu; // the panel's choice, applied by the loop
     std::string gpuUnavailable; // why the GPU options are disabled; empty when they are not
+    std::string gpuName;        // the GPU the stages run on, when one is
+    std::vector<std::string> gpus; // the CUDA devices, one line each (or why there are none)
 
     // What the last frame took, and the frames before it.
     FrameStats stats;
