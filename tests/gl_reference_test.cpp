@@ -361,6 +361,29 @@ TEST(GlReference, TexturedSlantedPlane) {
         }
 }
 
+// Vertex colours multiply the texel (or the material colour), interpolated perspective-correctly:
+// the plane's four corners in four colours, seen at a grazing angle.
+TEST(GlReference, VertexColoursOnASlantedPlane) {
+    FACET_REQUIRE_GL();
+    Model plane = texturedPlane(noiseTexture(64, 5));
+    const glm::vec3 colors[4] = {{1.0f, 0.2f, 0.0f}, {0.0f, 1.0f, 0.4f}, {0.3f, 0.0f, 1.0f}, {1.0f, 1.0f, 1.0f}};
+    for (const glm::vec3& c : colors) {
+        plane.mesh.cr.push_back(c.r);
+        plane.mesh.cg.push_back(c.g);
+        plane.mesh.cb.push_back(c.b);
+    }
+    for (const TextureFilter filter : {TextureFilter::Nearest, TextureFilter::Bilinear, TextureFilter::Trilinear}) {
+        RenderSettings settings;
+        settings.filter = filter;
+        renderBoth(std::string("vertex-coloured textured plane, ") + nameOf(filter), plane,
+                   planeView(161, 121), settings, 161, 121);
+    }
+    plane.materials[0] = Material{"tinted", glm::vec3(0.9f, 0.7f, 0.5f), -1};
+    RenderSettings settings;
+    settings.headlight = true;
+    renderBoth("vertex-coloured plane, headlight", plane, planeView(160, 120), settings, 160, 120);
+}
+
 // A box around the camera, one texture over each face, flat normals (own vertices per face).
 Model boxAround(float half) {
     Model m;
@@ -438,6 +461,7 @@ TEST(GlReference, CorpusMeshes) {
         {"tinyobjloader/cornell_box.obj", nullptr, true},
         {"obj2gltf/box-textured/box-textured.obj", nullptr, false},
         {"obj2gltf/box-objects-groups-materials/box-objects-groups-materials.obj", nullptr, true},
+        {"tinyobjloader/cube-vertexcol.obj", nullptr, true},
     };
     for (const CorpusCase& c : cases) {
         const std::filesystem::path path = dir / c.path;

@@ -15,11 +15,12 @@ namespace facet {
 
 // A mesh as kernels see it: raw pointers to its structure-of-arrays attributes (host memory
 // or device memory alike). u/v are null for a mesh without texture coordinates, nx/ny/nz for
-// one without normals.
+// one without normals, cr/cg/cb for one without vertex colours.
 struct MeshView {
     const float *px = nullptr, *py = nullptr, *pz = nullptr;
     const float *u = nullptr, *v = nullptr;
     const float *nx = nullptr, *ny = nullptr, *nz = nullptr;
+    const float *cr = nullptr, *cg = nullptr, *cb = nullptr;
     const std::uint32_t* indices = nullptr; // three per triangle
     const MaterialRange* ranges = nullptr;  // sorted, covering every triangle
     std::uint32_t vertexCount = 0;
@@ -41,6 +42,11 @@ inline MeshView meshView(const Mesh& mesh) {
         m.nx = mesh.nx.data();
         m.ny = mesh.ny.data();
         m.nz = mesh.nz.data();
+    }
+    if (mesh.hasVertexColors()) {
+        m.cr = mesh.cr.data();
+        m.cg = mesh.cg.data();
+        m.cb = mesh.cb.data();
     }
     m.indices = mesh.indices.data();
     m.ranges = mesh.ranges.data();
@@ -89,7 +95,8 @@ FACET_HD ClipVertex meshClipVertex(const MeshView& mesh, const float* dx, const 
                                    std::uint32_t i) {
     return ClipVertex{{dx[i], dy[i], dz[i]},
                       mesh.u ? glm::vec2(mesh.u[i], mesh.v[i]) : glm::vec2(0.0f),
-                      mesh.nx ? glm::vec3(mesh.nx[i], mesh.ny[i], mesh.nz[i]) : glm::vec3(0.0f)};
+                      mesh.nx ? glm::vec3(mesh.nx[i], mesh.ny[i], mesh.nz[i]) : glm::vec3(0.0f),
+                      mesh.cr ? glm::vec3(mesh.cr[i], mesh.cg[i], mesh.cb[i]) : glm::vec3(1.0f)};
 }
 
 // Vertex i's clip classification and, inside every plane, its projection.

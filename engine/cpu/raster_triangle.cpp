@@ -262,6 +262,18 @@ inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx) {
     return simd::pack4(c);
 }
 
+// A job of a vertex-coloured material, which the vectorised passes do not interpolate: each
+// pixel it won shaded by the scalar reference itself (meshes without vertex colours never
+// come here, so they keep the vectorised passes at no cost).
+void shadeJobScalar(const ShadeJob& job, const RasterContext& ctx, const TileBuffers& buffers) {
+    std::uint32_t* c0 =
+        buffers.color + std::size_t(job.qy - buffers.originY) * kTileBufferStride + std::size_t(job.qx - buffers.originX);
+    for (int k = 0; k < 4; ++k)
+        if (job.mask >> k & 1)
+            c0[(k >> 1) * kTileBufferStride + (k & 1)] = shadeQuadPixel(
+                *job.triangle->tri, *job.triangle->material, ctx.settings, ctx.viewForward, job.qx, job.qy, k);
+}
+
 // Shades a batch of jobs into the tile's colour buffer, each in the pixels it won.
 void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, const RasterContext& ctx, const TileBuffers& buffers) {
     for (int j = 0; j < count; ++j) jobTexelCoordinates(jobs[j], ctx);
@@ -280,6 +292,10 @@ void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, const RasterCont
     const bool streamed = ctx.settings.filter != TextureFilter::Nearest;
     for (int j = 0; j < count; ++j) {
         const ShadeJob& job = jobs[j];
+        if (job.triangle->material->vertexColors) {
+            shadeJobScalar(job, ctx, buffers);
+            continue;
+        }
         if (streamed && job.triangle->material->texture.levelCount > 0) {
             streamPixels(stream, job, ctx, buffers);
             continue;

@@ -17,7 +17,7 @@ struct GpuRenderer::Impl {
     KernelPipeline<DeviceExec> pipeline{exec};
 
     // The resident model.
-    DeviceBuffer<float> px, py, pz, u, v, nx, ny, nz;
+    DeviceBuffer<float> px, py, pz, u, v, nx, ny, nz, cr, cg, cb;
     DeviceBuffer<std::uint32_t> indices;
     DeviceBuffer<MaterialRange> ranges;
     std::vector<DeviceBuffer<std::uint32_t>> texels;
@@ -86,6 +86,14 @@ void GpuRenderer::upload(const Model& model) {
         view.nx = g.nx.data();
         view.ny = g.ny.data();
         view.nz = g.nz.data();
+    }
+    if (view.cr) {
+        g.cr.upload(m.cr.data(), n);
+        g.cg.upload(m.cg.data(), n);
+        g.cb.upload(m.cb.data(), n);
+        view.cr = g.cr.data();
+        view.cg = g.cg.data();
+        view.cb = g.cb.data();
     }
     g.indices.upload(m.indices.data(), m.indices.size());
     g.ranges.upload(m.ranges.data(), m.ranges.size());
