@@ -2,7 +2,7 @@
 // agree on coverage (pixel covered iff depth < 1), on colour where both cover, and on depth.
 // Skipped where no OpenGL 3.3 context can be made. Each comparison prints its numbers.
 #include "asset/image.h"
-#include "asset/obj_loader.h"
+#include "asset/load_model.h"
 #include "core/camera.h"
 #include "core/error.h"
 #include "cpu/cpu_renderer.h"
@@ -469,7 +469,7 @@ TEST(GlReference, CorpusMeshes) {
             std::cout << "[ GL vs CPU ] " << c.path << ": not in the corpus, skipped\n";
             continue;
         }
-        Model model = loadObj(path);
+        Model model = loadModel(path);
         if (c.texture) {
             model.textures.push_back(makeTexture(loadImage(dir / c.texture), c.texture));
             if (model.materials.empty()) model.materials.push_back(Material{});
@@ -494,7 +494,7 @@ namespace {
 
 TEST(GlReference, DefaultScene) {
     FACET_REQUIRE_GL();
-    const Model model = loadObj(test::sourceDir() / "assets/default_scene/scene.obj");
+    const Model model = loadModel(test::sourceDir() / "assets/default_scene/scene.obj");
     // Even and odd sizes (odd heights shift OpenGL's quad pairing), the default view and a
     // low view close to the ground, every filter, with and without the headlight.
     struct Case {
