@@ -87,13 +87,14 @@ void GpuRenderer::upload(const Model& model) {
         view.ny = g.ny.data();
         view.nz = g.nz.data();
     }
-    if (view.cr) {
-        g.cr.upload(m.cr.data(), n);
-        g.cg.upload(m.cg.data(), n);
-        g.cb.upload(m.cb.data(), n);
-        view.cr = g.cr.data();
-        view.cg = g.cg.data();
-        view.cb = g.cb.data();
+    if (view.cr) { // vertex colours, channel by channel
+        const std::vector<float>* from[3] = {&m.cr, &m.cg, &m.cb};
+        DeviceBuffer<float>* to[3] = {&g.cr, &g.cg, &g.cb};
+        const float** at[3] = {&view.cr, &view.cg, &view.cb};
+        for (int k = 0; k < 3; ++k) {
+            to[k]->upload(from[k]->data(), n);
+            *at[k] = to[k]->data();
+        }
     }
     g.indices.upload(m.indices.data(), m.indices.size());
     g.ranges.upload(m.ranges.data(), m.ranges.size());
