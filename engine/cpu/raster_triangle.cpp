@@ -265,7 +265,8 @@ inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx) {
 // A job of a vertex-coloured material, which the vectorised passes do not interpolate: each
 // pixel it won shaded by the scalar reference itself (meshes without vertex colours never
 // come here, so they keep the vectorised passes at no cost).
-void shadeJobScalar(const ShadeJob& job, const RasterContext& ctx, const TileBuffers& buffers) {
+// Kept out of line, so the vectorised passes' loop stays as it was.
+[[gnu::noinline]] void shadeJobScalar(const ShadeJob& job, const RasterContext& ctx, const TileBuffers& buffers) {
     std::uint32_t* c0 =
         buffers.color + std::size_t(job.qy - buffers.originY) * kTileBufferStride + std::size_t(job.qx - buffers.originX);
     for (int k = 0; k < 4; ++k)
@@ -292,7 +293,7 @@ void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, const RasterCont
     const bool streamed = ctx.settings.filter != TextureFilter::Nearest;
     for (int j = 0; j < count; ++j) {
         const ShadeJob& job = jobs[j];
-        if (job.triangle->material->vertexColors) {
+        if (__builtin_expect(job.triangle->material->vertexColors, false)) {
             shadeJobScalar(job, ctx, buffers);
             continue;
         }
