@@ -24,7 +24,7 @@ namespace facet {
 namespace {
 
 ScreenVertex vertexAt(glm::vec2 p) {
-    return ScreenVertex{{snapToFixed(p.x), snapToFixed(p.y)}, p, 0.5f, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f), 0xFFFFFFFFu};
+    return ScreenVertex{{snapToFixed(p.x), snapToFixed(p.y)}, p, 0.5f, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)};
 }
 
 // Stepped quad coverage equals covers(edgeValues()) on every pixel of the triangle's bounds,

@@ -119,7 +119,7 @@ const ColoredCorner kSlanted[3] = {{{6.0f, 6.0f}, 1.0f, {1, 0, 0}},
 TEST(VertexColors, MultiplyTheMaterialColourPerspectiveCorrectly) {
     const Material material{"tinted", glm::vec3(1.0f, 0.6f, 0.2f), -1};
     const Model model = coloredTriangle(kSlanted, material);
-    ASSERT_TRUE(shadeMaterials(model)[0].vertexColors);
+    ASSERT_TRUE(model.mesh.hasVertexColors());
     const test::Frame frame = renderCpu(model);
     EXPECT_GT(expectInterpolated(frame, kSlanted, glm::vec3(255.0f, 0.6f * 255.0f, 0.2f * 255.0f)), 900);
 }
@@ -150,7 +150,7 @@ TEST(VertexColors, ExactCornerColoursOnAFlatTriangle) {
 TEST(VertexColors, MeshesWithoutThemAreUntouched) {
     Model model = coloredTriangle(kSlanted, Material{"tinted", glm::vec3(1.0f, 0.6f, 0.2f), -1});
     for (std::vector<float>* a : {&model.mesh.cr, &model.mesh.cg, &model.mesh.cb}) a->clear();
-    EXPECT_FALSE(shadeMaterials(model)[0].vertexColors);
+    EXPECT_FALSE(model.mesh.hasVertexColors());
     const test::Frame frame = renderCpu(model);
     const std::uint32_t material = packRgba8(glm::vec4(255.0f, 0.6f * 255.0f, 0.2f * 255.0f, 255.0f));
     int covered = 0;

@@ -21,7 +21,6 @@ std::vector<ShadeMaterial> shadeMaterials(const Model& model) {
             out[i].texture = TextureView{t.texels.data(), t.levels.data(), static_cast<int>(t.levels.size())};
         }
     }
-    for (ShadeMaterial& m : out) m.vertexColors = model.mesh.hasVertexColors();
     return out;
 }
 

@@ -41,8 +41,7 @@ struct Model {
 
 // The materials as the renderers' shading reads them, one per Model::materials entry (and
 // at least one: the default 0.8 grey). Texture views point into model.textures, so they stay
-// valid while the model lives unchanged; a texture is used only where the mesh has UVs; every
-// material multiplies by the vertex colour where the mesh has vertex colours.
+// valid while the model lives unchanged; a texture is used only where the mesh has UVs.
 std::vector<ShadeMaterial> shadeMaterials(const Model& model);
 
 } // namespace facet

@@ -19,19 +19,17 @@ struct RenderSettings {
 struct ShadeMaterial {
     glm::vec4 color;     // Kd in [0, 255], alpha 255
     TextureView texture; // levelCount 0 when untextured
-    // Multiply by the interpolated vertex colour: set for every material of a mesh with vertex
-    // colours, so meshes without them pay nothing (not even a multiply by 1).
-    bool vertexColors = false;
 };
 
 // Ambient share of the headlight term, so faces seen edge-on stay visible.
 inline constexpr float kAmbient = 0.2f;
 
-// `vertexColor` in [0, 1], read only where m.vertexColors.
+// `vertexColor` in [0, 1], or null for a mesh without vertex colours.
 FACET_HD glm::vec4 shadeFragment(const ShadeMaterial& m, TextureFilter filter, glm::vec2 uv, float lod,
-                                 bool headlight, glm::vec3 normal, glm::vec3 viewForward, glm::vec3 vertexColor) {
+                                 bool headlight, glm::vec3 normal, glm::vec3 viewForward,
+                                 const glm::vec3* vertexColor = nullptr) {
     glm::vec4 c = m.texture.levelCount > 0 ? sampleTexture(m.texture, filter, uv, lod) : m.color;
-    if (m.vertexColors) c = glm::vec4(glm::vec3(c) * vertexColor, c.w);
+    if (vertexColor) c = glm::vec4(glm::vec3(c) * *vertexColor, c.w);
     if (headlight) {
         // Two-sided: OBJ normals in the wild point either way.
         const float len = glm::length(normal);

@@ -18,18 +18,7 @@ struct ScreenVertex {
     float invW;        // 1 / d.z
     glm::vec2 uvOverW; // uv / d.z
     glm::vec3 nOverW;  // n / d.z
-    // The vertex colour, RGBA8 (R in the low byte), interpolated perspective-correctly with
-    // invW where a material asks for it. Eight bits a channel, not c / d.z in floats: the
-    // pictures have eight bits a channel anyway, and every triangle of every mesh carries it.
-    std::uint32_t color;
 };
-
-// A colour in [0, 1] as ScreenVertex::color: each channel rounded to the nearest of 0..255.
-FACET_HD std::uint32_t packVertexColor(glm::vec3 c) {
-    const glm::vec3 k = glm::clamp(c, 0.0f, 1.0f) * 255.0f + 0.5f;
-    return static_cast<std::uint32_t>(k.x) | (static_cast<std::uint32_t>(k.y) << 8) |
-           (static_cast<std::uint32_t>(k.z) << 16) | 0xFF000000u;
-}
 
 FACET_HD ScreenVertex projectVertex(const ClipVertex& v, const ViewParams& view, int width, int height) {
     const glm::vec2 px = ndcToPixel(perspectiveDivide(v.d, view.focus, view.aspect), width, height);
@@ -39,8 +28,7 @@ FACET_HD ScreenVertex projectVertex(const ClipVertex& v, const ViewParams& view,
                         windowDepth(v.d.z, view.nearPlane, view.farPlane),
                         invW,
                         v.uv * invW,
-                        v.n * invW,
-                        packVertexColor(v.c)};
+                        v.n * invW};
 }
 
 struct ScreenTriangle {

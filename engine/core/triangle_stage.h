@@ -8,6 +8,7 @@
 #include "core/mesh.h"
 #include "core/tiles.h"
 #include "core/triangle_setup.h"
+#include "core/vertex_color.h"
 
 #include <cstdint>
 
@@ -112,6 +113,11 @@ FACET_HD void classifyVertex(const MeshView& mesh, const float* dx, const float*
     if (outside[i] == 0) projected[i] = projectVertex(v, view, width, height);
 }
 
+// The default colour sink of setupMeshTriangleIn: the caller keeps no vertex colours.
+struct NoColors {
+    FACET_HD void operator()(const TriangleColors&) const {}
+};
+
 // What became of one mesh triangle.
 struct TriangleOutcome {
     int drawn = 0;        // set-up triangles emitted (a clipped triangle may give up to 6)
@@ -125,10 +131,11 @@ struct TriangleOutcome {
 // drawn; the next triangle asks for a slot again. A caller that keeps the triangles gives out
 // its own storage, so nothing is copied. With `gradients` false the emitted triangles lack
 // their barycentric gradients (FP64 work a counting pass does not need); what is emitted is
-// the same.
-template <class Slot, class Emit>
+// the same. For a mesh with vertex colours, `colors(const TriangleColors&)` is handed each
+// emitted triangle's colours just before `emit`; for others it is never called.
+template <class Slot, class Emit, class Colors = NoColors>
 FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::uint32_t t, Slot&& slot, Emit&& emit,
-                                             bool gradients = true) {
+                                             bool gradients = true, Colors&& colors = Colors{}) {
     TriangleOutcome outcome;
     const std::uint32_t* corner = in.mesh.indices + 3 * static_cast<std::size_t>(t);
     const unsigned outAll = in.outside[corner[0]] & in.outside[corner[1]] & in.outside[corner[2]];
@@ -138,6 +145,11 @@ FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::
         ScreenTriangle& tri = slot();
         if (setupTriangle(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]],
                           in.cullBackFaces, in.width, in.height, tri, gradients) == SetupResult::Ok) {
+            if (in.mesh.cr) {
+                const auto color = [&in](std::uint32_t i) { return glm::vec3(in.mesh.cr[i], in.mesh.cg[i], in.mesh.cb[i]); };
+                colors(setupColors(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]],
+                                   color(corner[0]), color(corner[1]), color(corner[2])));
+            }
             emit(static_cast<const ScreenTriangle&>(tri));
             outcome.drawn = 1;
         }
@@ -156,6 +168,7 @@ FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::
         ScreenTriangle& tri = slot();
         if (setupTriangle(first, previous, next, in.cullBackFaces, in.width, in.height, tri, gradients) ==
             SetupResult::Ok) {
+            if (in.mesh.cr) colors(setupColors(first, previous, next, poly[0].c, poly[k - 1].c, poly[k].c));
             emit(static_cast<const ScreenTriangle&>(tri));
             ++outcome.drawn;
         }
@@ -171,11 +184,11 @@ struct LocalTriangleSlot {
 };
 
 // setupMeshTriangleIn with the triangles set up in a local (for callers that copy them out).
-template <class Emit>
+template <class Emit, class Colors = NoColors>
 FACET_HD TriangleOutcome setupMeshTriangle(const TriangleStageInput& in, std::uint32_t t, Emit&& emit,
-                                           bool gradients = true) {
+                                           bool gradients = true, Colors&& colors = Colors{}) {
     LocalTriangleSlot slot;
-    return setupMeshTriangleIn(in, t, slot, emit, gradients);
+    return setupMeshTriangleIn(in, t, slot, emit, gradients, colors);
 }
 
 } // namespace facet

@@ -73,6 +73,7 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     projected_.resize(vertexCount);
     const ClipPlanes planes = makeClipPlanes(view, target.width, target.height);
     const MeshView meshPointers = meshView(mesh);
+    const bool colored = meshPointers.cr != nullptr; // set-up triangles keep vertex colours beside them
     constexpr std::size_t kVertexBlock = 4096;
     pool_.run((vertexCount + kVertexBlock - 1) / kVertexBlock, [&](std::size_t block, int) {
         const std::size_t begin = block * kVertexBlock, end = std::min(vertexCount, begin + kVertexBlock);
@@ -107,14 +108,16 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
         // chunk's triangles unclipped and grows when clipping fans them out. Its tile span is
         // kept beside it and its bins counted at once, so binning never reads the 200-byte
         // triangles again.
-        const auto makeRoom = [&chunk](std::size_t size) {
+        const auto makeRoom = [&chunk, colored](std::size_t size) {
             if (chunk.triangles.size() >= size) return;
             const std::size_t grown = std::max(size, chunk.triangles.size() * 2);
             chunk.triangles.resize(grown);
             chunk.materials.resize(grown);
             chunk.spans.resize(grown);
+            if (colored) chunk.colors.resize(grown);
         };
         makeRoom(end - begin + kMaxFanTriangles);
+        if (colored) chunk.colors.resize(chunk.triangles.size()); // the storage may have grown without them
         std::size_t count = 0;
         for (std::size_t t = begin; t < end; ++t) {
             makeRoom(count + kMaxFanTriangles);
@@ -128,7 +131,8 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
                     chunk.spans[count] = span;
                     chunk.materials[count] = triangleMaterial(meshPointers, std::uint32_t(t));
                     ++count;
-                });
+                },
+                true, [&](const TriangleColors& colors) { chunk.colors[count] = colors; });
             ++chunk.stats.trianglesIn;
             if (outcome.clipped) ++chunk.stats.trianglesClipped;
             if (outcome.drawn == 0) ++chunk.stats.trianglesCulled;
@@ -217,7 +221,8 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
                 // calls ahead, so the visibility pass does not wait on each.
                 if (k + kPrefetchAhead < last) prefetchTriangle(chunk.triangles[chunk.binTriangles[k + kPrefetchAhead]]);
                 const std::uint32_t i = chunk.binTriangles[k];
-                scratch.triangles[count] = TileTriangle{&chunk.triangles[i], &materials_[chunk.materials[i]]};
+                scratch.triangles[count] = TileTriangle{&chunk.triangles[i], &materials_[chunk.materials[i]],
+                                                        colored ? &chunk.colors[i] : nullptr};
                 ++count;
                 won += rasterizeVisibility(chunk.triangles[i], count, context, rect, buffers);
             }

@@ -272,7 +272,8 @@ inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx) {
     for (int k = 0; k < 4; ++k)
         if (job.mask >> k & 1)
             c0[(k >> 1) * kTileBufferStride + (k & 1)] = shadeQuadPixel(
-                *job.triangle->tri, *job.triangle->material, ctx.settings, ctx.viewForward, job.qx, job.qy, k);
+                *job.triangle->tri, *job.triangle->material, ctx.settings, ctx.viewForward, job.qx, job.qy, k,
+                job.triangle->colors);
 }
 
 // Shades a batch of jobs into the tile's colour buffer, each in the pixels it won.
@@ -293,7 +294,7 @@ void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, const RasterCont
     const bool streamed = ctx.settings.filter != TextureFilter::Nearest;
     for (int j = 0; j < count; ++j) {
         const ShadeJob& job = jobs[j];
-        if (__builtin_expect(job.triangle->material->vertexColors, false)) {
+        if (__builtin_expect(job.triangle->colors != nullptr, false)) {
             shadeJobScalar(job, ctx, buffers);
             continue;
         }

@@ -16,6 +16,7 @@
 #include "core/shading.h"
 #include "core/tiles.h"
 #include "core/triangle_setup.h"
+#include "core/vertex_color.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -67,6 +68,7 @@ struct TileBuffers {
 struct TileTriangle {
     const ScreenTriangle* tri;
     const ShadeMaterial* material;
+    const TriangleColors* colors = nullptr; // its vertex colours; null for a mesh without them
 };
 
 // A triangle whose snapped bounds are under kSmallTriangleExtent sub-pixels on each side (64

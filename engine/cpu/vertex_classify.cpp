@@ -40,7 +40,6 @@ void classifyVertices(const MeshView& mesh, const float* dx, const float* dy, co
     const __m256 w = _mm256_set1_ps(static_cast<float>(width)), h = _mm256_set1_ps(static_cast<float>(height));
     const __m256 nearPlane = _mm256_set1_ps(view.nearPlane);
     const __m256 depthScale = _mm256_set1_ps(view.farPlane / (view.farPlane - view.nearPlane));
-    const std::uint32_t white = packVertexColor(glm::vec3(1.0f)); // meshClipVertex's colour without colours
     std::size_t i = begin;
     for (; i + 8 <= end; i += 8) {
         const __m256 x = _mm256_loadu_ps(dx + i), y = _mm256_loadu_ps(dy + i), z = _mm256_loadu_ps(dz + i);
@@ -90,8 +89,6 @@ void classifyVertices(const MeshView& mesh, const float* dx, const float* dy, co
             s.invW = f[5][k];
             s.uvOverW = glm::vec2(f[6][k], f[7][k]);
             s.nOverW = glm::vec3(f[8][k], f[9][k], f[10][k]);
-            const std::size_t at = i + std::size_t(k);
-            s.color = mesh.cr ? packVertexColor(glm::vec3(mesh.cr[at], mesh.cg[at], mesh.cb[at])) : white;
         }
     }
     for (; i < end; ++i)

@@ -83,6 +83,8 @@ public:
 
         triangles_.ensure(totals[0]);
         triangleMaterials_.ensure(totals[0]);
+        if (mesh.cr) triangleColors_.ensure(totals[0]); // only a mesh with vertex colours keeps them
+        TriangleColors* const colors = mesh.cr ? triangleColors_.data() : nullptr;
         entryTile_.ensure(totals[1]);
         entryTriangle_.ensure(totals[1]);
         sortedTile_.ensure(totals[1]);
@@ -94,7 +96,7 @@ public:
         exec_.zero(counters_.data(), 1);
         exec_.launch(TriangleWriteParams{in, grid, emitOffset_.data(), entryOffset_.data(), triangles_.data(),
                                          triangleMaterials_.data(), entryTile_.data(), entryTriangle_.data(),
-                                         tileCount_.data(), counters_.data()},
+                                         tileCount_.data(), counters_.data(), colors},
                      t);
         exec_.exclusiveScan(tileCount_.data(), tileStart_.data(), std::size_t(tiles) + 1);
         int keyBits = 1;
@@ -105,7 +107,7 @@ public:
 
         // 3. Raster stage: one thread per quad of every tile.
         exec_.launch(RasterParams{triangles_.data(), triangleMaterials_.data(), materials, tileStart_.data(),
-                                  tileTriangles_.data(), target, settings, viewForward(view), grid},
+                                  tileTriangles_.data(), target, settings, viewForward(view), grid, colors},
                      tiles * kQuadsPerTile);
         exec_.timerMark(2);
 
@@ -133,6 +135,7 @@ private:
     Buffer<std::uint32_t> emitCount_, entryCount_, emitOffset_, entryOffset_;
     Buffer<ScreenTriangle> triangles_;
     Buffer<std::uint32_t> triangleMaterials_;
+    Buffer<TriangleColors> triangleColors_;
     Buffer<std::uint32_t> entryTile_, entryTriangle_, sortedTile_, tileTriangles_;
     Buffer<std::uint32_t> tileCount_, tileStart_;
     Buffer<TriangleCounters> counters_;
