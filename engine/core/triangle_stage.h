@@ -11,6 +11,7 @@
 #include "core/vertex_color.h"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace facet {
 
@@ -113,10 +114,14 @@ FACET_HD void classifyVertex(const MeshView& mesh, const float* dx, const float*
     if (outside[i] == 0) projected[i] = projectVertex(v, view, width, height);
 }
 
-// The default colour sink of setupMeshTriangleIn: the caller keeps no vertex colours.
+// The default colour sink of setupMeshTriangleIn: the caller keeps no vertex colours, and the
+// set-up has no colour code at all (so meshes without colours pay nothing for them).
 struct NoColors {
     FACET_HD void operator()(const TriangleColors&) const {}
 };
+
+template <class Colors>
+inline constexpr bool kKeepsColors = !std::is_same<std::decay_t<Colors>, NoColors>::value;
 
 // What became of one mesh triangle.
 struct TriangleOutcome {
@@ -145,10 +150,12 @@ FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::
         ScreenTriangle& tri = slot();
         if (setupTriangle(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]],
                           in.cullBackFaces, in.width, in.height, tri, gradients) == SetupResult::Ok) {
-            if (in.mesh.cr) {
-                const auto color = [&in](std::uint32_t i) { return glm::vec3(in.mesh.cr[i], in.mesh.cg[i], in.mesh.cb[i]); };
-                colors(setupColors(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]],
-                                   color(corner[0]), color(corner[1]), color(corner[2])));
+            if constexpr (kKeepsColors<Colors>) {
+                if (in.mesh.cr) {
+                    const auto color = [&in](std::uint32_t i) { return glm::vec3(in.mesh.cr[i], in.mesh.cg[i], in.mesh.cb[i]); };
+                    colors(setupColors(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]],
+                                       color(corner[0]), color(corner[1]), color(corner[2])));
+                }
             }
             emit(static_cast<const ScreenTriangle&>(tri));
             outcome.drawn = 1;
@@ -168,7 +175,9 @@ FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::
         ScreenTriangle& tri = slot();
         if (setupTriangle(first, previous, next, in.cullBackFaces, in.width, in.height, tri, gradients) ==
             SetupResult::Ok) {
-            if (in.mesh.cr) colors(setupColors(first, previous, next, poly[0].c, poly[k - 1].c, poly[k].c));
+            if constexpr (kKeepsColors<Colors>) {
+                if (in.mesh.cr) colors(setupColors(first, previous, next, poly[0].c, poly[k - 1].c, poly[k].c));
+            }
             emit(static_cast<const ScreenTriangle&>(tri));
             ++outcome.drawn;
         }

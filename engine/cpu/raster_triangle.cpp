@@ -294,7 +294,7 @@ void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, const RasterCont
     const bool streamed = ctx.settings.filter != TextureFilter::Nearest;
     for (int j = 0; j < count; ++j) {
         const ShadeJob& job = jobs[j];
-        if (__builtin_expect(job.triangle->colors != nullptr, false)) {
+        if (__builtin_expect(ctx.vertexColors, false)) {
             shadeJobScalar(job, ctx, buffers);
             continue;
         }
