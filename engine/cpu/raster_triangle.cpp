@@ -262,10 +262,10 @@ inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx) {
     return simd::pack4(c);
 }
 
-// A job of a vertex-coloured material, which the vectorised passes do not interpolate: each
+// A job of a triangle with vertex colours, which the vectorised passes do not interpolate: each
 // pixel it won shaded by the scalar reference itself (meshes without vertex colours never
-// come here, so they keep the vectorised passes at no cost).
-// Kept out of line, so the vectorised passes' loop stays as it was.
+// come here, so they keep the vectorised passes at no cost). Out of line, so the vectorised
+// passes' code stays as it was.
 [[gnu::noinline]] void shadeJobScalar(const ShadeJob& job, const RasterContext& ctx, const TileBuffers& buffers) {
     std::uint32_t* c0 =
         buffers.color + std::size_t(job.qy - buffers.originY) * kTileBufferStride + std::size_t(job.qx - buffers.originX);
@@ -278,6 +278,10 @@ inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx) {
 
 // Shades a batch of jobs into the tile's colour buffer, each in the pixels it won.
 void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, const RasterContext& ctx, const TileBuffers& buffers) {
+    if (__builtin_expect(ctx.vertexColors, false)) { // every triangle has vertex colours, or none has
+        for (int j = 0; j < count; ++j) shadeJobScalar(jobs[j], ctx, buffers);
+        return;
+    }
     for (int j = 0; j < count; ++j) jobTexelCoordinates(jobs[j], ctx);
     if (ctx.settings.filter == TextureFilter::Trilinear) {
         for (int j = 0; j < count; j += 8) {
@@ -294,10 +298,6 @@ void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, const RasterCont
     const bool streamed = ctx.settings.filter != TextureFilter::Nearest;
     for (int j = 0; j < count; ++j) {
         const ShadeJob& job = jobs[j];
-        if (__builtin_expect(ctx.vertexColors, false)) {
-            shadeJobScalar(job, ctx, buffers);
-            continue;
-        }
         if (streamed && job.triangle->material->texture.levelCount > 0) {
             streamPixels(stream, job, ctx, buffers);
             continue;
