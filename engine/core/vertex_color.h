@@ -23,7 +23,7 @@ FACET_HD std::uint32_t packVertexColor(glm::vec3 c) {
            (static_cast<std::uint32_t>(k.z) << 16) | 0xFF000000u;
 }
 
-// The colours of a triangle set up from clip vertices a, b, c, in the order setupTriangle put
+// The colours ca, cb, cc of a triangle set up from screen vertices a, b, c, in the order setupTriangle put
 // them: it keeps a first and swaps b and c where their snapped area is negative.
 FACET_HD TriangleColors setupColors(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c,
                                     glm::vec3 ca, glm::vec3 cb, glm::vec3 cc) {
