@@ -113,6 +113,7 @@ struct TriangleWriteParams {
     std::uint32_t* entryTriangle;     // ... and set-up triangle
     std::uint32_t* tileCount;         // entries per tile (zeroed before)
     TriangleCounters* counters;       // zeroed before
+    TriangleColors* triangleColors;   // vertex colours of each; null for a mesh without them
 };
 
 FACET_HD void triangleWriteThread(const TriangleWriteParams& p, std::uint32_t t) {
@@ -133,7 +134,7 @@ FACET_HD void triangleWriteThread(const TriangleWriteParams& p, std::uint32_t t)
                 ++entry;
             }
         ++slot;
-    });
+    }, true, [&](const TriangleColors& colors) { p.triangleColors[slot] = colors; });
     if (outcome.clipped) atomicIncrement(p.counters->clipped);
     if (outcome.drawn == 0) atomicIncrement(p.counters->culled);
 }
@@ -149,6 +150,7 @@ struct RasterParams {
     RenderSettings settings;
     glm::vec3 viewForward;
     TileGrid grid;
+    const TriangleColors* triangleColors; // vertex colours of each; null for a mesh without them
 };
 
 // Thread i draws quad i % kQuadsPerTile of tile i / kQuadsPerTile.
@@ -193,7 +195,8 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
         std::uint32_t color = p.settings.clearColor;
         if (winner[k] != kNoTriangle)
             color = shadeQuadPixel(p.triangles[winner[k]], p.materials[p.triangleMaterials[winner[k]]], p.settings,
-                                   p.viewForward, qx, qy, k);
+                                   p.viewForward, qx, qy, k,
+                                   p.triangleColors ? &p.triangleColors[winner[k]] : nullptr);
         target.color[pixel] = color;
         target.depth[pixel] = depth[k];
     }

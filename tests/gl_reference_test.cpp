@@ -2,7 +2,7 @@
 // agree on coverage (pixel covered iff depth < 1), on colour where both cover, and on depth.
 // Skipped where no OpenGL 3.3 context can be made. Each comparison prints its numbers.
 #include "asset/image.h"
-#include "asset/obj_loader.h"
+#include "asset/load_model.h"
 #include "core/camera.h"
 #include "core/error.h"
 #include "cpu/cpu_renderer.h"
@@ -414,6 +414,29 @@ TEST(GlReference, TexturedSlantedPlane) {
         }
 }
 
+// Vertex colours multiply the texel (or the material colour), interpolated perspective-correctly:
+// the plane's four corners in four colours, seen at a grazing angle.
+TEST(GlReference, VertexColoursOnASlantedPlane) {
+    FACET_REQUIRE_GL();
+    Model plane = texturedPlane(noiseTexture(64, 5));
+    const glm::vec3 colors[4] = {{1.0f, 0.2f, 0.0f}, {0.0f, 1.0f, 0.4f}, {0.3f, 0.0f, 1.0f}, {1.0f, 1.0f, 1.0f}};
+    for (const glm::vec3& c : colors) {
+        plane.mesh.cr.push_back(c.r);
+        plane.mesh.cg.push_back(c.g);
+        plane.mesh.cb.push_back(c.b);
+    }
+    for (const TextureFilter filter : {TextureFilter::Nearest, TextureFilter::Bilinear, TextureFilter::Trilinear}) {
+        RenderSettings settings;
+        settings.filter = filter;
+        renderBoth(std::string("vertex-coloured textured plane, ") + nameOf(filter), plane,
+                   planeView(161, 121), settings, 161, 121);
+    }
+    plane.materials[0] = Material{"tinted", glm::vec3(0.9f, 0.7f, 0.5f), -1};
+    RenderSettings settings;
+    settings.headlight = true;
+    renderBoth("vertex-coloured plane, headlight", plane, planeView(160, 120), settings, 160, 120);
+}
+
 // A box around the camera, one texture over each face, flat normals (own vertices per face).
 Model boxAround(float half) {
     Model m;
@@ -470,6 +493,18 @@ TEST(GlReference, CameraInsideABoxClipsAtTheNearPlane) {
     camera.pitchDegrees = 35.0f;
     camera.nearPlane = 0.1f;
     renderBoth("inside a box, near a corner", box, camera.view(200.0f / 150.0f), RenderSettings{}, 200, 150);
+
+    // With vertex colours, which clipping interpolates to the polygon's new corners.
+    Model colored = box;
+    for (std::size_t i = 0; i < colored.mesh.vertexCount(); ++i) {
+        const glm::vec3 c = (colored.mesh.position(i) + 2.0f) / 4.0f; // each corner its own colour
+        colored.mesh.cr.push_back(c.x);
+        colored.mesh.cg.push_back(c.y);
+        colored.mesh.cb.push_back(1.0f - c.z);
+    }
+    RenderSettings lit;
+    lit.headlight = true;
+    renderBoth("vertex-coloured box, near a corner", colored, camera.view(200.0f / 150.0f), lit, 200, 150);
 }
 
 // ---- the corpus ------------------------------------------------------------------------
@@ -491,6 +526,7 @@ TEST(GlReference, CorpusMeshes) {
         {"tinyobjloader/cornell_box.obj", nullptr, true},
         {"obj2gltf/box-textured/box-textured.obj", nullptr, false},
         {"obj2gltf/box-objects-groups-materials/box-objects-groups-materials.obj", nullptr, true},
+        {"tinyobjloader/cube-vertexcol.obj", nullptr, true},
     };
     for (const CorpusCase& c : cases) {
         const std::filesystem::path path = dir / c.path;
@@ -498,7 +534,7 @@ TEST(GlReference, CorpusMeshes) {
             std::cout << "[ GL vs CPU ] " << c.path << ": not in the corpus, skipped\n";
             continue;
         }
-        Model model = loadObj(path);
+        Model model = loadModel(path);
         if (c.texture) {
             model.textures.push_back(makeTexture(loadImage(dir / c.texture), c.texture));
             if (model.materials.empty()) model.materials.push_back(Material{});
@@ -523,7 +559,7 @@ namespace {
 
 TEST(GlReference, DefaultScene) {
     FACET_REQUIRE_GL();
-    const Model model = loadObj(test::sourceDir() / "assets/default_scene/scene.obj");
+    const Model model = loadModel(test::sourceDir() / "assets/default_scene/scene.obj");
     // Even and odd sizes (odd heights shift OpenGL's quad pairing), the default view and a
     // low view close to the ground, every filter, with and without the headlight.
     struct Case {

@@ -122,7 +122,7 @@ TEST(HostileInput, MillionUsemtlLinesKeepOneRange) {
 }
 
 TEST(HostileInput, EnormousIndexAndLongNumbersAreRejectedWithTheLine) {
-    for (const std::string face : {"f 1 2 4294967297", "f 1 2 18446744073709551617", "f 1 2 3/4294967296"}) {
+    for (const std::string face : {"f 1 2 4294967297", "f 1 2 18446744073709551617", "f 1 2 -4294967296"}) {
         try {
             loadText("v 0 0 0\nv 1 0 0\nv 0 1 0\n" + face + "\n");
             ADD_FAILURE() << face << " was accepted";
@@ -130,6 +130,11 @@ TEST(HostileInput, EnormousIndexAndLongNumbersAreRejectedWithTheLine) {
             EXPECT_EQ(e.line(), 4u) << face;
         }
     }
+    // An enormous texture coordinate index drops the texture coordinates, as any out-of-range one does.
+    const Model dropped = loadText("v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nf 1 2 3/4294967296\n");
+    EXPECT_FALSE(dropped.mesh.hasTexCoords);
+    ASSERT_FALSE(dropped.warnings.empty());
+    EXPECT_EQ(dropped.warnings[0].line, 5u);
     const std::string longNumber(100000, '9');
     EXPECT_THROW(loadText("v 0 0 " + longNumber + "x\n"), ParseError);
     const Model m = loadText("v 0 0 " + longNumber + "\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"); // 1e100000 is not finite

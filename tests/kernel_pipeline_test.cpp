@@ -2,7 +2,7 @@
 // the host executor (binning with atomics, scans and the stable sort included) must draw what the
 // CPU renderer draws, bit for bit, on crafted scenes, the default scene and corpus meshes.
 #include "asset/image.h"
-#include "asset/obj_loader.h"
+#include "asset/load_model.h"
 #include "core/camera.h"
 #include "cpu/cpu_renderer.h"
 #include "test_support.h"
@@ -59,7 +59,7 @@ void expectSameAsCpu(const Model& model, const ViewParams& view, const RenderSet
     EXPECT_EQ(cs.trianglesCulled, ks.trianglesCulled) << what;
 }
 
-Model defaultScene() { return loadObj(test::sourceDir() / "assets/default_scene/scene.obj"); }
+Model defaultScene() { return loadModel(test::sourceDir() / "assets/default_scene/scene.obj"); }
 
 TEST(KernelPipeline, DefaultSceneEqualsTheCpuRenderer) {
     const Model model = defaultScene();
@@ -124,7 +124,7 @@ TEST(KernelPipeline, CorpusMeshesEqualTheCpuRenderer) {
     for (const char* m : meshes) {
         const std::filesystem::path path = dir / m;
         if (!std::filesystem::exists(path)) continue;
-        const Model model = loadObj(path);
+        const Model model = loadModel(path);
         const ViewParams view = Camera::framing(model.mesh, 4.0f / 3.0f).view(4.0f / 3.0f);
         for (const bool cull : {false, true}) {
             RenderSettings settings;

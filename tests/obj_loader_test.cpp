@@ -1,6 +1,7 @@
 // The OBJ/MTL loader on files written by the tests: what it accepts, what it rejects (with
 // file, line and the offending token), what it warns about, and what the mesh looks like.
 #include "asset/image.h"
+#include "asset/load_model.h"
 #include "asset/mtl_loader.h"
 #include "asset/obj_loader.h"
 #include "asset/text_scan.h"
@@ -263,11 +264,49 @@ TEST(ObjLoader, RejectsBadIndicesWithLineAndIndex) {
     expectRejected(kSquare + "f 1 2 5\n", 5, "index 5 out of range");
     expectRejected(kSquare + "f 1 -5 2\n", 5, "-5");
     expectRejected("f -4 -3 -2", 1, "points before the first");
-    expectRejected(kSquare + "vt 0 0\nf 1/2 2/1 3/1\n", 6, "texture coordinate index 2");
-    expectRejected(kSquare + "f 1//1 2//1 3//1\n", 5, "normal index 1");
+    // A bad position index rejects the file even where the corner's other indices are bad too.
+    expectRejected(kSquare + "f 1//9 2//9 5//9\n", 5, "vertex index 5 out of range");
+    expectRejected(kSquare + "f 1/9 2/9 -5/9\n", 5, "-5");
     expectRejected(kSquare + "f 1 2 99999999999\n", 5, "99999999999");
     expectRejected(kSquare + "f 1 2 99999999999999999999999\n", 5, "99999999999999999999999");
     expectRejected(kSquare + "f 1 2 -99999999999999999999999\n", 5, "-99999999999999999999999");
+}
+
+// Other viewers (Blender, MeshLab) open files whose faces name normals or texture coordinates
+// the file never defines: the attribute is dropped for the whole mesh, with a warning.
+TEST(ObjLoader, OutOfRangeNormalIndexDropsTheNormals) {
+    const Model m = load(kSquare + "vn 0 0 -1\nf 1//1 2//1 3//1\nf 1//1 3//1 4//2\nf 1//1 3//1 4//-3\n");
+    ASSERT_EQ(m.mesh.triangleCount(), 3u);
+    EXPECT_TRUE(hasWarning(m, "normal index 2 out of range in face corner '4//2'", 7)) << warningList(m);
+    EXPECT_TRUE(hasWarning(m, "normals are dropped and normals generated", 7)) << warningList(m);
+    EXPECT_TRUE(hasWarning(m, "1 more face corner with a normal index out of range")) << warningList(m);
+    for (const Warning& w : m.warnings) EXPECT_EQ(w.file, kName);
+    // Generated: the square faces +z (counter-clockwise seen from +z), not the file's -z; corners
+    // that differed only in their normal index are one vertex again.
+    EXPECT_EQ(m.mesh.vertexCount(), 4u);
+    for (std::size_t i = 0; i < m.mesh.vertexCount(); ++i)
+        EXPECT_EQ(glm::vec3(m.mesh.nx[i], m.mesh.ny[i], m.mesh.nz[i]), glm::vec3(0, 0, 1)) << "vertex " << i;
+}
+
+TEST(ObjLoader, OutOfRangeTexCoordIndexDropsTheTexCoords) {
+    const Model m = load(kSquare + "vt 0.5 0.5\nvn 0 0 1\nf 1/1/1 2/1/1 3/1/1\nf 1/1/1 3/1/1 4/0/1\n");
+    ASSERT_EQ(m.mesh.triangleCount(), 2u);
+    EXPECT_TRUE(hasWarning(m, "texture coordinate index 0 in face corner '4/0/1'", 8)) << warningList(m);
+    EXPECT_TRUE(hasWarning(m, "texture coordinates are dropped", 8)) << warningList(m);
+    EXPECT_FALSE(m.mesh.hasTexCoords);
+    EXPECT_EQ(m.mesh.vertexCount(), 4u);
+    for (std::size_t i = 0; i < m.mesh.vertexCount(); ++i) {
+        EXPECT_EQ(glm::vec2(m.mesh.u[i], m.mesh.v[i]), glm::vec2(0, 0)) << "vertex " << i;
+        EXPECT_EQ(glm::vec3(m.mesh.nx[i], m.mesh.ny[i], m.mesh.nz[i]), glm::vec3(0, 0, 1)) << "vertex " << i;
+    }
+    // Without texture coordinates the default material is plain grey, not the checker.
+    ASSERT_EQ(m.materials.size(), 1u);
+    EXPECT_EQ(m.materials[0].texture, -1);
+
+    const Model relative = load(kSquare + "vt 0 0\nf 1/1 2/-2 3/1\n");
+    EXPECT_TRUE(hasWarning(relative, "relative texture coordinate index -2", 6)) << warningList(relative);
+    EXPECT_FALSE(relative.mesh.hasTexCoords);
+    EXPECT_FALSE(hasWarning(relative, "normals are dropped")) << warningList(relative);
 }
 
 TEST(ObjLoader, RejectsGarbageFaceCorners) {
@@ -276,6 +315,8 @@ TEST(ObjLoader, RejectsGarbageFaceCorners) {
     expectRejected(kSquare + "f 1/1/1/1 2 3\n", 5, "'1/1/1/1'");
     expectRejected(kSquare + "f /1 2 3\n", 5, "'/1'");
     expectRejected(kSquare + "f 1 2 3 - 4\n", 5, "'-'");
+    expectRejected(kSquare + "vn 0 0 1\nf 1//1 2//x 3//1\n", 6, "'2//x'");
+    expectRejected(kSquare + "vt 0 0\nf 1/1 2/- 3/1\n", 6, "'2/-'");
     expectRejected(kSquare + "f 1 +2 3\n", 5, "'+2'");
 }
 
@@ -508,6 +549,39 @@ TEST(ObjLoader, LoadsAMillionTriangleGrid) {
     EXPECT_EQ(m.mesh.vertexCount(), std::size_t(n + 1) * (n + 1));
     EXPECT_TRUE(m.warnings.empty()) << warningList(m);
     fs::remove(path);
+}
+
+// ---- loadModel -------------------------------------------------------------------------
+
+TEST(LoadModel, ChoosesTheLoaderByExtensionCaseInsensitively) {
+    const fs::path dir = test::scratchDir("load_model");
+    const std::string square = kSquare + "f 1 2 3 4\n";
+    for (const char* name : {"square.obj", "SQUARE.OBJ", "Square.Obj"}) {
+        const Model m = loadModel(test::writeFile(dir / name, square));
+        EXPECT_EQ(m.mesh.triangleCount(), 2u) << name;
+        EXPECT_EQ(m.source, (dir / name).string());
+    }
+    EXPECT_EQ(modelExtensions(), std::vector<std::string>{".obj"});
+}
+
+TEST(LoadModel, RefusesAnExtensionNoLoaderClaimsNamingIt) {
+    const fs::path dir = test::scratchDir("load_model");
+    const fs::path ply = test::writeFile(dir / "mesh.PLY", "ply\n");
+    try {
+        loadModel(ply);
+        ADD_FAILURE() << "a .PLY file was loaded";
+    } catch (const ParseError& e) {
+        EXPECT_EQ(e.file(), ply.string());
+        EXPECT_NE(std::string(e.what()).find("extension '.PLY'"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find(".obj"), std::string::npos) << e.what();
+    }
+    const fs::path bare = test::writeFile(dir / "mesh", kSquare + "f 1 2 3\n");
+    try {
+        loadModel(bare);
+        ADD_FAILURE() << "a file without an extension was loaded";
+    } catch (const ParseError& e) {
+        EXPECT_NE(std::string(e.what()).find("no extension"), std::string::npos) << e.what();
+    }
 }
 
 } // namespace

@@ -1,6 +1,6 @@
 // Soak: loading and dropping meshes and resizing the render target hundreds of times leaves
 // the heap where it started (no leak, no scratch buffer that only ever grows).
-#include "asset/obj_loader.h"
+#include "asset/load_model.h"
 #include "core/camera.h"
 #include "cpu/cpu_renderer.h"
 #include "test_support.h"
@@ -50,7 +50,7 @@ TEST(Soak, LoadingAndResizingHundredsOfTimesReturnsTheHeapToItsStart) {
     const int sizes[][2] = {{640, 480}, {1, 1}, {1920, 1080}, {33, 17}, {64, 4096}, {300, 301}};
     CpuRenderer renderer(2);
     const auto frame = [&](int i) {
-        const Model model = loadObj(path);
+        const Model model = loadModel(path);
         const int w = sizes[i % 6][0], h = sizes[i % 6][1];
         std::vector<std::uint32_t> color(std::size_t(w) * h);
         std::vector<float> depth(color.size());

@@ -143,6 +143,14 @@ struct LibraryMaterial {
     std::string file;
 };
 
+// An attribute (vt or vn) that some face corner indexes out of range: dropped for the whole mesh,
+// as Blender and MeshLab do, since some exporters write faces naming normals never defined.
+struct DroppedAttribute {
+    const char* what;
+    bool dropped = false;
+    std::size_t laterFaults = 0; // faults after the first, which alone is warned about with its line
+};
+
 class ObjParser {
 public:
     ObjParser(std::string name, fs::path baseDir, const ObjLoadOptions& options, Model& model)
@@ -161,8 +169,12 @@ private:
     void texcoord(text::Tokens& tokens);
     void normal(text::Tokens& tokens);
     void face(text::Tokens& tokens);
-    Corner parseCorner(std::string_view token) const;
+    Corner parseCorner(std::string_view token);
     std::uint32_t resolveIndex(std::string_view part, std::size_t defined, const char* what, std::string_view token) const;
+    std::string indexFault(std::string_view part, std::size_t defined, const char* what, std::string_view token) const;
+    std::uint32_t resolveAttribute(std::string_view part, std::size_t defined, std::string_view token,
+                                   DroppedAttribute& dropped);
+    void mergeDroppedAttributes();
     std::uint32_t vertexOf(Corner c);
     void useMaterial(std::string_view name);
     void materialLibrary(std::string_view arguments);
@@ -185,6 +197,8 @@ private:
     bool hasColors_ = false;
     std::vector<Corner> vertices_;                       // the triple behind each output vertex
     CornerMap vertexOfCorner_;
+
+    DroppedAttribute droppedTexcoords_{"texture coordinate"}, droppedNormals_{"normal"};
 
     std::size_t faceStatements_ = 0, lineElements_ = 0, pointElements_ = 0;
     bool notedW_ = false, notedColorRange_ = false;
@@ -319,28 +333,58 @@ void ObjParser::normal(text::Tokens& tokens) {
     normals_.insert(normals_.end(), {n.x, n.y, n.z});
 }
 
-std::uint32_t ObjParser::resolveIndex(std::string_view part, std::size_t defined, const char* what,
-                                      std::string_view token) const {
+// The 0-based element that index `part` names among the `defined` ones so far; false when none.
+bool lookUpIndex(std::string_view part, std::size_t defined, std::uint32_t& index) {
     std::int64_t raw = 0;
     const auto count = static_cast<std::int64_t>(defined);
-    const bool fits = text::parseInt(part, raw);
-    if (fits && raw != 0 && raw <= count && raw >= -count)
-        return static_cast<std::uint32_t>(raw > 0 ? raw - 1 : count + raw);
+    if (!text::parseInt(part, raw) || raw == 0 || raw > count || raw < -count) return false;
+    index = static_cast<std::uint32_t>(raw > 0 ? raw - 1 : count + raw);
+    return true;
+}
 
+std::uint32_t ObjParser::resolveIndex(std::string_view part, std::size_t defined, const char* what,
+                                      std::string_view token) const {
+    std::uint32_t index = 0;
+    if (lookUpIndex(part, defined, index)) return index;
+    fail(indexFault(part, defined, what, token));
+}
+
+// What is wrong with an index that resolveIndex could not resolve; rejects the file when the
+// index is not a number at all.
+std::string ObjParser::indexFault(std::string_view part, std::size_t defined, const char* what,
+                                  std::string_view token) const {
     const std::string where = " in face corner '" + std::string(token) + "'";
     const std::size_t sign = (!part.empty() && part[0] == '-') ? 1 : 0;
     if (part.size() == sign || part.find_first_not_of("0123456789", sign) != std::string_view::npos)
         fail("malformed face corner '" + std::string(token) + "' (expected v, v/vt, v//vn or v/vt/vn)");
-    if (fits && raw == 0) fail(std::string(what) + " index 0" + where + " (OBJ indices start at 1)");
+    if (part.find_first_not_of('0', sign) == std::string_view::npos)
+        return std::string(what) + " index 0" + where + " (OBJ indices start at 1)";
     if (sign == 1)
-        fail("relative " + std::string(what) + " index " + std::string(part) + where +
-             " points before the first one (" + std::to_string(defined) + " defined so far)");
-    fail(std::string(what) + " index " + std::string(part) + " out of range" + where + ": only " +
-         std::to_string(defined) + " defined so far");
+        return "relative " + std::string(what) + " index " + std::string(part) + where +
+               " points before the first one (" + std::to_string(defined) + " defined so far)";
+    return std::string(what) + " index " + std::string(part) + " out of range" + where + ": only " +
+           std::to_string(defined) + " defined so far";
+}
+
+// A vt or vn index: one naming nothing drops that attribute for the mesh, with a warning naming
+// the first such line, instead of rejecting the file.
+std::uint32_t ObjParser::resolveAttribute(std::string_view part, std::size_t defined, std::string_view token,
+                                          DroppedAttribute& dropped) {
+    std::uint32_t index = 0;
+    if (lookUpIndex(part, defined, index)) return index;
+    const std::string fault = indexFault(part, defined, dropped.what, token);
+    if (dropped.dropped) {
+        ++dropped.laterFaults;
+    } else {
+        dropped.dropped = true;
+        warn(WarningKind::Other, fault + "; the mesh's " + dropped.what + "s are dropped" +
+                                     (&dropped == &droppedNormals_ ? " and normals generated" : ""));
+    }
+    return kAbsent;
 }
 
 // v, v/vt, v//vn, v/vt/vn; also v/vt/ and v// (an empty trailing index means none).
-Corner ObjParser::parseCorner(std::string_view token) const {
+Corner ObjParser::parseCorner(std::string_view token) {
     std::string_view parts[3];
     std::size_t count = 0;
     for (std::size_t start = 0;;) {
@@ -353,8 +397,8 @@ Corner ObjParser::parseCorner(std::string_view token) const {
     if (parts[0].empty()) fail("malformed face corner '" + std::string(token) + "' (no vertex index)");
     Corner c;
     c.p = resolveIndex(parts[0], positions_.size() / 3, "vertex", token);
-    if (!parts[1].empty()) c.t = resolveIndex(parts[1], texcoords_.size() / 2, "texture coordinate", token);
-    if (!parts[2].empty()) c.n = resolveIndex(parts[2], normals_.size() / 3, "normal", token);
+    if (!parts[1].empty()) c.t = resolveAttribute(parts[1], texcoords_.size() / 2, token, droppedTexcoords_);
+    if (!parts[2].empty()) c.n = resolveAttribute(parts[2], normals_.size() / 3, token, droppedNormals_);
     return c;
 }
 
@@ -479,10 +523,34 @@ void ObjParser::finish() {
                                               : "no faces");
     }
     model_.fileCounts = FileCounts{positions_.size() / 3, texcoords_.size() / 2, normals_.size() / 3, faceStatements_};
+    mergeDroppedAttributes();
     buildVertices();
     buildMaterials();
     computeBounds(mesh);
     warnings_.summarise(name_);
+}
+
+// Forgets the dropped attributes in every vertex and merges the vertices that differed only in
+// them, so generated normals are smooth where the file's corners share a position.
+void ObjParser::mergeDroppedAttributes() {
+    for (const DroppedAttribute* d : {&droppedTexcoords_, &droppedNormals_})
+        if (d->laterFaults > 0)
+            warn(WarningKind::Other, plural(d->laterFaults, "more face corner", "more face corners") + " with a " +
+                                         d->what + " index out of range");
+    if (!droppedTexcoords_.dropped && !droppedNormals_.dropped) return;
+    CornerMap map;
+    std::vector<Corner> merged;
+    std::vector<std::uint32_t> remap(vertices_.size());
+    for (std::size_t i = 0; i < vertices_.size(); ++i) {
+        Corner c = vertices_[i];
+        if (droppedTexcoords_.dropped) c.t = kAbsent;
+        if (droppedNormals_.dropped) c.n = kAbsent;
+        const auto next = static_cast<std::uint32_t>(merged.size());
+        remap[i] = map.findOrInsert(c, next);
+        if (remap[i] == next) merged.push_back(c);
+    }
+    for (std::uint32_t& index : model_.mesh.indices) index = remap[index];
+    vertices_ = std::move(merged);
 }
 
 void ObjParser::buildVertices() {

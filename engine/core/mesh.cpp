@@ -39,6 +39,8 @@ void validateMesh(const Mesh& mesh, std::size_t materialCount, const std::string
     if (mesh.hasTexCoords && (mesh.u.size() != n || mesh.v.size() != n)) fail("texture coordinates for some vertices only");
     if (!mesh.nx.empty() && (mesh.nx.size() != n || mesh.ny.size() != n || mesh.nz.size() != n))
         fail("normals for some vertices only");
+    if (!mesh.cr.empty() && (mesh.cr.size() != n || mesh.cg.size() != n || mesh.cb.size() != n))
+        fail("vertex colours for some vertices only");
     if (mesh.indices.size() % 3 != 0) fail(std::to_string(mesh.indices.size()) + " indices, not whole triangles");
     if (n > 0xFFFFFFFFu || mesh.triangleCount() > 0xFFFFFFFFu) fail("more than 2^32 - 1 vertices or triangles");
     std::uint32_t highest = 0;

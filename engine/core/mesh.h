@@ -31,6 +31,7 @@ struct Mesh {
     std::size_t vertexCount() const { return px.size(); }
     std::size_t triangleCount() const { return indices.size() / 3; }
     glm::vec3 position(std::size_t i) const { return {px[i], py[i], pz[i]}; }
+    bool hasVertexColors() const { return !cr.empty() && cr.size() == px.size(); }
 };
 
 // Fills nx/ny/nz with area-weighted vertex normals (the sum of the unnormalised face normals

@@ -7,6 +7,7 @@
 
 #include "core/shading.h"
 #include "core/triangle_setup.h"
+#include "core/vertex_color.h"
 
 namespace facet {
 
@@ -16,11 +17,13 @@ FACET_HD glm::vec2 quadPixelUv(const ScreenTriangle& tri, int qx, int qy, int k)
     return interpolateUv(tri, b, interpolateInvW(tri, b));
 }
 
+// `colors`: the triangle's vertex colours, null for a mesh without them.
 FACET_HD std::uint32_t shadeQuadPixel(const ScreenTriangle& tri, const ShadeMaterial& material,
-                                      const RenderSettings& settings, glm::vec3 viewForward, int qx, int qy, int k) {
+                                      const RenderSettings& settings, glm::vec3 viewForward, int qx, int qy, int k,
+                                      const TriangleColors* colors = nullptr) {
     const bool textured = material.texture.levelCount > 0;
     const glm::vec3 b = barycentrics(tri, qx + (k & 1), qy + (k >> 1));
-    const float invW = textured || settings.headlight ? interpolateInvW(tri, b) : 0.0f;
+    const float invW = textured || settings.headlight || colors ? interpolateInvW(tri, b) : 0.0f;
     const glm::vec2 uv = textured ? interpolateUv(tri, b, invW) : glm::vec2(0.0f);
     float lod = 0.0f;
     if (textured && settings.filter == TextureFilter::Trilinear) {
@@ -32,7 +35,9 @@ FACET_HD std::uint32_t shadeQuadPixel(const ScreenTriangle& tri, const ShadeMate
         lod = textureLod((uv3 - uv2) * texSize, (uv0 - uv2) * texSize);
     }
     const glm::vec3 n = settings.headlight ? interpolateNormal(tri, b, invW) : glm::vec3(0.0f);
-    return packRgba8(shadeFragment(material, settings.filter, uv, lod, settings.headlight, n, viewForward));
+    const glm::vec3 vertexColor = colors ? interpolateVertexColor(tri, *colors, b, invW) : glm::vec3(1.0f);
+    return packRgba8(shadeFragment(material, settings.filter, uv, lod, settings.headlight, n, viewForward,
+                                   colors ? &vertexColor : nullptr));
 }
 
 } // namespace facet

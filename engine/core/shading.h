@@ -1,5 +1,6 @@
 // Fragment shading shared by both backends: the texture (or the material colour where there
-// is none) times an optional headlight Lambert term.
+// is none), times the vertex colour where the mesh has one (as OBJ viewers show vertex-coloured
+// meshes, textured or not), times an optional headlight Lambert term.
 #pragma once
 
 #include "core/names.h"
@@ -23,9 +24,12 @@ struct ShadeMaterial {
 // Ambient share of the headlight term, so faces seen edge-on stay visible.
 inline constexpr float kAmbient = 0.2f;
 
+// `vertexColor` in [0, 1], or null for a mesh without vertex colours.
 FACET_HD glm::vec4 shadeFragment(const ShadeMaterial& m, TextureFilter filter, glm::vec2 uv, float lod,
-                                 bool headlight, glm::vec3 normal, glm::vec3 viewForward) {
+                                 bool headlight, glm::vec3 normal, glm::vec3 viewForward,
+                                 const glm::vec3* vertexColor = nullptr) {
     glm::vec4 c = m.texture.levelCount > 0 ? sampleTexture(m.texture, filter, uv, lod) : m.color;
+    if (vertexColor) c = glm::vec4(glm::vec3(c) * *vertexColor, c.w);
     if (headlight) {
         // Two-sided: OBJ normals in the wild point either way.
         const float len = glm::length(normal);

@@ -8,18 +8,21 @@
 #include "core/mesh.h"
 #include "core/tiles.h"
 #include "core/triangle_setup.h"
+#include "core/vertex_color.h"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace facet {
 
 // A mesh as kernels see it: raw pointers to its structure-of-arrays attributes (host memory
 // or device memory alike). u/v are null for a mesh without texture coordinates, nx/ny/nz for
-// one without normals.
+// one without normals, cr/cg/cb for one without vertex colours.
 struct MeshView {
     const float *px = nullptr, *py = nullptr, *pz = nullptr;
     const float *u = nullptr, *v = nullptr;
     const float *nx = nullptr, *ny = nullptr, *nz = nullptr;
+    const float *cr = nullptr, *cg = nullptr, *cb = nullptr;
     const std::uint32_t* indices = nullptr; // three per triangle
     const MaterialRange* ranges = nullptr;  // sorted, covering every triangle
     std::uint32_t vertexCount = 0;
@@ -41,6 +44,11 @@ inline MeshView meshView(const Mesh& mesh) {
         m.nx = mesh.nx.data();
         m.ny = mesh.ny.data();
         m.nz = mesh.nz.data();
+    }
+    if (mesh.hasVertexColors()) {
+        m.cr = mesh.cr.data();
+        m.cg = mesh.cg.data();
+        m.cb = mesh.cb.data();
     }
     m.indices = mesh.indices.data();
     m.ranges = mesh.ranges.data();
@@ -89,7 +97,8 @@ FACET_HD ClipVertex meshClipVertex(const MeshView& mesh, const float* dx, const 
                                    std::uint32_t i) {
     return ClipVertex{{dx[i], dy[i], dz[i]},
                       mesh.u ? glm::vec2(mesh.u[i], mesh.v[i]) : glm::vec2(0.0f),
-                      mesh.nx ? glm::vec3(mesh.nx[i], mesh.ny[i], mesh.nz[i]) : glm::vec3(0.0f)};
+                      mesh.nx ? glm::vec3(mesh.nx[i], mesh.ny[i], mesh.nz[i]) : glm::vec3(0.0f),
+                      mesh.cr ? glm::vec3(mesh.cr[i], mesh.cg[i], mesh.cb[i]) : glm::vec3(1.0f)};
 }
 
 // Vertex i's clip classification and, inside every plane, its projection.
@@ -105,6 +114,15 @@ FACET_HD void classifyVertex(const MeshView& mesh, const float* dx, const float*
     if (outside[i] == 0) projected[i] = projectVertex(v, view, width, height);
 }
 
+// The default colour sink of setupMeshTriangleIn: the caller keeps no vertex colours, and the
+// set-up has no colour code at all (so meshes without colours pay nothing for them).
+struct NoColors {
+    FACET_HD void operator()(const TriangleColors&) const {}
+};
+
+template <class Colors>
+inline constexpr bool kKeepsColors = !std::is_same<std::decay_t<Colors>, NoColors>::value;
+
 // What became of one mesh triangle.
 struct TriangleOutcome {
     int drawn = 0;        // set-up triangles emitted (a clipped triangle may give up to 6)
@@ -118,10 +136,11 @@ struct TriangleOutcome {
 // drawn; the next triangle asks for a slot again. A caller that keeps the triangles gives out
 // its own storage, so nothing is copied. With `gradients` false the emitted triangles lack
 // their barycentric gradients (FP64 work a counting pass does not need); what is emitted is
-// the same.
-template <class Slot, class Emit>
+// the same. For a mesh with vertex colours, `colors(const TriangleColors&)` is handed each
+// emitted triangle's colours just before `emit`; for others it is never called.
+template <class Slot, class Emit, class Colors = NoColors>
 FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::uint32_t t, Slot&& slot, Emit&& emit,
-                                             bool gradients = true) {
+                                             bool gradients = true, Colors&& colors = Colors{}) {
     TriangleOutcome outcome;
     const std::uint32_t* corner = in.mesh.indices + 3 * static_cast<std::size_t>(t);
     const unsigned outAll = in.outside[corner[0]] & in.outside[corner[1]] & in.outside[corner[2]];
@@ -131,6 +150,13 @@ FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::
         ScreenTriangle& tri = slot();
         if (setupTriangle(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]],
                           in.cullBackFaces, in.width, in.height, tri, gradients) == SetupResult::Ok) {
+            if constexpr (kKeepsColors<Colors>) {
+                if (in.mesh.cr) {
+                    const auto color = [&in](std::uint32_t i) { return glm::vec3(in.mesh.cr[i], in.mesh.cg[i], in.mesh.cb[i]); };
+                    colors(setupColors(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]],
+                                       color(corner[0]), color(corner[1]), color(corner[2])));
+                }
+            }
             emit(static_cast<const ScreenTriangle&>(tri));
             outcome.drawn = 1;
         }
@@ -149,6 +175,9 @@ FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::
         ScreenTriangle& tri = slot();
         if (setupTriangle(first, previous, next, in.cullBackFaces, in.width, in.height, tri, gradients) ==
             SetupResult::Ok) {
+            if constexpr (kKeepsColors<Colors>) {
+                if (in.mesh.cr) colors(setupColors(first, previous, next, poly[0].c, poly[k - 1].c, poly[k].c));
+            }
             emit(static_cast<const ScreenTriangle&>(tri));
             ++outcome.drawn;
         }
@@ -164,11 +193,11 @@ struct LocalTriangleSlot {
 };
 
 // setupMeshTriangleIn with the triangles set up in a local (for callers that copy them out).
-template <class Emit>
+template <class Emit, class Colors = NoColors>
 FACET_HD TriangleOutcome setupMeshTriangle(const TriangleStageInput& in, std::uint32_t t, Emit&& emit,
-                                           bool gradients = true) {
+                                           bool gradients = true, Colors&& colors = Colors{}) {
     LocalTriangleSlot slot;
-    return setupMeshTriangleIn(in, t, slot, emit, gradients);
+    return setupMeshTriangleIn(in, t, slot, emit, gradients, colors);
 }
 
 } // namespace facet

@@ -73,6 +73,7 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     projected_.resize(vertexCount);
     const ClipPlanes planes = makeClipPlanes(view, target.width, target.height);
     const MeshView meshPointers = meshView(mesh);
+    const bool colored = meshPointers.cr != nullptr; // set-up triangles keep vertex colours beside them
     constexpr std::size_t kVertexBlock = 4096;
     pool_.run((vertexCount + kVertexBlock - 1) / kVertexBlock, [&](std::size_t block, int) {
         const std::size_t begin = block * kVertexBlock, end = std::min(vertexCount, begin + kVertexBlock);
@@ -107,32 +108,42 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
         // chunk's triangles unclipped and grows when clipping fans them out. Its tile span is
         // kept beside it and its bins counted at once, so binning never reads the 200-byte
         // triangles again.
-        const auto makeRoom = [&chunk](std::size_t size) {
+        const auto makeRoom = [&chunk, colored](std::size_t size) {
             if (chunk.triangles.size() >= size) return;
             const std::size_t grown = std::max(size, chunk.triangles.size() * 2);
             chunk.triangles.resize(grown);
             chunk.materials.resize(grown);
             chunk.spans.resize(grown);
+            if (colored) chunk.colors.resize(grown);
         };
         makeRoom(end - begin + kMaxFanTriangles);
+        if (colored) chunk.colors.resize(chunk.triangles.size()); // the storage may have grown without them
         std::size_t count = 0;
-        for (std::size_t t = begin; t < end; ++t) {
-            makeRoom(count + kMaxFanTriangles);
-            const TriangleOutcome outcome = setupMeshTriangleIn(
-                input, std::uint32_t(t), [&]() -> ScreenTriangle& { return chunk.triangles[count]; },
-                [&](const ScreenTriangle& tri) {
-                    const TileSpan span = tileSpan(grid, tri.minX, tri.minY, tri.maxX, tri.maxY);
-                    for (int ty = span.ty0; ty <= span.ty1; ++ty)
-                        for (int tx = span.tx0; tx <= span.tx1; ++tx)
-                            ++chunk.binOffsets[std::size_t(ty) * std::size_t(tilesX) + std::size_t(tx) + 1];
-                    chunk.spans[count] = span;
-                    chunk.materials[count] = triangleMaterial(meshPointers, std::uint32_t(t));
-                    ++count;
-                });
-            ++chunk.stats.trianglesIn;
-            if (outcome.clipped) ++chunk.stats.trianglesClipped;
-            if (outcome.drawn == 0) ++chunk.stats.trianglesCulled;
-        }
+        // Two instantiations: for a mesh without vertex colours, the set-up has no colour code.
+        const auto setUpChunk = [&](auto&& colors) {
+            for (std::size_t t = begin; t < end; ++t) {
+                makeRoom(count + kMaxFanTriangles);
+                const TriangleOutcome outcome = setupMeshTriangleIn(
+                    input, std::uint32_t(t), [&]() -> ScreenTriangle& { return chunk.triangles[count]; },
+                    [&](const ScreenTriangle& tri) {
+                        const TileSpan span = tileSpan(grid, tri.minX, tri.minY, tri.maxX, tri.maxY);
+                        for (int ty = span.ty0; ty <= span.ty1; ++ty)
+                            for (int tx = span.tx0; tx <= span.tx1; ++tx)
+                                ++chunk.binOffsets[std::size_t(ty) * std::size_t(tilesX) + std::size_t(tx) + 1];
+                        chunk.spans[count] = span;
+                        chunk.materials[count] = triangleMaterial(meshPointers, std::uint32_t(t));
+                        ++count;
+                    },
+                    true, colors);
+                ++chunk.stats.trianglesIn;
+                if (outcome.clipped) ++chunk.stats.trianglesClipped;
+                if (outcome.drawn == 0) ++chunk.stats.trianglesCulled;
+            }
+        };
+        if (colored)
+            setUpChunk([&](const TriangleColors& colors) { chunk.colors[count] = colors; });
+        else
+            setUpChunk(NoColors{});
         chunk.count = count;
 
         // Bin by the tiles each triangle's bounds touch: prefix-sum the counts, fill in order.
@@ -170,7 +181,7 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
         return tileWork_[a] != tileWork_[b] ? tileWork_[a] > tileWork_[b] : a < b;
     });
     const int quadRowOffset = grid.quadRowOffset;
-    const RasterContext context{settings, viewForward(view), target, quadRowOffset};
+    const RasterContext context{settings, viewForward(view), target, quadRowOffset, colored};
     std::fill(fragments_.begin(), fragments_.end(), 0);
     std::size_t mostWork = 0;
     for (std::uint32_t w : tileWork_) mostWork = std::max<std::size_t>(mostWork, w);
@@ -217,7 +228,10 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
                 // calls ahead, so the visibility pass does not wait on each.
                 if (k + kPrefetchAhead < last) prefetchTriangle(chunk.triangles[chunk.binTriangles[k + kPrefetchAhead]]);
                 const std::uint32_t i = chunk.binTriangles[k];
-                scratch.triangles[count] = TileTriangle{&chunk.triangles[i], &materials_[chunk.materials[i]]};
+                TileTriangle& drawn = scratch.triangles[count];
+                drawn.tri = &chunk.triangles[i];
+                drawn.material = &materials_[chunk.materials[i]];
+                if (colored) drawn.colors = &chunk.colors[i]; // read only where context.vertexColors
                 ++count;
                 won += rasterizeVisibility(chunk.triangles[i], count, context, rect, buffers);
             }

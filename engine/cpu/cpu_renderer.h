@@ -61,6 +61,7 @@ private:
         // frame's (the arrays only grow, so the storage is reused from frame to frame).
         std::vector<ScreenTriangle> triangles;
         std::vector<std::uint32_t> materials; // material of each
+        std::vector<TriangleColors> colors;   // vertex colours of each (meshes with vertex colours only)
         std::vector<TileSpan> spans;          // tiles each touches
         std::size_t count = 0;
         std::vector<std::uint32_t> binOffsets;  // tile t's triangles: binTriangles[offsets[t], offsets[t+1])

@@ -262,8 +262,26 @@ inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx) {
     return simd::pack4(c);
 }
 
+// A job of a triangle with vertex colours, which the vectorised passes do not interpolate: each
+// pixel it won shaded by the scalar reference itself (meshes without vertex colours never
+// come here, so they keep the vectorised passes at no cost). Out of line, so the vectorised
+// passes' code stays as it was.
+[[gnu::noinline]] void shadeJobScalar(const ShadeJob& job, const RasterContext& ctx, const TileBuffers& buffers) {
+    std::uint32_t* c0 =
+        buffers.color + std::size_t(job.qy - buffers.originY) * kTileBufferStride + std::size_t(job.qx - buffers.originX);
+    for (int k = 0; k < 4; ++k)
+        if (job.mask >> k & 1)
+            c0[(k >> 1) * kTileBufferStride + (k & 1)] = shadeQuadPixel(
+                *job.triangle->tri, *job.triangle->material, ctx.settings, ctx.viewForward, job.qx, job.qy, k,
+                job.triangle->colors);
+}
+
 // Shades a batch of jobs into the tile's colour buffer, each in the pixels it won.
 void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, const RasterContext& ctx, const TileBuffers& buffers) {
+    if (__builtin_expect(ctx.vertexColors, false)) { // every triangle has vertex colours, or none has
+        for (int j = 0; j < count; ++j) shadeJobScalar(jobs[j], ctx, buffers);
+        return;
+    }
     for (int j = 0; j < count; ++j) jobTexelCoordinates(jobs[j], ctx);
     if (ctx.settings.filter == TextureFilter::Trilinear) {
         for (int j = 0; j < count; j += 8) {

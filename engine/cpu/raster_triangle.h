@@ -16,6 +16,7 @@
 #include "core/shading.h"
 #include "core/tiles.h"
 #include "core/triangle_setup.h"
+#include "core/vertex_color.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -32,6 +33,7 @@ struct RasterContext {
     glm::vec3 viewForward;
     const FrameView& target;
     int quadRowOffset; // 1 for an odd target height: quads pair rows counting from the bottom
+    bool vertexColors = false; // the mesh has vertex colours: TileTriangle::colors is set
 };
 
 // Returns the number of fragments written.
@@ -67,6 +69,7 @@ struct TileBuffers {
 struct TileTriangle {
     const ScreenTriangle* tri;
     const ShadeMaterial* material;
+    const TriangleColors* colors = nullptr; // its vertex colours, read where RasterContext::vertexColors
 };
 
 // A triangle whose snapped bounds are under kSmallTriangleExtent sub-pixels on each side (64

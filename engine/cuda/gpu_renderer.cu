@@ -31,7 +31,7 @@ struct GpuRenderer::Impl {
     KernelPipeline<DeviceExec> pipeline{exec};
 
     // The resident model.
-    DeviceBuffer<float> px, py, pz, u, v, nx, ny, nz;
+    DeviceBuffer<float> px, py, pz, u, v, nx, ny, nz, cr, cg, cb;
     DeviceBuffer<std::uint32_t> indices;
     DeviceBuffer<MaterialRange> ranges;
     std::vector<DeviceBuffer<std::uint32_t>> texels;
@@ -124,6 +124,15 @@ void GpuRenderer::Impl::upload(const Model& model) {
         view.nx = g.nx.data();
         view.ny = g.ny.data();
         view.nz = g.nz.data();
+    }
+    if (view.cr) { // vertex colours, channel by channel
+        const std::vector<float>* from[3] = {&m.cr, &m.cg, &m.cb};
+        DeviceBuffer<float>* to[3] = {&g.cr, &g.cg, &g.cb};
+        const float** at[3] = {&view.cr, &view.cg, &view.cb};
+        for (int k = 0; k < 3; ++k) {
+            to[k]->upload(from[k]->data(), n, g.stream.get());
+            *at[k] = to[k]->data();
+        }
     }
     g.indices.upload(m.indices.data(), m.indices.size(), g.stream.get());
     g.ranges.upload(m.ranges.data(), m.ranges.size(), g.stream.get());

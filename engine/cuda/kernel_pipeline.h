@@ -134,6 +134,8 @@ private:
         const std::uint32_t tiles = tileCount(grid);
         triangles_.ensure(totals.triangles);
         triangleMaterials_.ensure(totals.triangles);
+        if (in.mesh.cr) triangleColors_.ensure(totals.triangles); // only a mesh with vertex colours keeps them
+        colors_ = in.mesh.cr ? triangleColors_.data() : nullptr;
         entryTile_.ensure(totals.binEntries);
         entryTriangle_.ensure(totals.binEntries);
         sortedTile_.ensure(totals.binEntries);
@@ -145,7 +147,7 @@ private:
         exec_.zero(counters_.data(), 1);
         exec_.launch(TriangleWriteParams{in, grid, emitOffset_.data(), entryOffset_.data(), triangles_.data(),
                                          triangleMaterials_.data(), entryTile_.data(), entryTriangle_.data(),
-                                         tileCount_.data(), counters_.data()},
+                                         tileCount_.data(), counters_.data(), colors_},
                      in.mesh.triangleCount);
         exec_.exclusiveScan(tileCount_.data(), tileStart_.data(), std::size_t(tiles) + 1);
         int keyBits = 1;
@@ -158,7 +160,7 @@ private:
     void rasterStage(const ShadeMaterial* materials, const ViewParams& view, const RenderSettings& settings,
                      const FrameView& target, const TileGrid& grid) {
         exec_.launch(RasterParams{triangles_.data(), triangleMaterials_.data(), materials, tileStart_.data(),
-                                  tileTriangles_.data(), target, settings, viewForward(view), grid},
+                                  tileTriangles_.data(), target, settings, viewForward(view), grid, colors_},
                      tileCount(grid) * kQuadsPerTile);
     }
 
@@ -187,6 +189,8 @@ private:
     Buffer<std::uint64_t> emitOffset_, entryOffset_; // their sums need not fit 32 bits
     Buffer<ScreenTriangle> triangles_;
     Buffer<std::uint32_t> triangleMaterials_;
+    Buffer<TriangleColors> triangleColors_;
+    TriangleColors* colors_ = nullptr; // this frame's triangleColors_, or null for a mesh without colours
     Buffer<std::uint32_t> entryTile_, entryTriangle_, sortedTile_, tileTriangles_;
     Buffer<std::uint32_t> tileCount_, tileStart_;
     Buffer<TriangleCounters> counters_;

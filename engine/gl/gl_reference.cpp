@@ -27,6 +27,7 @@ constexpr const char* kVertexShader = R"(#version 330 core
 layout(location = 0) in vec3 position;
 layout(location = 1) in vec2 texCoord;
 layout(location = 2) in vec3 normal;
+layout(location = 3) in vec3 vertexColor;
 uniform vec3 eye;
 uniform vec3 right;
 uniform vec3 up;
@@ -35,6 +36,7 @@ uniform vec2 projection; // (focus / aspect, focus)
 uniform vec2 depthMap;   // z_clip = depthMap.x d.z + depthMap.y
 out vec2 uv;
 out vec3 worldNormal;
+out vec3 color3;
 void main() {
     PRECISE vec3 s = position - eye;
     PRECISE vec3 d = vec3(right.x * s.x + right.y * s.y + right.z * s.z,
@@ -43,6 +45,7 @@ void main() {
     gl_Position = vec4(projection.x * d.x, projection.y * d.y, depthMap.x * d.z + depthMap.y, d.z);
     uv = texCoord;
     worldNormal = normal;
+    color3 = vertexColor;
 }
 )";
 
@@ -50,15 +53,18 @@ void main() {
 constexpr const char* kFragmentShader = R"(#version 330 core
 in vec2 uv;
 in vec3 worldNormal;
+in vec3 color3;
 uniform sampler2D diffuseTexture;
 uniform bool textured;
 uniform vec4 color; // Kd in [0, 255], alpha 255
+uniform bool vertexColors;
 uniform bool headlight;
 uniform vec3 viewForward;
 uniform float ambient;
 out vec4 fragColor;
 void main() {
     vec4 c = textured ? texture(diffuseTexture, uv) * 255.0 : color;
+    if (vertexColors) c.rgb *= color3;
     if (headlight) {
         float len = length(worldNormal);
         float lambert = len > 0.0 ? abs(dot(worldNormal, viewForward)) / len : 1.0;
@@ -68,8 +74,8 @@ void main() {
 }
 )";
 
-// Interleaved vertex: position, uv, normal.
-constexpr int kVertexFloats = 8;
+// Interleaved vertex: position, uv, normal, colour.
+constexpr int kVertexFloats = 11;
 
 // Binds the context to the calling thread for one call, and unbinds it after, so the
 // renderer may be used from another thread next time.
@@ -99,6 +105,7 @@ struct ModelKey {
     const Texture* textures = nullptr;
     std::size_t vertexCount = 0, indexCount = 0, textureCount = 0;
     bool hasTexCoords = false;
+    const float* colors = nullptr;
 
     static ModelKey of(const Model& m) {
         return ModelKey{&m,
@@ -110,12 +117,14 @@ struct ModelKey {
                         m.mesh.vertexCount(),
                         m.mesh.indices.size(),
                         m.textures.size(),
-                        m.mesh.hasTexCoords};
+                        m.mesh.hasTexCoords,
+                        m.mesh.cr.data()};
     }
     bool operator==(const ModelKey& o) const {
         return model == o.model && positions == o.positions && texCoords == o.texCoords && normals == o.normals &&
                indices == o.indices && textures == o.textures && vertexCount == o.vertexCount &&
-               indexCount == o.indexCount && textureCount == o.textureCount && hasTexCoords == o.hasTexCoords;
+               indexCount == o.indexCount && textureCount == o.textureCount && hasTexCoords == o.hasTexCoords &&
+               colors == o.colors;
     }
 };
 
@@ -150,6 +159,9 @@ std::vector<float> interleavedVertices(const Model& model) {
         throw Error(name + ": texture coordinate arrays differ in length from the positions");
     // As the CPU backend: normals count only when there is one per vertex.
     const bool normals = mesh.nx.size() == n && mesh.ny.size() == n && mesh.nz.size() == n;
+    const bool colors = mesh.hasVertexColors();
+    if (colors && (mesh.cg.size() != n || mesh.cb.size() != n))
+        throw Error(name + ": vertex colour arrays differ in length from the positions");
     const std::size_t indexCount = mesh.triangleCount() * 3;
     for (std::size_t i = 0; i < indexCount; ++i)
         if (mesh.indices[i] >= n)
@@ -171,6 +183,9 @@ std::vector<float> interleavedVertices(const Model& model) {
             v[6] = mesh.ny[i];
             v[7] = mesh.nz[i];
         }
+        v[8] = colors ? mesh.cr[i] : 1.0f;
+        v[9] = colors ? mesh.cg[i] : 1.0f;
+        v[10] = colors ? mesh.cb[i] : 1.0f;
     }
     return vertices;
 }
@@ -239,7 +254,7 @@ struct GlReferenceRenderer::Impl {
     };
     struct Uniforms {
         GLint eye, right, up, forward, projection, depthMap;
-        GLint diffuseTexture, textured, color, headlight, viewForward, ambient;
+        GLint diffuseTexture, textured, color, headlight, viewForward, ambient, vertexColors;
     };
 
     GlContext context;
@@ -282,7 +297,8 @@ void GlReferenceRenderer::Impl::createProgram() {
     const auto at = [p](const char* name) { return glGetUniformLocation(p, name); };
     uniforms = Uniforms{at("eye"),     at("right"),          at("up"),       at("forward"),
                         at("projection"), at("depthMap"),    at("diffuseTexture"), at("textured"),
-                        at("color"),   at("headlight"),      at("viewForward"),    at("ambient")};
+                        at("color"),   at("headlight"),      at("viewForward"),    at("ambient"),
+                        at("vertexColors")};
     checkGlError("glGetUniformLocation", __FILE__, __LINE__);
 }
 
@@ -306,7 +322,8 @@ void GlReferenceRenderer::Impl::uploadGeometry(const std::vector<float>& vertice
     FACET_GL(glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, nullptr));
     FACET_GL(glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<const void*>(3 * sizeof(float))));
     FACET_GL(glVertexAttribPointer(2, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<const void*>(5 * sizeof(float))));
-    for (GLuint a = 0; a < 3; ++a) FACET_GL(glEnableVertexAttribArray(a));
+    FACET_GL(glVertexAttribPointer(3, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<const void*>(8 * sizeof(float))));
+    for (GLuint a = 0; a < 4; ++a) FACET_GL(glEnableVertexAttribArray(a));
 }
 
 void GlReferenceRenderer::Impl::uploadTextures(const Model& model) {
@@ -453,6 +470,8 @@ void GlReferenceRenderer::Impl::setUniforms(const ViewParams& view, const Render
 
 // One draw call per material segment, each with its colour, texture and the settings' filter.
 void GlReferenceRenderer::Impl::drawSegments(const Model& model, const RenderSettings& settings) {
+    // As shadeMaterials: every material multiplies by the vertex colour where the mesh has one.
+    FACET_GL(glUniform1i(uniforms.vertexColors, model.mesh.hasVertexColors() ? 1 : 0));
     FACET_GL(glActiveTexture(GL_TEXTURE0));
     FACET_GL(glBindVertexArray(gl->vertexArray.get()));
     GLint minFilter = GL_NEAREST, magFilter = GL_NEAREST;
