@@ -3,7 +3,7 @@
 #include "cli.h"
 
 #include "asset/image.h"
-#include "asset/obj_loader.h"
+#include "asset/load_model.h"
 #include "core/camera.h"
 #include "core/error.h"
 #include "renderer.h"
@@ -153,7 +153,7 @@ facet::Renderer makeRenderer(const Options& o) {
 
 // The mesh, with --texture applied to every material.
 facet::Model loadScene(const Options& o) {
-    facet::Model model = facet::loadObj(o.mesh);
+    facet::Model model = facet::loadModel(o.mesh);
     if (!o.texture) return model;
     model.textures.push_back(facet::makeTexture(facet::loadImage(*o.texture), *o.texture));
     const auto index = static_cast<std::int32_t>(model.textures.size() - 1);

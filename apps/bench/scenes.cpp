@@ -1,6 +1,6 @@
 #include "bench/scenes.h"
 
-#include "asset/obj_loader.h"
+#include "asset/load_model.h"
 #include "core/camera.h"
 #include "core/error.h"
 #include "core/mesh.h"
@@ -106,7 +106,7 @@ Model quadScene(std::size_t quads) {
 
 Model makeScene(const SceneSpec& spec) {
     switch (spec.kind) {
-    case SceneKind::DefaultObj: return loadObj(FACET_DEFAULT_SCENE);
+    case SceneKind::DefaultObj: return loadModel(FACET_DEFAULT_SCENE);
     case SceneKind::Grid: return gridScene(spec.count);
     case SceneKind::Quads: return quadScene(spec.count);
     }

@@ -1,6 +1,6 @@
 #include "viewer/scene_loader.h"
 
-#include "asset/obj_loader.h"
+#include "asset/load_model.h"
 
 #include <exception>
 #include <utility>
@@ -18,7 +18,7 @@ void SceneLoader::start(std::string path) {
     currentPath_ = std::move(path);
     started_ = std::chrono::steady_clock::now();
     // The worker gets its own copy of the path: currentPath_ changes with the next request.
-    current_ = std::async(std::launch::async, [path = currentPath_] { return loadObj(path); });
+    current_ = std::async(std::launch::async, [path = currentPath_] { return loadModel(path); });
 }
 
 std::optional<LoadResult> SceneLoader::poll() {

@@ -22,7 +22,7 @@ public:
     SceneLoader() = default;
     SceneLoader(const SceneLoader&) = delete;
     SceneLoader& operator=(const SceneLoader&) = delete;
-    // Waits for a load in progress: loadObj cannot be interrupted, and its thread must not
+    // Waits for a load in progress: loadModel cannot be interrupted, and its thread must not
     // outlive what it writes to.
     ~SceneLoader() = default;
 
