@@ -122,6 +122,7 @@ struct Renderer::Impl {
         return *cpu;
     }
     void uploadToGpu();
+    void moveToCpu(const std::string& note, const std::string& why);
     FrameStats renderHost(const ViewParams& view, const RenderSettings& settings, const FrameView& target);
     FrameStats renderPipeline(const ViewParams& view, const RenderSettings& settings, const FrameView& target);
     FrameStats renderDisplay(const ViewParams& view, const RenderSettings& settings, DisplayTarget& target);
@@ -175,11 +176,19 @@ void Renderer::Impl::resolvePipeline() {
         makeGpu();
     } catch (const Error& e) {
         if (!fallBack) throw;
-        placement.vertex = placement.raster = Side::Cpu;
-        placement.backend = Backend::Cpu;
-        placement.note = std::string("rendering on the CPU: ") + e.what();
-        gpuUnavailable = e.what();
+        moveToCpu("rendering on the CPU: ", e.what());
     }
+}
+
+// Every stage on the CPU from now on: the placement's note is `note` followed by `why`, the
+// GPU's fault, which also says why GPU stages cannot be chosen again.
+void Renderer::Impl::moveToCpu(const std::string& note, const std::string& why) {
+    gpu.reset();
+    gpuUnavailable = why;
+    if (!placement.pipeline()) return;
+    placement.vertex = placement.raster = Side::Cpu;
+    updateBackend();
+    placement.note = note + why;
 }
 
 void Renderer::Impl::makeGpu() {
@@ -192,11 +201,7 @@ void Renderer::Impl::uploadToGpu() {
         gpu->upload(*model);
     } catch (const Error& e) {
         if (!fallBack) throw;
-        gpu.reset();
-        placement.vertex = placement.raster = Side::Cpu;
-        updateBackend();
-        placement.note = std::string("rendering on the CPU: uploading the model failed: ") + e.what();
-        gpuUnavailable = e.what();
+        moveToCpu("rendering on the CPU: uploading the model failed: ", e.what());
     }
 }
 
@@ -263,11 +268,7 @@ FrameStats Renderer::Impl::renderHost(const ViewParams& view, const RenderSettin
     try {
         return renderPipeline(view, settings, target);
     } catch (const Error& e) {
-        gpu.reset();
-        placement.vertex = placement.raster = Side::Cpu;
-        updateBackend();
-        placement.note = std::string("rendering on the CPU: the GPU failed: ") + e.what();
-        gpuUnavailable = e.what();
+        moveToCpu("rendering on the CPU: the GPU failed: ", e.what());
         return renderPipeline(view, settings, target);
     }
 }
@@ -301,11 +302,7 @@ FrameStats Renderer::Impl::renderDisplay(const ViewParams& view, const RenderSet
         } catch (const Error& e) {
             // The window must go on: the GPU is dropped, with the reason, and the CPU draws.
             target.abandonDevice();
-            gpu.reset();
-            placement.vertex = placement.raster = Side::Cpu;
-            updateBackend();
-            placement.note = std::string("GPU dropped, drawing on the CPU: ") + e.what();
-            gpuUnavailable = e.what();
+            moveToCpu("GPU dropped, drawing on the CPU: ", e.what());
         }
     }
     const FrameView host{target.mapHost(), nullptr, target.width(), target.height()};
@@ -351,15 +348,7 @@ void Renderer::setThreads(int threads) {
     impl_->cpu.reset();
 }
 
-void Renderer::dropGpu(const std::string& why) {
-    Impl& r = *impl_;
-    r.gpu.reset();
-    r.gpuUnavailable = why;
-    if (!r.placement.pipeline()) return;
-    r.placement.vertex = r.placement.raster = Side::Cpu;
-    r.updateBackend();
-    r.placement.note = "GPU dropped, drawing on the CPU: " + why;
-}
+void Renderer::dropGpu(const std::string& why) { impl_->moveToCpu("GPU dropped, drawing on the CPU: ", why); }
 
 void Renderer::setModel(const Model& model) {
     validateMesh(model.mesh, model.materials.size(), model.source);
