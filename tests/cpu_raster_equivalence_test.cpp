@@ -6,10 +6,11 @@
 #include "core/camera.h"
 #include "core/clip.h"
 #include "cpu/cpu_renderer.h"
-#include "cpu/quad_coverage.h"
+#include "core/coverage_walk.h"
 #include "cpu/raster_triangle.h"
 #include "cpu/simd_quad.h"
 #include "cpu/stream_store.h"
+#include "raster_reference.h"
 
 #include <gtest/gtest.h>
 
@@ -27,8 +28,22 @@ ScreenVertex vertexAt(glm::vec2 p) {
     return ScreenVertex{{snapToFixed(p.x), snapToFixed(p.y)}, p, 0.5f, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)};
 }
 
-// Stepped quad coverage equals covers(edgeValues()) on every pixel of the triangle's bounds,
-// for triangles from sub-pixel slivers to ones far larger than the target (guard band sized).
+// The coverage of quad (qx, qy) as a 4-bit mask, from the three edge values stepped to its
+// top-left pixel (as the walks step them) and the pixel bounds.
+unsigned steppedQuadMask(const EdgeStepper& edges, const std::int64_t* at, int qx, int qy, const ScreenTriangle& tri) {
+    unsigned mask = 0;
+    for (int k = 0; k < 4; ++k) {
+        const int x = qx + (k & 1), y = qy + (k >> 1);
+        bool inside = x >= tri.minX && x <= tri.maxX && y >= tri.minY && y <= tri.maxY;
+        for (int i = 0; i < 3; ++i) inside = inside && at[i] + (k & 1) * edges.stepX[i] + (k >> 1) * edges.stepY[i] > 0;
+        mask |= unsigned(inside) << k;
+    }
+    return mask;
+}
+
+// Stepped edge values (EdgeStepper, as the coverage walk steps them) decide coverage as
+// covers(edgeValues()) does on every pixel of the triangle's bounds, for triangles from
+// sub-pixel slivers to ones far larger than the target (guard band sized).
 TEST(CpuRasterEquivalence, SteppedCoverageMatchesEdgeValues) {
     std::mt19937 rng(7);
     const int w = 97, h = 61;
@@ -52,8 +67,7 @@ TEST(CpuRasterEquivalence, SteppedCoverageMatchesEdgeValues) {
             for (int qy = firstQy; qy <= tri.maxY; qy += 2) {
                 std::int64_t at[3] = {rowStart[0], rowStart[1], rowStart[2]};
                 for (int qx = firstQx; qx <= tri.maxX; qx += 2) {
-                    const unsigned mask =
-                        edges.quadMask(at) & boundsMask(qx, qy, tri.minX, tri.maxX, tri.minY, tri.maxY);
+                    const unsigned mask = steppedQuadMask(edges, at, qx, qy, tri);
                     for (int k = 0; k < 4; ++k) {
                         const int x = qx + (k & 1), y = qy + (k >> 1);
                         const bool expected = x >= tri.minX && x <= tri.maxX && y >= tri.minY && y <= tri.maxY &&
@@ -251,7 +265,7 @@ std::size_t drawBothWays(const ScreenTriangle& tri, const ShadeMaterial& materia
     for (int ty = -quadRowOffset; ty < h; ty += tile)
         for (int tx = 0; tx < w; tx += tile) {
             const TileRect rect{tx, std::max(0, ty), std::min(w, tx + tile) - 1, std::min(h, ty + tile) - 1};
-            const std::size_t a = rasterizeTriangleScalar(tri, material, ctxA, rect);
+            const std::size_t a = drawTriangleReference(tri, material, ctxA, rect);
             std::fill(idBuffer.begin(), idBuffer.end(), 0u);
             std::fill(tileDepth.begin(), tileDepth.end(), 1.0f);
             const TileBuffers buffers{idBuffer.data(), tileDepth.data(), tileColor.data(), tx, ty};
@@ -510,7 +524,7 @@ TEST(CpuRasterEquivalence, DeferredRendererMatchesTrianglesDrawnInOrder) {
                                       tri) != SetupResult::Ok)
                         continue;
                     refFragments +=
-                        rasterizeTriangleScalar(tri, materials[range.material], ctx, TileRect{0, 0, w - 1, h - 1});
+                        drawTriangleReference(tri, materials[range.material], ctx, TileRect{0, 0, w - 1, h - 1});
                 }
 
             const int threads = 1 + (scene + variant) % 3;
