@@ -158,13 +158,15 @@ struct QuadVisibility {
     std::uint32_t winner[4];
     std::uint32_t id; // the triangle being walked
 
-    FACET_HD Quad<float> depth(int, int) const {
+    // The walk's quad row: this quad.
+    FACET_HD QuadVisibility& row(int) { return *this; }
+    FACET_HD Quad<float> depthAt(int) const {
         Quad<float> d;
         FACET_UNROLL
         for (int k = 0; k < 4; ++k) d.v[k] = nearest[k];
         return d;
     }
-    FACET_HD void write(int, int, unsigned keep, const Quad<float>& value, const Quad<float>&) {
+    FACET_HD void write(int, unsigned keep, const Quad<float>& value, const Quad<float>&) {
         FACET_UNROLL
         for (int k = 0; k < 4; ++k)
             if (keep >> k & 1u) {

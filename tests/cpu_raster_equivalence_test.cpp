@@ -30,7 +30,7 @@ ScreenVertex vertexAt(glm::vec2 p) {
 
 // The coverage of quad (qx, qy) as a 4-bit mask, from the three edge values stepped to its
 // top-left pixel (as the walks step them) and the pixel bounds.
-unsigned steppedQuadMask(const EdgeStepper& edges, const std::int64_t* at, int qx, int qy, const ScreenTriangle& tri) {
+unsigned steppedQuadMask(const EdgeStepper<std::int64_t>& edges, const std::int64_t* at, int qx, int qy, const ScreenTriangle& tri) {
     unsigned mask = 0;
     for (int k = 0; k < 4; ++k) {
         const int x = qx + (k & 1), y = qy + (k >> 1);
@@ -62,7 +62,7 @@ TEST(CpuRasterEquivalence, SteppedCoverageMatchesEdgeValues) {
         if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;
         for (int quadRowOffset = 0; quadRowOffset < 2; ++quadRowOffset) {
             const int firstQx = tri.minX & ~1, firstQy = ((tri.minY + quadRowOffset) & ~1) - quadRowOffset;
-            const EdgeStepper edges(tri, firstQx, firstQy);
+            const EdgeStepper<std::int64_t> edges(tri, firstQx, firstQy);
             std::int64_t rowStart[3] = {edges.value[0], edges.value[1], edges.value[2]};
             for (int qy = firstQy; qy <= tri.maxY; qy += 2) {
                 std::int64_t at[3] = {rowStart[0], rowStart[1], rowStart[2]};

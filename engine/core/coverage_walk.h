@@ -33,22 +33,24 @@ FACET_HD auto depthPasses(F depth, F stored) {
     return (depth >= F(0.0f)) & (depth <= F(1.0f)) & (depth < stored);
 }
 
-// The three edge values at pixel (x, y), bias included, and their steps per pixel. A triangle's
-// edge functions are affine in the pixel position, so rather than evaluating edgeValues() per
-// pixel a walk steps them exactly: one pixel right adds stepX, one pixel down adds stepY.
+// The three edge values of edgeValues() at pixel (x, y), bias included, and their steps per
+// pixel, in integers I (64 bits, or 32 where the triangle is small enough). A triangle's edge
+// functions are affine in the pixel position, so rather than evaluating edgeValues() per pixel
+// a walk steps them exactly: one pixel right adds stepX, one pixel down adds stepY.
+template <class I>
 struct EdgeStepper {
-    std::int64_t value[3];
-    std::int64_t stepX[3], stepY[3];
+    I value[3];
+    I stepX[3], stepY[3];
 
     FACET_HD EdgeStepper(const ScreenTriangle& tri, int x, int y) {
-        const EdgeValues e = edgeValues(tri, x, y);
+        const FixedPoint2 p{pixelCentreFixed(x), pixelCentreFixed(y)};
         FACET_UNROLL
         for (int i = 0; i < 3; ++i) {
             // Edge i runs from vertex i + 1 to vertex i + 2 (see edgeValues).
             const FixedPoint2 a = tri.v[(i + 1) % 3].p, b = tri.v[(i + 2) % 3].p;
-            value[i] = e.w[i] + tri.bias[i];
-            stepX[i] = -static_cast<std::int64_t>(b.y - a.y) * kSubpixelOne;
-            stepY[i] = static_cast<std::int64_t>(b.x - a.x) * kSubpixelOne;
+            value[i] = edgeFunction<I>(a, b, p) + static_cast<I>(tri.bias[i]);
+            stepX[i] = -static_cast<I>(b.y - a.y) * kSubpixelOne;
+            stepY[i] = static_cast<I>(b.x - a.x) * kSubpixelOne;
         }
     }
 };
@@ -73,35 +75,52 @@ FACET_HD bool quadRange(const ScreenTriangle& tri, const TileRect& rect, int qua
     return q.minX <= q.maxX && q.minY <= q.maxY;
 }
 
+// The walk is inlined into each caller whatever the compiler's size heuristics say: only then
+// does the CPU's loop keep the triangle's values and the target's row in registers (its stores
+// could alias them otherwise), as fast as the hand-written loops it replaces.
+#if defined(__CUDACC__)
+#define FACET_WALK_INLINE FACET_HD
+#else
+#define FACET_WALK_INLINE [[gnu::always_inline]] inline
+#endif
+
 // The walk: `tri`'s coverage and depth test over the range, block by block (L::kWidth x 2
 // pixels, starting at the first quad), reading the stored depths from `target` and handing it
 // the lanes that pass; returns how many passed. With `Bounds` the range's bounds mask the
 // lanes too; without, the caller knows the range is the triangle's whole bounds (lanes outside
 // them fail its edge tests). L supplies the lane types and their few width-specific steps:
-//   Edge, Float, Mask; kWidth; kSkipEmpty (branch past blocks with no lane left, or go on
-//   branch-free); edge(v) and spread(v, sx, sy) (the lanes' edge values from a block's first
+//   EdgeScalar, Edge, Float, Mask; kWidth; kSkipEmpty (branch past blocks with no lane left,
+//   or go on branch-free); spread(v, sx, sy) (the lanes' edge values from a block's first
 //   pixel's); columns(x) and rows(y) (the lanes' pixel coordinates as floats); columnsIn and
 //   rowsIn (the bounds); mask() of comparison results; none() and count() of a mask.
-// Target supplies depth(qx, qy), the stored depths of the block at (qx, qy), and write(qx, qy,
-// keep, depth, stored) for the lanes that passed.
+// Target supplies row(qy), the quad row at qy (a value or a reference), whose depthAt(qx) gives
+// the stored depths of the block at (qx, qy) and write(qx, keep, depth, stored) takes the lanes
+// that passed.
 template <class L, bool Bounds, class Target>
-FACET_HD std::uint32_t walkCoverage(const ScreenTriangle& tri, const QuadRange& q, Target& target) {
+FACET_WALK_INLINE std::uint32_t walkCoverage(const ScreenTriangle& tri, const QuadRange& q, Target& target) {
     using Edge = typename L::Edge;
     using Float = typename L::Float;
-    const EdgeStepper edges(tri, q.firstQx, q.firstQy);
+    const EdgeStepper<typename L::EdgeScalar> edges(tri, q.firstQx, q.firstQy);
     Edge rowStart[3], right[3], down[3];
     FACET_UNROLL
     for (int i = 0; i < 3; ++i) {
         rowStart[i] = L::spread(edges.value[i], edges.stepX[i], edges.stepY[i]);
-        right[i] = L::edge(L::kWidth * edges.stepX[i]);
-        down[i] = L::edge(2 * edges.stepY[i]);
+        // kWidth (a power of two) and 2 steps, by doubling: the lanes' adds are their cheapest
+        // operation.
+        right[i] = Edge(edges.stepX[i]);
+        for (int w = 1; w < L::kWidth; w *= 2) right[i] = right[i] + right[i];
+        down[i] = Edge(edges.stepY[i]) + Edge(edges.stepY[i]);
     }
+    // The triangle's values in lanes, read once: the target's stores could alias the triangle.
+    const BarycentricPlane<Float> plane(tri);
+    const Float depths[3] = {Float(tri.v[0].depth), Float(tri.v[1].depth), Float(tri.v[2].depth)};
     std::uint32_t won = 0;
     for (int qy = q.firstQy; qy <= q.maxY; qy += 2) {
         Edge at[3] = {rowStart[0], rowStart[1], rowStart[2]};
         FACET_UNROLL
         for (int i = 0; i < 3; ++i) rowStart[i] = rowStart[i] + down[i];
         const Float y = L::rows(qy);
+        decltype(auto) row = target.row(qy);
         for (int qx = q.firstQx; qx <= q.maxX; qx += L::kWidth) {
             typename L::Mask covered = L::mask(edgesCover(at));
             if constexpr (Bounds) covered = covered & L::rowsIn(qy, q) & L::columnsIn(qx, q);
@@ -111,13 +130,13 @@ FACET_HD std::uint32_t walkCoverage(const ScreenTriangle& tri, const QuadRange& 
                 if (L::none(covered)) continue;
 
             Float b[3];
-            barycentricsAt(tri, L::columns(qx), y, b);
-            const Float depth = interpolate(b, tri.v[0].depth, tri.v[1].depth, tri.v[2].depth);
-            const Float stored = target.depth(qx, qy);
+            plane.at(L::columns(qx), y, b);
+            const Float depth = interpolate(b, depths[0], depths[1], depths[2]);
+            const Float stored = row.depthAt(qx);
             const typename L::Mask keep = covered & L::mask(depthPasses(depth, stored));
             if constexpr (L::kSkipEmpty)
                 if (L::none(keep)) continue;
-            target.write(qx, qy, keep, depth, stored);
+            row.write(qx, keep, depth, stored);
             won += L::count(keep);
         }
     }
@@ -176,10 +195,10 @@ FACET_HD Quad<bool> operator&(const Quad<bool>& a, const Quad<bool>& b) {
 
 // The CUDA raster thread's lanes: one quad, 64-bit edge values, plain code.
 struct QuadLanes : QuadMasks {
+    using EdgeScalar = std::int64_t;
     using Edge = Quad<std::int64_t>;
     using Float = Quad<float>;
 
-    FACET_HD static Edge edge(std::int64_t v) { return Edge(v); }
     FACET_HD static Edge spread(std::int64_t v, std::int64_t sx, std::int64_t sy) {
         Edge e;
         FACET_UNROLL

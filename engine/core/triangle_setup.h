@@ -116,29 +116,38 @@ FACET_HD bool covers(const ScreenTriangle& t, const EdgeValues& e) {
     return e.w[0] + t.bias[0] > 0 && e.w[1] + t.bias[1] > 0 && e.w[2] + t.bias[2] > 0;
 }
 
-// Screen-space barycentrics at the centres of pixels (x, y), given as floats: px = (x + 0.5) -
-// v0.x, b1 = db1.x px + db1.y py, b0 = (1 - b1) - b2. For one pixel (F = float) or lanes of
-// pixels (the CPU's SIMD lanes, the CUDA raster thread's quad), with the same operations in the
-// same order. They extrapolate outside the triangle, for the helper pixels of a 2x2 quad.
+// A triangle's screen-space barycentrics, for one pixel (F = float) or lanes of pixels (the
+// CPU's SIMD lanes, the CUDA raster thread's quad) with the same operations in the same order.
+// The triangle's values are read once, so a walk keeps them in registers.
 template <class F>
-FACET_HD void barycentricsAt(const ScreenTriangle& t, F x, F y, F b[3]) {
-    const F px = x + F(0.5f) - F(t.v[0].pos.x);
-    const F py = y + F(0.5f) - F(t.v[0].pos.y);
-    b[1] = F(t.db1.x) * px + F(t.db1.y) * py;
-    b[2] = F(t.db2.x) * px + F(t.db2.y) * py;
-    b[0] = F(1.0f) - b[1] - b[2];
-}
+struct BarycentricPlane {
+    F x0, y0, db1x, db1y, db2x, db2y;
+
+    FACET_HD explicit BarycentricPlane(const ScreenTriangle& t)
+        : x0(t.v[0].pos.x), y0(t.v[0].pos.y), db1x(t.db1.x), db1y(t.db1.y), db2x(t.db2.x), db2y(t.db2.y) {}
+
+    // At the centres of pixels (x, y), given as floats: px = (x + 0.5) - v0.x,
+    // b1 = db1.x px + db1.y py, b0 = (1 - b1) - b2. They extrapolate outside the triangle, for
+    // the helper pixels of a 2x2 quad.
+    FACET_HD void at(F x, F y, F b[3]) const {
+        const F px = x + F(0.5f) - x0;
+        const F py = y + F(0.5f) - y0;
+        b[1] = db1x * px + db1y * py;
+        b[2] = db2x * px + db2y * py;
+        b[0] = F(1.0f) - b[1] - b[2];
+    }
+};
 
 FACET_HD glm::vec3 barycentrics(const ScreenTriangle& t, int x, int y) {
     float b[3];
-    barycentricsAt(t, static_cast<float>(x), static_cast<float>(y), b);
+    BarycentricPlane<float>(t).at(static_cast<float>(x), static_cast<float>(y), b);
     return {b[0], b[1], b[2]};
 }
 
 // b0 a0 + b1 a1 + b2 a2, left to right: one attribute at one pixel or lanes of them.
 template <class F>
-FACET_HD F interpolate(const F b[3], float a0, float a1, float a2) {
-    return b[0] * F(a0) + b[1] * F(a1) + b[2] * F(a2);
+FACET_HD F interpolate(const F b[3], F a0, F a1, F a2) {
+    return b[0] * a0 + b[1] * a1 + b[2] * a2;
 }
 
 FACET_HD float interpolateDepth(const ScreenTriangle& t, glm::vec3 b) {

@@ -53,21 +53,18 @@ struct Mask64x4 {
     __m256i v;
 };
 
-inline F32x4 operator+(F32x4 a, F32x4 b) { return F32x4(_mm_add_ps(a.v, b.v)); }
-inline F32x4 operator-(F32x4 a, F32x4 b) { return F32x4(_mm_sub_ps(a.v, b.v)); }
-inline F32x4 operator*(F32x4 a, F32x4 b) { return F32x4(_mm_mul_ps(a.v, b.v)); }
-inline Mask4 operator>=(F32x4 a, F32x4 b) { return {_mm_cmp_ps(a.v, b.v, _CMP_GE_OQ)}; }
-inline Mask4 operator<=(F32x4 a, F32x4 b) { return {_mm_cmp_ps(a.v, b.v, _CMP_LE_OQ)}; }
-inline Mask4 operator<(F32x4 a, F32x4 b) { return {_mm_cmp_ps(a.v, b.v, _CMP_LT_OQ)}; }
-inline Mask4 operator&(Mask4 a, Mask4 b) { return {_mm_and_ps(a.v, b.v)}; }
-
-inline F32x8 operator+(F32x8 a, F32x8 b) { return F32x8(_mm256_add_ps(a.v, b.v)); }
-inline F32x8 operator-(F32x8 a, F32x8 b) { return F32x8(_mm256_sub_ps(a.v, b.v)); }
-inline F32x8 operator*(F32x8 a, F32x8 b) { return F32x8(_mm256_mul_ps(a.v, b.v)); }
-inline Mask8 operator>=(F32x8 a, F32x8 b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_GE_OQ)}; }
-inline Mask8 operator<=(F32x8 a, F32x8 b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_LE_OQ)}; }
-inline Mask8 operator<(F32x8 a, F32x8 b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_LT_OQ)}; }
-inline Mask8 operator&(Mask8 a, Mask8 b) { return {_mm256_and_ps(a.v, b.v)}; }
+// The float operators for four lanes (_mm_ intrinsics) and eight (_mm256_).
+#define FACET_FLOAT_LANE_OPERATORS(F, M, mm)                                                  \
+    inline F operator+(F a, F b) { return F(mm##_add_ps(a.v, b.v)); }                        \
+    inline F operator-(F a, F b) { return F(mm##_sub_ps(a.v, b.v)); }                        \
+    inline F operator*(F a, F b) { return F(mm##_mul_ps(a.v, b.v)); }                        \
+    inline M operator>=(F a, F b) { return {mm##_cmp_ps(a.v, b.v, _CMP_GE_OQ)}; }            \
+    inline M operator<=(F a, F b) { return {mm##_cmp_ps(a.v, b.v, _CMP_LE_OQ)}; }            \
+    inline M operator<(F a, F b) { return {mm##_cmp_ps(a.v, b.v, _CMP_LT_OQ)}; }             \
+    inline M operator&(M a, M b) { return {mm##_and_ps(a.v, b.v)}; }
+FACET_FLOAT_LANE_OPERATORS(F32x4, Mask4, _mm)
+FACET_FLOAT_LANE_OPERATORS(F32x8, Mask8, _mm256)
+#undef FACET_FLOAT_LANE_OPERATORS
 
 inline I32x8 operator+(I32x8 a, I32x8 b) { return I32x8(_mm256_add_epi32(a.v, b.v)); }
 inline I32x8 operator*(I32x8 a, I32x8 b) { return I32x8(_mm256_mullo_epi32(a.v, b.v)); }
@@ -93,10 +90,11 @@ inline __m128i laneMask(unsigned bits) {
 }
 
 // 4x2 blocks: lane k is pixel (x + (k & 3), y + (k >> 2)). Every edge value the walk meets
-// fits 32 bits (see kSmallTriangleExtent), so the 64-bit set-up narrows exactly.
+// fits 32 bits (see kSmallTriangleExtent).
 struct SmallBlock {
     static constexpr int kWidth = 4;
     static constexpr bool kSkipEmpty = false;
+    using EdgeScalar = std::int32_t;
     using Edge = I32x8;
     using Float = F32x8;
     using Mask = Mask8;
@@ -104,9 +102,8 @@ struct SmallBlock {
     static __m256i laneX() { return _mm256_setr_epi32(0, 1, 2, 3, 0, 1, 2, 3); }
     static __m256i laneY() { return _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1); }
 
-    static Edge edge(std::int64_t v) { return Edge(static_cast<std::int32_t>(v)); }
-    static Edge spread(std::int64_t v, std::int64_t sx, std::int64_t sy) {
-        return edge(v) + (Edge(laneX()) * edge(sx) + Edge(laneY()) * edge(sy));
+    static Edge spread(std::int32_t v, std::int32_t sx, std::int32_t sy) {
+        return Edge(v) + (Edge(laneX()) * Edge(sx) + Edge(laneY()) * Edge(sy));
     }
     static Float columns(int x) { return pixels8(x, laneX()); }
     static Float rows(int y) { return pixels8(y, laneY()); }
@@ -150,12 +147,12 @@ private:
 
 // 2x2 quads with 64-bit edge values, one per lane, and 4-bit masks.
 struct BigQuad : QuadMasks {
+    using EdgeScalar = std::int64_t;
     using Edge = I64x4;
     using Float = F32x4;
 
-    static Edge edge(std::int64_t v) { return Edge(v); }
     static Edge spread(std::int64_t v, std::int64_t sx, std::int64_t sy) {
-        return edge(v) + Edge(_mm256_setr_epi64x(0, sx, sy, sx + sy));
+        return Edge(v) + Edge(_mm256_setr_epi64x(0, sx, sy, sx + sy));
     }
     static Float columns(int qx) { return quadColumns(qx); }
     static Float rows(int qy) { return quadRows(qy); }

@@ -44,10 +44,12 @@ inline void jobTexelCoordinates(ShadeJob& job, const RasterContext& ctx) {
     const bool textured = texture.levelCount > 0;
     if (!textured && !ctx.settings.headlight) return;
     F32x4 b[3];
-    barycentricsAt(tri, lanes::quadColumns(job.qx), lanes::quadRows(job.qy), b);
+    BarycentricPlane<F32x4>(tri).at(lanes::quadColumns(job.qx), lanes::quadRows(job.qy), b);
     const ScreenVertex &v0 = tri.v[0], &v1 = tri.v[1], &v2 = tri.v[2];
     // The interpolated attributes of interpolateInvW, interpolateNormal and interpolateUv.
-    const auto attribute = [&b](float a0, float a1, float a2) { return interpolate(b, a0, a1, a2).v; };
+    const auto attribute = [&b](float a0, float a1, float a2) {
+        return interpolate(b, F32x4(a0), F32x4(a1), F32x4(a2)).v;
+    };
     const __m128 invW = attribute(v0.invW, v1.invW, v2.invW);
     if (ctx.settings.headlight) {
         const __m128 nx = _mm_div_ps(attribute(v0.nOverW.x, v1.nOverW.x, v2.nOverW.x), invW);
@@ -206,23 +208,34 @@ void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, const RasterCont
     }
 }
 
-// The walk's target on the CPU: the tile's depth and id buffers, a block's rows read and
+// The walk's target on the CPU: the tile's depth and id buffers, a block's two rows read and
 // written whole (within the tile's padded rows even where its pixels are outside the target).
 template <class L>
 struct TileVisibility {
-    const TileBuffers& buffers;
+    TileBuffers buffers;
     std::uint32_t id;
 
-    typename L::Float depth(int qx, int qy) const {
-        const float* d = buffers.depth + buffers.at(qx, qy);
-        return L::load(d, d + kTileBufferStride);
-    }
-    void write(int qx, int qy, typename L::Mask keep, typename L::Float value, typename L::Float stored) const {
-        const std::size_t at = buffers.at(qx, qy);
-        std::uint32_t *i0 = buffers.ids + at, *i1 = i0 + kTileBufferStride;
-        L::store(i0, i1, L::select(keep, id, L::load(i0, i1)));
-        float *d0 = buffers.depth + at, *d1 = d0 + kTileBufferStride;
-        L::store(d0, d1, L::select(keep, value, stored));
+    // A quad row's elements, from column originX.
+    struct Row {
+        std::uint32_t* ids;
+        float* depth;
+        std::uint32_t id;
+        int originX;
+
+        typename L::Float depthAt(int qx) const {
+            const float* d0 = depth + (qx - originX);
+            return L::load(d0, d0 + kTileBufferStride);
+        }
+        void write(int qx, typename L::Mask keep, typename L::Float value, typename L::Float stored) const {
+            std::uint32_t *i0 = ids + (qx - originX), *i1 = i0 + kTileBufferStride;
+            L::store(i0, i1, L::select(keep, id, L::load(i0, i1)));
+            float *d0 = depth + (qx - originX), *d1 = d0 + kTileBufferStride;
+            L::store(d0, d1, L::select(keep, value, stored));
+        }
+    };
+    Row row(int qy) const {
+        const std::size_t at = buffers.at(buffers.originX, qy);
+        return Row{buffers.ids + at, buffers.depth + at, id, buffers.originX};
     }
 };
 
@@ -231,6 +244,14 @@ bool smallTriangle(const ScreenTriangle& tri) {
     const std::int32_t extentX = std::max(p0.x, std::max(p1.x, p2.x)) - std::min(p0.x, std::min(p1.x, p2.x));
     const std::int32_t extentY = std::max(p0.y, std::max(p1.y, p2.y)) - std::min(p0.y, std::min(p1.y, p2.y));
     return extentX < kSmallTriangleExtent && extentY < kSmallTriangleExtent;
+}
+
+// One walk of `tri` over the range in lanes L, into the tile's buffers.
+template <class L, bool Bounds>
+[[gnu::noinline]] std::size_t walkTile(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q,
+                                       const TileBuffers& buffers) {
+    TileVisibility<L> target{buffers, id};
+    return walkCoverage<L, Bounds>(tri, q, target);
 }
 
 } // namespace
@@ -242,18 +263,14 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
                                 const TileRect& tile, const TileBuffers& buffers) {
     QuadRange q;
     if (!quadRange(tri, tile, ctx.quadRowOffset, q)) return 0;
-    if (!smallTriangle(tri)) {
-        TileVisibility<lanes::BigQuad> target{buffers, id};
-        return walkCoverage<lanes::BigQuad, true>(tri, q, target);
-    }
-    TileVisibility<lanes::SmallBlock> target{buffers, id};
+    if (!smallTriangle(tri)) return walkTile<lanes::BigQuad, true>(tri, id, q, buffers);
     // The tile's bounds matter only where they (or the target's) cut the triangle's: at its
     // right or bottom, or above it (the first quad row of an odd-height target is row -1).
     const FrameView& frame = ctx.target;
     const bool cut = q.maxX != tri.maxX || q.minY != tri.minY || q.maxY != tri.maxY || tri.maxX == frame.width - 1 ||
                      tri.minY == 0 || tri.maxY == frame.height - 1;
-    return cut ? walkCoverage<lanes::SmallBlock, true>(tri, q, target)
-               : walkCoverage<lanes::SmallBlock, false>(tri, q, target);
+    return cut ? walkTile<lanes::SmallBlock, true>(tri, id, q, buffers)
+               : walkTile<lanes::SmallBlock, false>(tri, id, q, buffers);
 }
 
 void loadTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers) {

@@ -53,9 +53,7 @@ struct TileBuffers {
     int originX, originY;
 
     // Pixel (x, y)'s element in each buffer.
-    std::size_t at(int x, int y) const {
-        return std::size_t(y - originY) * kTileBufferStride + std::size_t(x - originX);
-    }
+    std::size_t at(int x, int y) const { return std::size_t((y - originY) * kTileBufferStride + (x - originX)); }
 };
 
 // What shadeTile needs to shade a triangle recorded in the ids.
