@@ -121,8 +121,7 @@ std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const Ti
 }
 
 // Triangles [begin, end) set up into the chunk, their bins counted.
-void CpuRenderer::setupChunk(Chunk& chunk, const TriangleStageInput& input, const TileGrid& grid, std::size_t begin,
-                             std::size_t end) {
+void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end) {
     const std::size_t tileCount = std::size_t(grid.tilesX) * std::size_t(grid.tilesY);
     chunk.stats = CpuFrameStats{};
     chunk.binOffsets.assign(tileCount + 1, 0);
@@ -161,7 +160,7 @@ void CpuRenderer::setupChunk(Chunk& chunk, const TriangleStageInput& input, cons
 
 // Bins the chunk's triangles by the tiles their bounds touch: prefix-sums the counts, fills
 // in order.
-void CpuRenderer::binChunk(Chunk& chunk, const TileGrid& grid) {
+void CpuRenderer::binChunk(Chunk& chunk, TileGrid grid) {
     const std::size_t tileCount = std::size_t(grid.tilesX) * std::size_t(grid.tilesY);
     for (std::size_t i = 0; i < tileCount; ++i) chunk.binOffsets[i + 1] += chunk.binOffsets[i];
     chunk.binTriangles.resize(chunk.binOffsets[tileCount]);
@@ -232,8 +231,8 @@ void CpuRenderer::clearTile(const RasterContext& context, const TileRect& rect) 
 
 // One tile, deferred: coverage and depth of its triangles, then each pixel shaded once.
 // Returns the fragments that passed the depth test.
-std::size_t CpuRenderer::drawTile(const RasterContext& context, std::uint32_t tile, const TilePlace& place,
-                                  const TileRect& rect, std::size_t chunkCount, TileScratch& scratch) {
+std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, TilePlace place, TileRect rect,
+                                  std::size_t chunkCount, TileScratch& scratch) {
     const TileBuffers buffers{scratch.ids.data(), scratch.depth.data(), scratch.color.data(), place.x, place.y};
     // The buffers hold ids 0 and depth 1: as allocated, and as the last tile left them.
 

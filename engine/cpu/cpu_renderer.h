@@ -59,12 +59,13 @@ private:
     TriangleStageInput vertexStage(const Mesh& mesh, const ViewParams& view, const RenderSettings& settings,
                                    const FrameView& target, const CameraSpacePositions& given);
     std::size_t triangleStage(const TriangleStageInput& input, const TileGrid& grid);
-    static void setupChunk(Chunk& chunk, const TriangleStageInput& input, const TileGrid& grid, std::size_t begin,
-                           std::size_t end);
-    static void binChunk(Chunk& chunk, const TileGrid& grid);
+    // The set-up and binning take their inputs by value: the chunk's stores cannot alias a
+    // local, so the compiler keeps them in registers.
+    static void setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end);
+    static void binChunk(Chunk& chunk, TileGrid grid);
     std::size_t rasterStage(const RasterContext& context, const TileGrid& grid, std::size_t chunkCount);
     static void clearTile(const RasterContext& context, const TileRect& rect);
-    std::size_t drawTile(const RasterContext& context, std::uint32_t tile, const TilePlace& place, const TileRect& rect,
+    std::size_t drawTile(RasterContext context, std::uint32_t tile, TilePlace place, TileRect rect,
                          std::size_t chunkCount, TileScratch& scratch);
 
     // The most set-up triangles one mesh triangle gives: its clipped polygon's fan.
