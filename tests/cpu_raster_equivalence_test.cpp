@@ -240,10 +240,10 @@ TEST(CpuRasterEquivalence, StreamedRowsMatchCopyAndFill) {
 }
 
 // Draws `tri` over a w x h target cut into tiles of `tile` pixels as the renderer cuts them
-// (columns from an even x, rows from -quadRowOffset), once with the scalar reference and once
-// deferred (visibility, then shading of the pixels it won), from the same random depth buffer,
-// and adds a failure where the colours, depths or fragment counts differ. Returns the
-// fragments drawn.
+// (columns from an even x, rows from -quadRowOffset), once with the reference
+// (raster_reference.h) and once deferred (visibility, then shading of the pixels it won), from
+// the same random depth buffer, and adds a failure where the colours, depths or fragment
+// counts differ. Returns the fragments drawn.
 std::size_t drawBothWays(const ScreenTriangle& tri, const ShadeMaterial& material, const RenderSettings& settings,
                          glm::vec3 forward, int w, int h, int tile, std::mt19937& rng, const std::string& what) {
     std::uniform_real_distribution<float> unit(0.0f, 1.0f);
@@ -434,7 +434,7 @@ TEST(CpuRasterEquivalence, VectorisedClassificationMatchesClassifyVertex) {
 }
 
 // The whole renderer, drawing each tile deferred (coverage and depth for all its triangles,
-// then one shading per pixel), against the plain definition: the scalar reference drawing
+// then one shading per pixel), against the plain definition: drawTriangleReference drawing
 // the same set-up triangles one by one, in input order, over the whole target. Random
 // triangle soups piled in front of the camera, so pixels are covered many times over, with
 // shared vertices and edges, textured and untextured materials, every filter, with and

@@ -8,6 +8,7 @@
 #include "core/quad_shading.h"
 #include "cpu/raster_triangle.h"
 
+#include <algorithm>
 #include <cstddef>
 
 namespace facet {
@@ -33,6 +34,14 @@ inline std::size_t drawTriangleReference(const ScreenTriangle& tri, const ShadeM
                 ++shaded;
             }
     return shaded;
+}
+
+// The tile rect's depths from the target into the tile's depth buffer, for drawing deferred
+// over existing depths (the renderer starts every tile at depth 1).
+inline void loadTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers) {
+    for (int y = tile.y0; y <= tile.y1; ++y)
+        std::copy_n(ctx.target.depth + std::size_t(y) * std::size_t(ctx.target.width) + std::size_t(tile.x0),
+                    tile.x1 - tile.x0 + 1, buffers.depth + buffers.at(tile.x0, y));
 }
 
 } // namespace facet

@@ -1,5 +1,5 @@
 // The CPU's lanes for the coverage walk of core/coverage_walk.h, in AVX2 registers: thin types
-// with the operators the walk and the shared formulas (barycentricsAt, interpolate,
+// with the operators the walk and the shared formulas (BarycentricPlane, interpolate,
 // depthPasses) are written with, and the two lane sets the CPU walks with.
 //   - SmallBlock: blocks of 4x2 pixels in eight 32-bit lanes, for triangles whose edge values
 //     fit 32 bits (kSmallTriangleExtent); branch-free, since a small triangle's blocks are few

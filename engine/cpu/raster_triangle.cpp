@@ -273,13 +273,6 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
                : walkTile<lanes::SmallBlock, false>(tri, id, q, buffers);
 }
 
-void loadTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers) {
-    for (int y = tile.y0; y <= tile.y1; ++y)
-        std::copy_n(ctx.target.depth + std::size_t(y) * std::size_t(ctx.target.width) + std::size_t(tile.x0),
-                    tile.x1 - tile.x0 + 1,
-                    buffers.depth + buffers.at(tile.x0, y));
-}
-
 void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers) {
     for (int y = tile.y0; y <= tile.y1; ++y) {
         float* row = buffers.depth + buffers.at(tile.x0, y);
@@ -292,8 +285,8 @@ void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBu
 
 // Every quad of the tile: each distinct id among its pixels is a job, whose texel coordinates
 // are found on the quad's four lanes (the helpers give that triangle's level of detail); its
-// colours (each lane the scalar reference's shading) are kept in the pixels that triangle won,
-// and the other pixels get the clear colour. Bilinear and trilinear samples are taken four won
+// colours (each lane shadeQuadPixel's) are kept in the pixels that triangle won, and the
+// other pixels get the clear colour. Bilinear and trilinear samples are taken four won
 // pixels at a time, across jobs (PixelStream). The tile's colours then go to the target.
 void shadeTile(const TileTriangle* triangles, const RasterContext& ctx, const TileRect& tile,
                const TileBuffers& buffers) {

@@ -81,10 +81,9 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
 void shadeTile(const TileTriangle* triangles, const RasterContext& ctx, const TileRect& tile,
                const TileBuffers& buffers);
 
-// The tile rect's depths between the target and the tile's depth buffer (the store leaves the
-// tile's depths 1 again). The renderer starts every tile at depth 1 and only stores; a caller
-// drawing over existing depths loads them.
-void loadTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers);
+// The tile rect's depths from the tile's depth buffer to the target; the tile's depths are left
+// 1 again. (The renderer starts every tile at depth 1; the tests, drawing over existing depths,
+// load them first: tests/raster_reference.h.)
 void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers);
 
 } // namespace facet
