@@ -18,6 +18,7 @@
 // All set-up, coverage and shading is core/ code the CPU renderer runs too.
 #pragma once
 
+#include "core/coverage_walk.h"
 #include "core/quad_shading.h"
 #include "core/tiles.h"
 #include "core/triangle_stage.h"
@@ -153,36 +154,50 @@ struct RasterParams {
     const TriangleColors* triangleColors; // vertex colours of each; null for a mesh without them
 };
 
+// A raster thread's visibility, the coverage walk's target: per pixel of its quad, the nearest
+// depth so far and the triangle that drew it.
+struct QuadVisibility {
+    float nearest[4];
+    std::uint32_t winner[4];
+    std::uint32_t id; // the triangle being walked
+
+    // The walk's quad row: this quad.
+    FACET_HD QuadVisibility& row(int) { return *this; }
+    FACET_HD Quad<float> depthAt(int) const {
+        Quad<float> d;
+        FACET_UNROLL
+        for (int k = 0; k < 4; ++k) d.v[k] = nearest[k];
+        return d;
+    }
+    FACET_HD void write(int, unsigned keep, const Quad<float>& value, const Quad<float>&) {
+        FACET_UNROLL
+        for (int k = 0; k < 4; ++k)
+            if (keep >> k & 1u) {
+                nearest[k] = value.v[k];
+                winner[k] = id;
+            }
+    }
+};
+
 // Thread i draws quad i % kQuadsPerTile of tile i / kQuadsPerTile.
 FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
     const std::uint32_t tile = i / kQuadsPerTile, q = i % kQuadsPerTile;
     if (tile >= static_cast<std::uint32_t>(p.grid.tilesX * p.grid.tilesY)) return;
-    const int qx = static_cast<int>(tile % static_cast<std::uint32_t>(p.grid.tilesX)) * kTileSize +
-                   2 * static_cast<int>(q % kQuadsPerTileRow);
-    const int qy = static_cast<int>(tile / static_cast<std::uint32_t>(p.grid.tilesX)) * kTileSize -
-                   p.grid.quadRowOffset + 2 * static_cast<int>(q / kQuadsPerTileRow);
+    const TilePlace place = tilePlace(p.grid, tile);
+    const int qx = place.x + 2 * static_cast<int>(q % kQuadsPerTileRow);
+    const int qy = place.y + 2 * static_cast<int>(q / kQuadsPerTileRow);
     const FrameView& target = p.target;
     if (qx >= target.width || qy >= target.height) return; // the quad is past the picture
 
-    // Visibility: per pixel, the nearest depth so far and the triangle that drew it.
-    float depth[4] = {1.0f, 1.0f, 1.0f, 1.0f};
-    std::uint32_t winner[4] = {kNoTriangle, kNoTriangle, kNoTriangle, kNoTriangle};
+    // Visibility: the walk over the quad's pixels of each triangle (whose bounds lie within the
+    // picture, so pixels outside it are never covered).
+    QuadVisibility visibility{{1.0f, 1.0f, 1.0f, 1.0f}, {kNoTriangle, kNoTriangle, kNoTriangle, kNoTriangle}, 0};
     for (std::uint32_t e = p.tileStart[tile]; e < p.tileStart[tile + 1]; ++e) {
-        const std::uint32_t id = p.tileTriangles[e];
-        const ScreenTriangle& tri = p.triangles[id];
-        if (qx + 1 < tri.minX || qx > tri.maxX || qy + 1 < tri.minY || qy > tri.maxY) continue;
-        FACET_UNROLL
-        for (int k = 0; k < 4; ++k) {
-            const int x = qx + (k & 1), y = qy + (k >> 1);
-            // The triangle's bounds lie within the picture: this also skips pixels outside it.
-            if (x < tri.minX || x > tri.maxX || y < tri.minY || y > tri.maxY) continue;
-            if (!covers(tri, edgeValues(tri, x, y))) continue;
-            const float d = interpolateDepth(tri, barycentrics(tri, x, y));
-            if (d >= 0.0f && d <= 1.0f && d < depth[k]) { // beyond the far plane: not drawn
-                depth[k] = d;
-                winner[k] = id;
-            }
-        }
+        visibility.id = p.tileTriangles[e];
+        const ScreenTriangle& tri = p.triangles[visibility.id];
+        QuadRange range;
+        if (quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range))
+            walkCoverage<QuadLanes, true>(tri, range, visibility);
     }
 
     // Shading: each pixel once, by its winner; the rest get the clear colour.
@@ -192,13 +207,13 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
         if (x >= target.width || y < 0 || y >= target.height) continue;
         const std::size_t pixel = static_cast<std::size_t>(y) * static_cast<std::size_t>(target.width) +
                                   static_cast<std::size_t>(x);
+        const std::uint32_t winner = visibility.winner[k];
         std::uint32_t color = p.settings.clearColor;
-        if (winner[k] != kNoTriangle)
-            color = shadeQuadPixel(p.triangles[winner[k]], p.materials[p.triangleMaterials[winner[k]]], p.settings,
-                                   p.viewForward, qx, qy, k,
-                                   p.triangleColors ? &p.triangleColors[winner[k]] : nullptr);
+        if (winner != kNoTriangle)
+            color = shadeQuadPixel(p.triangles[winner], p.materials[p.triangleMaterials[winner]], p.settings,
+                                   p.viewForward, qx, qy, k, p.triangleColors ? &p.triangleColors[winner] : nullptr);
         target.color[pixel] = color;
-        target.depth[pixel] = depth[k];
+        target.depth[pixel] = visibility.nearest[k];
     }
 }
 

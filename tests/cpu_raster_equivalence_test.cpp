@@ -6,10 +6,11 @@
 #include "core/camera.h"
 #include "core/clip.h"
 #include "cpu/cpu_renderer.h"
-#include "cpu/quad_coverage.h"
+#include "core/coverage_walk.h"
 #include "cpu/raster_triangle.h"
 #include "cpu/simd_quad.h"
 #include "cpu/stream_store.h"
+#include "raster_reference.h"
 
 #include <gtest/gtest.h>
 
@@ -27,8 +28,22 @@ ScreenVertex vertexAt(glm::vec2 p) {
     return ScreenVertex{{snapToFixed(p.x), snapToFixed(p.y)}, p, 0.5f, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)};
 }
 
-// Stepped quad coverage equals covers(edgeValues()) on every pixel of the triangle's bounds,
-// for triangles from sub-pixel slivers to ones far larger than the target (guard band sized).
+// The coverage of quad (qx, qy) as a 4-bit mask, from the three edge values stepped to its
+// top-left pixel (as the walks step them) and the pixel bounds.
+unsigned steppedQuadMask(const EdgeStepper<std::int64_t>& edges, const std::int64_t* at, int qx, int qy, const ScreenTriangle& tri) {
+    unsigned mask = 0;
+    for (int k = 0; k < 4; ++k) {
+        const int x = qx + (k & 1), y = qy + (k >> 1);
+        bool inside = x >= tri.minX && x <= tri.maxX && y >= tri.minY && y <= tri.maxY;
+        for (int i = 0; i < 3; ++i) inside = inside && at[i] + (k & 1) * edges.stepX[i] + (k >> 1) * edges.stepY[i] > 0;
+        mask |= unsigned(inside) << k;
+    }
+    return mask;
+}
+
+// Stepped edge values (EdgeStepper, as the coverage walk steps them) decide coverage as
+// covers(edgeValues()) does on every pixel of the triangle's bounds, for triangles from
+// sub-pixel slivers to ones far larger than the target (guard band sized).
 TEST(CpuRasterEquivalence, SteppedCoverageMatchesEdgeValues) {
     std::mt19937 rng(7);
     const int w = 97, h = 61;
@@ -47,13 +62,12 @@ TEST(CpuRasterEquivalence, SteppedCoverageMatchesEdgeValues) {
         if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;
         for (int quadRowOffset = 0; quadRowOffset < 2; ++quadRowOffset) {
             const int firstQx = tri.minX & ~1, firstQy = ((tri.minY + quadRowOffset) & ~1) - quadRowOffset;
-            const EdgeStepper edges(tri, firstQx, firstQy);
+            const EdgeStepper<std::int64_t> edges(tri, firstQx, firstQy);
             std::int64_t rowStart[3] = {edges.value[0], edges.value[1], edges.value[2]};
             for (int qy = firstQy; qy <= tri.maxY; qy += 2) {
                 std::int64_t at[3] = {rowStart[0], rowStart[1], rowStart[2]};
                 for (int qx = firstQx; qx <= tri.maxX; qx += 2) {
-                    const unsigned mask =
-                        edges.quadMask(at) & boundsMask(qx, qy, tri.minX, tri.maxX, tri.minY, tri.maxY);
+                    const unsigned mask = steppedQuadMask(edges, at, qx, qy, tri);
                     for (int k = 0; k < 4; ++k) {
                         const int x = qx + (k & 1), y = qy + (k >> 1);
                         const bool expected = x >= tri.minX && x <= tri.maxX && y >= tri.minY && y <= tri.maxY &&
@@ -226,10 +240,10 @@ TEST(CpuRasterEquivalence, StreamedRowsMatchCopyAndFill) {
 }
 
 // Draws `tri` over a w x h target cut into tiles of `tile` pixels as the renderer cuts them
-// (columns from an even x, rows from -quadRowOffset), once with the scalar reference and once
-// deferred (visibility, then shading of the pixels it won), from the same random depth buffer,
-// and adds a failure where the colours, depths or fragment counts differ. Returns the
-// fragments drawn.
+// (columns from an even x, rows from -quadRowOffset), once with the reference
+// (raster_reference.h) and once deferred (visibility, then shading of the pixels it won), from
+// the same random depth buffer, and adds a failure where the colours, depths or fragment
+// counts differ. Returns the fragments drawn.
 std::size_t drawBothWays(const ScreenTriangle& tri, const ShadeMaterial& material, const RenderSettings& settings,
                          glm::vec3 forward, int w, int h, int tile, std::mt19937& rng, const std::string& what) {
     std::uniform_real_distribution<float> unit(0.0f, 1.0f);
@@ -251,7 +265,7 @@ std::size_t drawBothWays(const ScreenTriangle& tri, const ShadeMaterial& materia
     for (int ty = -quadRowOffset; ty < h; ty += tile)
         for (int tx = 0; tx < w; tx += tile) {
             const TileRect rect{tx, std::max(0, ty), std::min(w, tx + tile) - 1, std::min(h, ty + tile) - 1};
-            const std::size_t a = rasterizeTriangleScalar(tri, material, ctxA, rect);
+            const std::size_t a = drawTriangleReference(tri, material, ctxA, rect);
             std::fill(idBuffer.begin(), idBuffer.end(), 0u);
             std::fill(tileDepth.begin(), tileDepth.end(), 1.0f);
             const TileBuffers buffers{idBuffer.data(), tileDepth.data(), tileColor.data(), tx, ty};
@@ -420,7 +434,7 @@ TEST(CpuRasterEquivalence, VectorisedClassificationMatchesClassifyVertex) {
 }
 
 // The whole renderer, drawing each tile deferred (coverage and depth for all its triangles,
-// then one shading per pixel), against the plain definition: the scalar reference drawing
+// then one shading per pixel), against the plain definition: drawTriangleReference drawing
 // the same set-up triangles one by one, in input order, over the whole target. Random
 // triangle soups piled in front of the camera, so pixels are covered many times over, with
 // shared vertices and edges, textured and untextured materials, every filter, with and
@@ -510,7 +524,7 @@ TEST(CpuRasterEquivalence, DeferredRendererMatchesTrianglesDrawnInOrder) {
                                       tri) != SetupResult::Ok)
                         continue;
                     refFragments +=
-                        rasterizeTriangleScalar(tri, materials[range.material], ctx, TileRect{0, 0, w - 1, h - 1});
+                        drawTriangleReference(tri, materials[range.material], ctx, TileRect{0, 0, w - 1, h - 1});
                 }
 
             const int threads = 1 + (scene + variant) % 3;

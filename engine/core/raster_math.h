@@ -30,9 +30,11 @@ struct FixedPoint2 {
 
 // Twice the signed area of (a, b, p) in screen space (y down); 64-bit so snapped coordinates
 // up to 2^23 sub-pixels never overflow. Positive when p lies to the right of a->b as seen on
-// screen, i.e. inside a triangle whose edges all give positive values.
-FACET_HD std::int64_t edgeFunction(FixedPoint2 a, FixedPoint2 b, FixedPoint2 p) {
-    return static_cast<std::int64_t>(b.x - a.x) * (p.y - a.y) - static_cast<std::int64_t>(b.y - a.y) * (p.x - a.x);
+// screen, i.e. inside a triangle whose edges all give positive values. (32 bits, I =
+// std::int32_t, only where the caller has bounded the values: see kSmallTriangleExtent.)
+template <class I = std::int64_t>
+FACET_HD I edgeFunction(FixedPoint2 a, FixedPoint2 b, FixedPoint2 p) {
+    return static_cast<I>(b.x - a.x) * static_cast<I>(p.y - a.y) - static_cast<I>(b.y - a.y) * static_cast<I>(p.x - a.x);
 }
 
 // The fill rule for edges of a triangle oriented so its interior is positive: a pixel centre

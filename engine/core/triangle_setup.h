@@ -117,22 +117,48 @@ FACET_HD bool covers(const ScreenTriangle& t, const EdgeValues& e) {
     return e.w[0] + t.bias[0] > 0 && e.w[1] + t.bias[1] > 0 && e.w[2] + t.bias[2] > 0;
 }
 
-// Screen-space barycentrics at the centre of pixel (x, y); they extrapolate outside the
-// triangle, for the helper pixels of a 2x2 quad.
+// A triangle's screen-space barycentrics, for one pixel (F = float) or lanes of pixels (the
+// CPU's SIMD lanes, the CUDA raster thread's quad) with the same operations in the same order.
+// The triangle's values are read once, so a walk keeps them in registers.
+template <class F>
+struct BarycentricPlane {
+    F x0, y0, db1x, db1y, db2x, db2y;
+
+    FACET_HD explicit BarycentricPlane(const ScreenTriangle& t)
+        : x0(t.v[0].pos.x), y0(t.v[0].pos.y), db1x(t.db1.x), db1y(t.db1.y), db2x(t.db2.x), db2y(t.db2.y) {}
+
+    // At the centres of pixels (x, y), given as floats: px = (x + 0.5) - v0.x,
+    // b1 = db1.x px + db1.y py, b0 = (1 - b1) - b2. They extrapolate outside the triangle, for
+    // the helper pixels of a 2x2 quad.
+    FACET_HD void at(F x, F y, F b[3]) const {
+        const F px = x + F(0.5f) - x0;
+        const F py = y + F(0.5f) - y0;
+        b[1] = db1x * px + db1y * py;
+        b[2] = db2x * px + db2y * py;
+        b[0] = F(1.0f) - b[1] - b[2];
+    }
+};
+
 FACET_HD glm::vec3 barycentrics(const ScreenTriangle& t, int x, int y) {
-    const float px = static_cast<float>(x) + 0.5f - t.v[0].pos.x;
-    const float py = static_cast<float>(y) + 0.5f - t.v[0].pos.y;
-    const float b1 = t.db1.x * px + t.db1.y * py;
-    const float b2 = t.db2.x * px + t.db2.y * py;
-    return {1.0f - b1 - b2, b1, b2};
+    float b[3];
+    BarycentricPlane<float>(t).at(static_cast<float>(x), static_cast<float>(y), b);
+    return {b[0], b[1], b[2]};
+}
+
+// b0 a0 + b1 a1 + b2 a2, left to right: one attribute at one pixel or lanes of them.
+template <class F>
+FACET_HD F interpolate(const F b[3], F a0, F a1, F a2) {
+    return b[0] * a0 + b[1] * a1 + b[2] * a2;
 }
 
 FACET_HD float interpolateDepth(const ScreenTriangle& t, glm::vec3 b) {
-    return b.x * t.v[0].depth + b.y * t.v[1].depth + b.z * t.v[2].depth;
+    const float bs[3] = {b.x, b.y, b.z};
+    return interpolate(bs, t.v[0].depth, t.v[1].depth, t.v[2].depth);
 }
 
 FACET_HD float interpolateInvW(const ScreenTriangle& t, glm::vec3 b) {
-    return b.x * t.v[0].invW + b.y * t.v[1].invW + b.z * t.v[2].invW;
+    const float bs[3] = {b.x, b.y, b.z};
+    return interpolate(bs, t.v[0].invW, t.v[1].invW, t.v[2].invW);
 }
 
 FACET_HD glm::vec2 interpolateUv(const ScreenTriangle& t, glm::vec3 b, float invW) {

@@ -50,16 +50,37 @@ CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, co
 
 CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& view, const RenderSettings& settings,
                                        const FrameView& target, const CameraSpacePositions& given) {
-    const Mesh& mesh = model.mesh;
-    const std::size_t vertexCount = mesh.vertexCount();
-    const std::size_t triangleCount = mesh.triangleCount();
-    const int threads = pool_.threadCount();
+    validateMesh(model.mesh, model.materials.size(), model.source);
     CpuFrameStats stats;
-    validateMesh(mesh, model.materials.size(), model.source);
-
-    // 1. Vertex stage, in blocks of 4k vertices: camera space, then each vertex's outside mask
-    // and, for the vertices inside every clip plane, their projection.
     auto t0 = Clock::now();
+    const TriangleStageInput input = vertexStage(model.mesh, view, settings, target, given);
+    stats.vertexMs = msSince(t0);
+
+    t0 = Clock::now();
+    const TileGrid grid = makeTileGrid(target.width, target.height);
+    // Material 0 exists even for a model without materials: it is the default grey.
+    materials_ = shadeMaterials(model);
+    const std::size_t chunkCount = triangleStage(input, grid);
+    for (std::size_t c = 0; c < chunkCount; ++c) {
+        stats.trianglesIn += chunks_[c].stats.trianglesIn;
+        stats.trianglesClipped += chunks_[c].stats.trianglesClipped;
+        stats.trianglesCulled += chunks_[c].stats.trianglesCulled;
+    }
+    stats.triangleMs = msSince(t0);
+
+    t0 = Clock::now();
+    stats.fragmentsShaded =
+        rasterStage(RasterContext{settings, viewForward(view), target, grid.quadRowOffset, input.mesh.cr != nullptr},
+                    grid, chunkCount);
+    stats.rasterMs = msSince(t0);
+    return stats;
+}
+
+// 1. Vertex stage, in blocks of 4k vertices: camera space, then each vertex's outside mask
+// and, for the vertices inside every clip plane, their projection.
+TriangleStageInput CpuRenderer::vertexStage(const Mesh& mesh, const ViewParams& view, const RenderSettings& settings,
+                                            const FrameView& target, const CameraSpacePositions& given) {
+    const std::size_t vertexCount = mesh.vertexCount();
     const bool transform = given.dx == nullptr;
     if (transform) {
         dx_.resize(vertexCount);
@@ -73,7 +94,6 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     projected_.resize(vertexCount);
     const ClipPlanes planes = makeClipPlanes(view, target.width, target.height);
     const MeshView meshPointers = meshView(mesh);
-    const bool colored = meshPointers.cr != nullptr; // set-up triangles keep vertex colours beside them
     constexpr std::size_t kVertexBlock = 4096;
     pool_.run((vertexCount + kVertexBlock - 1) / kVertexBlock, [&](std::size_t block, int) {
         const std::size_t begin = block * kVertexBlock, end = std::min(vertexCount, begin + kVertexBlock);
@@ -81,96 +101,98 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
         classifyVertices(meshPointers, dx, dy, dz, planes, view, target.width, target.height, outside_.data(),
                          projected_.data(), begin, end);
     });
-    stats.vertexMs = msSince(t0);
+    return TriangleStageInput{meshPointers, dx, dy, dz, outside_.data(), projected_.data(), planes, view,
+                              target.width, target.height, settings.cull == CullMode::Back};
+}
 
-    // 2. Triangle stage: a few chunks per thread, each set up and binned on its own.
-    t0 = Clock::now();
-    const TileGrid grid = makeTileGrid(target.width, target.height);
-    const int tilesX = grid.tilesX;
-    const std::size_t tileCount = std::size_t(grid.tilesX) * std::size_t(grid.tilesY);
-    const std::size_t chunkSize =
-        std::max<std::size_t>(4096, (triangleCount + std::size_t(threads) * 4 - 1) / (std::size_t(threads) * 4));
+// 2. Triangle stage: a few chunks per thread, each set up and binned on its own. Returns the
+// number of chunks.
+std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const TileGrid& grid) {
+    const std::size_t triangleCount = input.mesh.triangleCount;
+    const auto threads = std::size_t(pool_.threadCount());
+    const std::size_t chunkSize = std::max<std::size_t>(4096, (triangleCount + threads * 4 - 1) / (threads * 4));
     const std::size_t chunkCount = (triangleCount + chunkSize - 1) / chunkSize;
     if (chunks_.size() < chunkCount) chunks_.resize(chunkCount);
-
-    // Material 0 exists even for a model without materials: it is the default grey.
-    materials_ = shadeMaterials(model);
-
-    const TriangleStageInput input{meshPointers, dx, dy, dz, outside_.data(), projected_.data(), planes, view,
-                                   target.width, target.height, settings.cull == CullMode::Back};
-
     pool_.run(chunkCount, [&](std::size_t c, int) {
-        Chunk& chunk = chunks_[c];
-        chunk.stats = CpuFrameStats{};
-        chunk.binOffsets.assign(tileCount + 1, 0);
-        const std::size_t begin = c * chunkSize, end = std::min(triangleCount, begin + chunkSize);
-        // Each triangle is set up straight into the chunk's storage, which has room for the
-        // chunk's triangles unclipped and grows when clipping fans them out. Its tile span is
-        // kept beside it and its bins counted at once, so binning never reads the 200-byte
-        // triangles again.
-        const auto makeRoom = [&chunk, colored](std::size_t size) {
-            if (chunk.triangles.size() >= size) return;
-            const std::size_t grown = std::max(size, chunk.triangles.size() * 2);
-            chunk.triangles.resize(grown);
-            chunk.materials.resize(grown);
-            chunk.spans.resize(grown);
-            if (colored) chunk.colors.resize(grown);
-        };
-        makeRoom(end - begin + kMaxFanTriangles);
-        if (colored) chunk.colors.resize(chunk.triangles.size()); // the storage may have grown without them
-        std::size_t count = 0;
-        // Two instantiations: for a mesh without vertex colours, the set-up has no colour code.
-        const auto setUpChunk = [&](auto&& colors) {
-            for (std::size_t t = begin; t < end; ++t) {
-                makeRoom(count + kMaxFanTriangles);
-                const TriangleOutcome outcome = setupMeshTriangleIn(
-                    input, std::uint32_t(t), [&]() -> ScreenTriangle& { return chunk.triangles[count]; },
-                    [&](const ScreenTriangle& tri) {
-                        const TileSpan span = tileSpan(grid, tri.minX, tri.minY, tri.maxX, tri.maxY);
-                        for (int ty = span.ty0; ty <= span.ty1; ++ty)
-                            for (int tx = span.tx0; tx <= span.tx1; ++tx)
-                                ++chunk.binOffsets[std::size_t(ty) * std::size_t(tilesX) + std::size_t(tx) + 1];
-                        chunk.spans[count] = span;
-                        chunk.materials[count] = triangleMaterial(meshPointers, std::uint32_t(t));
-                        ++count;
-                    },
-                    true, colors);
-                ++chunk.stats.trianglesIn;
-                if (outcome.clipped) ++chunk.stats.trianglesClipped;
-                if (outcome.drawn == 0) ++chunk.stats.trianglesCulled;
-            }
-        };
-        if (colored)
-            setUpChunk([&](const TriangleColors& colors) { chunk.colors[count] = colors; });
-        else
-            setUpChunk(NoColors{});
-        chunk.count = count;
-
-        // Bin by the tiles each triangle's bounds touch: prefix-sum the counts, fill in order.
-        for (std::size_t i = 0; i < tileCount; ++i) chunk.binOffsets[i + 1] += chunk.binOffsets[i];
-        chunk.binTriangles.resize(chunk.binOffsets[tileCount]);
-        chunk.binFill.assign(chunk.binOffsets.begin(), chunk.binOffsets.end() - 1);
-        for (std::size_t i = 0; i < count; ++i) {
-            const TileSpan span = chunk.spans[i];
-            for (int ty = span.ty0; ty <= span.ty1; ++ty)
-                for (int tx = span.tx0; tx <= span.tx1; ++tx)
-                    chunk.binTriangles[chunk.binFill[std::size_t(ty) * std::size_t(tilesX) + std::size_t(tx)]++] =
-                        std::uint32_t(i);
-        }
+        const std::size_t begin = c * chunkSize;
+        setupChunk(chunks_[c], input, grid, begin, std::min(triangleCount, begin + chunkSize));
+        binChunk(chunks_[c], grid);
     });
-    for (std::size_t c = 0; c < chunkCount; ++c) {
-        stats.trianglesIn += chunks_[c].stats.trianglesIn;
-        stats.trianglesClipped += chunks_[c].stats.trianglesClipped;
-        stats.trianglesCulled += chunks_[c].stats.trianglesCulled;
-    }
-    stats.triangleMs = msSince(t0);
+    return chunkCount;
+}
 
-    // 3. Raster stage: each tile is drawn chunk by chunk in input order into buffers of its own,
-    // then its depth and colour are written to the target once (an empty tile just gets the
-    // clear colour and depth). Threads take the busiest tiles first, so no thread is left alone
-    // with a heavy tile at the end (a scene's triangles crowd into a few tiles). Tiles share no
-    // pixels: any order gives the same picture.
-    t0 = Clock::now();
+// Triangles [begin, end) set up into the chunk, their bins counted.
+void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end) {
+    const std::size_t tileCount = std::size_t(grid.tilesX) * std::size_t(grid.tilesY);
+    chunk.stats = CpuFrameStats{};
+    chunk.binOffsets.assign(tileCount + 1, 0);
+    // Each triangle is set up straight into the chunk's storage, which has room for the
+    // chunk's triangles unclipped and grows when clipping fans them out. Its tile span is
+    // kept beside it and its bins counted at once, so binning never reads the 200-byte
+    // triangles again.
+    const bool colored = input.mesh.cr != nullptr; // set-up triangles keep vertex colours beside them
+    const auto makeRoom = [&chunk, colored](std::size_t size) {
+        if (chunk.triangles.size() >= size) return;
+        const std::size_t grown = std::max(size, chunk.triangles.size() * 2);
+        chunk.triangles.resize(grown);
+        chunk.materials.resize(grown);
+        chunk.spans.resize(grown);
+        if (colored) chunk.colors.resize(grown);
+    };
+    makeRoom(end - begin + kMaxFanTriangles);
+    if (colored) chunk.colors.resize(chunk.triangles.size()); // the storage may have grown without them
+    std::size_t count = 0;
+    // Two instantiations: for a mesh without vertex colours, the set-up has no colour code.
+    const auto setUp = [&](auto&& colors) {
+        for (std::size_t t = begin; t < end; ++t) {
+            makeRoom(count + kMaxFanTriangles);
+            const TriangleOutcome outcome = setupMeshTriangleIn(
+                input, std::uint32_t(t), [&]() -> ScreenTriangle& { return chunk.triangles[count]; },
+                [&](const ScreenTriangle& tri) {
+                    const TileSpan span = tileSpan(grid, tri.minX, tri.minY, tri.maxX, tri.maxY);
+                    for (int ty = span.ty0; ty <= span.ty1; ++ty)
+                        for (int tx = span.tx0; tx <= span.tx1; ++tx)
+                            ++chunk.binOffsets[std::size_t(ty) * std::size_t(grid.tilesX) + std::size_t(tx) + 1];
+                    chunk.spans[count] = span;
+                    chunk.materials[count] = triangleMaterial(input.mesh, std::uint32_t(t));
+                    ++count;
+                },
+                true, colors);
+            ++chunk.stats.trianglesIn;
+            if (outcome.clipped) ++chunk.stats.trianglesClipped;
+            if (outcome.drawn == 0) ++chunk.stats.trianglesCulled;
+        }
+    };
+    if (colored)
+        setUp([&](const TriangleColors& colors) { chunk.colors[count] = colors; });
+    else
+        setUp(NoColors{});
+    chunk.count = count;
+}
+
+// Bins the chunk's triangles by the tiles their bounds touch: prefix-sums the counts, fills
+// in order.
+void CpuRenderer::binChunk(Chunk& chunk, TileGrid grid) {
+    const std::size_t tileCount = std::size_t(grid.tilesX) * std::size_t(grid.tilesY);
+    for (std::size_t i = 0; i < tileCount; ++i) chunk.binOffsets[i + 1] += chunk.binOffsets[i];
+    chunk.binTriangles.resize(chunk.binOffsets[tileCount]);
+    chunk.binFill.assign(chunk.binOffsets.begin(), chunk.binOffsets.end() - 1);
+    for (std::size_t i = 0; i < chunk.count; ++i) {
+        const TileSpan span = chunk.spans[i];
+        for (int ty = span.ty0; ty <= span.ty1; ++ty)
+            for (int tx = span.tx0; tx <= span.tx1; ++tx)
+                chunk.binTriangles[chunk.binFill[std::size_t(ty) * std::size_t(grid.tilesX) + std::size_t(tx)]++] =
+                    std::uint32_t(i);
+    }
+}
+
+// 3. Raster stage: each tile is drawn chunk by chunk in input order into buffers of its own,
+// then its depth and colour are written to the target once (an empty tile just gets the
+// clear colour and depth). Threads take the busiest tiles first, so no thread is left alone
+// with a heavy tile at the end (a scene's triangles crowd into a few tiles). Tiles share no
+// pixels: any order gives the same picture. Returns the fragments that passed the depth test.
+std::size_t CpuRenderer::rasterStage(const RasterContext& context, const TileGrid& grid, std::size_t chunkCount) {
+    const std::size_t tileCount = std::size_t(grid.tilesX) * std::size_t(grid.tilesY);
     tileWork_.assign(tileCount, 0);
     for (std::size_t c = 0; c < chunkCount; ++c)
         for (std::size_t tile = 0; tile < tileCount; ++tile)
@@ -180,8 +202,6 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     std::sort(tileOrder_.begin(), tileOrder_.end(), [&](std::uint32_t a, std::uint32_t b) {
         return tileWork_[a] != tileWork_[b] ? tileWork_[a] > tileWork_[b] : a < b;
     });
-    const int quadRowOffset = grid.quadRowOffset;
-    const RasterContext context{settings, viewForward(view), target, quadRowOffset, colored};
     std::fill(fragments_.begin(), fragments_.end(), 0);
     std::size_t mostWork = 0;
     for (std::uint32_t w : tileWork_) mostWork = std::max<std::size_t>(mostWork, w);
@@ -196,54 +216,62 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
         if (scratch.triangles.size() < mostWork) scratch.triangles.resize(mostWork);
     }
     pool_.run(tileCount, [&](std::size_t task, int thread) {
-        const std::size_t tile = tileOrder_[task];
-        const int tx = int(tile % std::size_t(tilesX)), ty = int(tile / std::size_t(tilesX));
-        const TileRect rect{tx * kTileSize, std::max(0, ty * kTileSize - quadRowOffset),
-                            std::min(target.width, (tx + 1) * kTileSize) - 1,
-                            std::min(target.height, (ty + 1) * kTileSize - quadRowOffset) - 1};
-        if (tileWork_[tile] == 0) { // nothing drawn here: the clear colour and depth
-            for (int y = rect.y0; y <= rect.y1; ++y) {
-                const std::size_t row = std::size_t(y) * std::size_t(target.width);
-                const std::size_t n = std::size_t(rect.x1 - rect.x0 + 1);
-                streamFillRow(target.color + row + rect.x0, settings.clearColor, n);
-                streamFillRow(target.depth + row + rect.x0, 1.0f, n);
-            }
-            streamFence();
-            return;
-        }
-        TileScratch& scratch = tileScratch_[std::size_t(thread)];
-        const TileBuffers buffers{scratch.ids.data(), scratch.depth.data(), scratch.color.data(), tx * kTileSize,
-                                  ty * kTileSize - quadRowOffset};
-        // The buffers hold ids 0 and depth 1: as allocated, and as the last tile left them.
-
-        // Pass 1: coverage and depth, in input order; id n + 1 is the tile's n-th triangle.
-        std::size_t won = 0;
-        std::uint32_t count = 0;
-        for (std::size_t c = 0; c < chunkCount; ++c) {
-            const Chunk& chunk = chunks_[c];
-            const std::uint32_t first = chunk.binOffsets[tile], last = chunk.binOffsets[tile + 1];
-            for (std::uint32_t k = first; k < last; ++k) {
-                // The triangles were set up by the triangle stage, long out of this core's cache
-                // by now, and a tile's are scattered through its chunks: ask for the ones a few
-                // calls ahead, so the visibility pass does not wait on each.
-                if (k + kPrefetchAhead < last) prefetchTriangle(chunk.triangles[chunk.binTriangles[k + kPrefetchAhead]]);
-                const std::uint32_t i = chunk.binTriangles[k];
-                TileTriangle& drawn = scratch.triangles[count];
-                drawn.tri = &chunk.triangles[i];
-                drawn.material = &materials_[chunk.materials[i]];
-                if (colored) drawn.colors = &chunk.colors[i]; // read only where context.vertexColors
-                ++count;
-                won += rasterizeVisibility(chunk.triangles[i], count, context, rect, buffers);
-            }
-        }
-        storeTileDepth(context, rect, buffers);
-        // Pass 2: each pixel shaded once, by the triangle that won it.
-        shadeTile(scratch.triangles.data(), context, rect, buffers);
-        fragments_[std::size_t(thread)] += won;
+        const std::uint32_t tile = tileOrder_[task];
+        const TilePlace place = tilePlace(grid, tile);
+        const TileRect rect = tileRect(place, context.target.width, context.target.height);
+        if (tileWork_[tile] == 0)
+            clearTile(context, rect);
+        else
+            fragments_[std::size_t(thread)] += drawTile(context, tile, place, rect, chunkCount, tileScratch_[std::size_t(thread)]);
     });
-    for (std::size_t f : fragments_) stats.fragmentsShaded += f;
-    stats.rasterMs = msSince(t0);
-    return stats;
+    std::size_t fragments = 0;
+    for (std::size_t f : fragments_) fragments += f;
+    return fragments;
+}
+
+// A tile nothing is drawn in: the clear colour and depth.
+void CpuRenderer::clearTile(const RasterContext& context, const TileRect& rect) {
+    const FrameView& target = context.target;
+    for (int y = rect.y0; y <= rect.y1; ++y) {
+        const std::size_t row = std::size_t(y) * std::size_t(target.width);
+        const std::size_t n = std::size_t(rect.x1 - rect.x0 + 1);
+        streamFillRow(target.color + row + rect.x0, context.settings.clearColor, n);
+        streamFillRow(target.depth + row + rect.x0, 1.0f, n);
+    }
+    streamFence();
+}
+
+// One tile, deferred: coverage and depth of its triangles, then each pixel shaded once.
+// Returns the fragments that passed the depth test.
+std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, TilePlace place, TileRect rect,
+                                  std::size_t chunkCount, TileScratch& scratch) {
+    const TileBuffers buffers{scratch.ids.data(), scratch.depth.data(), scratch.color.data(), place.x, place.y};
+    // The buffers hold ids 0 and depth 1: as allocated, and as the last tile left them.
+
+    // Pass 1: coverage and depth, in input order; id n + 1 is the tile's n-th triangle.
+    std::size_t won = 0;
+    std::uint32_t count = 0;
+    for (std::size_t c = 0; c < chunkCount; ++c) {
+        const Chunk& chunk = chunks_[c];
+        const std::uint32_t first = chunk.binOffsets[tile], last = chunk.binOffsets[tile + 1];
+        for (std::uint32_t k = first; k < last; ++k) {
+            // The triangles were set up by the triangle stage, long out of this core's cache
+            // by now, and a tile's are scattered through its chunks: ask for the ones a few
+            // calls ahead, so the visibility pass does not wait on each.
+            if (k + kPrefetchAhead < last) prefetchTriangle(chunk.triangles[chunk.binTriangles[k + kPrefetchAhead]]);
+            const std::uint32_t i = chunk.binTriangles[k];
+            TileTriangle& drawn = scratch.triangles[count];
+            drawn.tri = &chunk.triangles[i];
+            drawn.material = &materials_[chunk.materials[i]];
+            if (context.vertexColors) drawn.colors = &chunk.colors[i];
+            ++count;
+            won += rasterizeVisibility(chunk.triangles[i], count, context, rect, buffers);
+        }
+    }
+    storeTileDepth(context, rect, buffers);
+    // Pass 2: each pixel shaded once, by the triangle that won it.
+    shadeTile(scratch.triangles.data(), context, rect, buffers);
+    return won;
 }
 
 } // namespace facet

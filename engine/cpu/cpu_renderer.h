@@ -50,8 +50,23 @@ public:
                          const FrameView& target, const CameraSpacePositions& given = {});
 
 private:
+    struct Chunk;
+    struct TileScratch;
+
     CpuFrameStats renderFrame(const Model& model, const ViewParams& view, const RenderSettings& settings,
                               const FrameView& target, const CameraSpacePositions& given);
+    // The stages of a frame (see the top of this file).
+    TriangleStageInput vertexStage(const Mesh& mesh, const ViewParams& view, const RenderSettings& settings,
+                                   const FrameView& target, const CameraSpacePositions& given);
+    std::size_t triangleStage(const TriangleStageInput& input, const TileGrid& grid);
+    // The set-up and binning take their inputs by value: the chunk's stores cannot alias a
+    // local, so the compiler keeps them in registers.
+    static void setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end);
+    static void binChunk(Chunk& chunk, TileGrid grid);
+    std::size_t rasterStage(const RasterContext& context, const TileGrid& grid, std::size_t chunkCount);
+    static void clearTile(const RasterContext& context, const TileRect& rect);
+    std::size_t drawTile(RasterContext context, std::uint32_t tile, TilePlace place, TileRect rect,
+                         std::size_t chunkCount, TileScratch& scratch);
 
     // The most set-up triangles one mesh triangle gives: its clipped polygon's fan.
     static constexpr std::size_t kMaxFanTriangles = kMaxClippedVertices - 2;

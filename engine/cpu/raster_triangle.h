@@ -1,15 +1,13 @@
-// The CPU raster stage's inner loops, for one screen tile in 2x2 pixel quads.
-//   - rasterizeTriangleScalar: the reference, one triangle drawn by direct evaluation of the
-//     shared FACET_HD functions (core/triangle_setup.h, core/quad_shading.h) pixel by pixel.
-//   - The renderer draws a tile deferred, with a quad's four pixels in the four lanes of
-//     SSE/AVX2 registers (per lane exactly the reference's float operations, in the same
-//     order): rasterizeVisibility walks the tile's triangles in order doing only coverage and
-//     the depth test, recording per pixel which triangle won it; shadeTile then shades each
-//     pixel once, for the triangle that won it. A pixel's colour is the shading of the last
-//     triangle that passed its depth test, which is what drawing the triangles one by one ends
-//     with, and a quad's level of detail depends only on the triangle and the quad, so the
-//     picture is the same bits (tests/cpu_raster_equivalence_test.cpp); but no fragment that a
-//     later triangle overwrites is shaded.
+// The CPU raster stage's inner loops, for one screen tile. The renderer draws a tile deferred:
+// rasterizeVisibility walks the tile's triangles in order doing only coverage and the depth
+// test (the walk of core/coverage_walk.h, in AVX2 lanes), recording per pixel which triangle
+// won it; shadeTile then shades each pixel once, for the triangle that won it, a quad's four
+// pixels in the four lanes of SSE/AVX2 registers (per lane exactly the float operations of
+// core/quad_shading.h, in the same order). A pixel's colour is the shading of the last
+// triangle that passed its depth test, which is what drawing the triangles one by one ends
+// with, and a quad's level of detail depends only on the triangle and the quad, so the picture
+// is the same bits (tests/cpu_raster_equivalence_test.cpp checks it against that plain
+// definition); but no fragment that a later triangle overwrites is shaded.
 #pragma once
 
 #include "core/frame.h"
@@ -23,10 +21,6 @@
 
 namespace facet {
 
-struct TileRect {
-    int x0, y0, x1, y1; // inclusive pixel bounds, within the target
-};
-
 // What every triangle of a frame's raster stage shares.
 struct RasterContext {
     const RenderSettings& settings;
@@ -35,10 +29,6 @@ struct RasterContext {
     int quadRowOffset; // 1 for an odd target height: quads pair rows counting from the bottom
     bool vertexColors = false; // the mesh has vertex colours: TileTriangle::colors is set
 };
-
-// Returns the number of fragments written.
-std::size_t rasterizeTriangleScalar(const ScreenTriangle& tri, const ShadeMaterial& material,
-                                    const RasterContext& ctx, const TileRect& tile);
 
 // A tile's own buffers, kTileSize rows of kTileBufferStride elements, element 0 at pixel
 // (originX, originY): the tile's first quad, whose row is -1 for the first tile row of an
@@ -63,6 +53,9 @@ struct TileBuffers {
     float* depth;
     std::uint32_t* color;
     int originX, originY;
+
+    // Pixel (x, y)'s element in each buffer.
+    std::size_t at(int x, int y) const { return std::size_t((y - originY) * kTileBufferStride + (x - originX)); }
 };
 
 // What shadeTile needs to shade a triangle recorded in the ids.
@@ -79,9 +72,9 @@ struct TileTriangle {
 // extent (< 2^14 / 256 + 9 pixels) adds under 2^22 * 2^6.2: all within 32 bits.
 inline constexpr std::int32_t kSmallTriangleExtent = 1 << 14;
 
-// Pass 1: coverage and depth test of `tri` in the tile, exactly as rasterizeTriangleScalar;
-// where it passes, the tile's depth is written and the pixel's id set to `id`. Returns the
-// number of pixels it won (the fragments rasterizeTriangleScalar would have written).
+// Pass 1: coverage and depth test of `tri` in the tile rect; where it passes, the tile's depth
+// is written and the pixel's id set to `id`. Returns the number of pixels it won (the fragments
+// drawing the triangle on its own would write).
 std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
                                 const TileRect& tile, const TileBuffers& buffers);
 
@@ -91,10 +84,9 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
 void shadeTile(const TileTriangle* triangles, const RasterContext& ctx, const TileRect& tile,
                const TileBuffers& buffers);
 
-// The tile rect's depths between the target and the tile's depth buffer (the store leaves the
-// tile's depths 1 again). The renderer starts every tile at depth 1 and only stores; a caller
-// drawing over existing depths loads them.
-void loadTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers);
+// The tile rect's depths from the tile's depth buffer to the target; the tile's depths are left
+// 1 again. (The renderer starts every tile at depth 1; the tests, drawing over existing depths,
+// load them first: tests/raster_reference.h.)
 void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers);
 
 } // namespace facet

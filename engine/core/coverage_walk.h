@@ -1,0 +1,227 @@
+// The coverage and depth test, written once for every rasterizer of facet: one walk over a
+// triangle's pixels in blocks of lanes, templated over the lanes (in the manner of llvmpipe's
+// per-size variants of one routine). Its instantiations:
+//   - the CPU's small-triangle blocks: 4x2 pixels in eight 32-bit AVX2 lanes (cpu/quad_coverage.h);
+//   - the CPU's quads of larger triangles: 2x2 pixels in four 64-bit AVX2 lanes (the same file);
+//   - the CUDA raster thread's quad: 2x2 pixels in four portable lanes (QuadLanes, below), run
+//     on the GPU and, in the tests, on the CPU.
+// Every lane makes exactly the decisions of the per-pixel definition in core/triangle_setup.h:
+// covers(edgeValues()) for coverage (the edge values stepped in exact integers), then
+// interpolateDepth(barycentrics()) with the same float operations in the same order, and the
+// depth test depthPasses. tests/cpu_raster_equivalence_test.cpp checks the CPU's lanes against
+// that definition bit for bit, and the kernel pipeline tests the quad's against the CPU.
+#pragma once
+
+#include "core/tiles.h"
+#include "core/triangle_setup.h"
+
+#include <cstdint>
+
+namespace facet {
+
+// The per-pixel predicates, for one pixel or lanes of them (any type with the comparison and
+// & operators): all three edge values, fill-rule bias included, above 0 ...
+template <class I>
+FACET_HD auto edgesCover(const I (&e)[3]) {
+    return (e[0] > I(0)) & (e[1] > I(0)) & (e[2] > I(0));
+}
+
+// ... and a depth within [0, 1] (beyond the far plane nothing is drawn) and nearer than the
+// stored one.
+template <class F>
+FACET_HD auto depthPasses(F depth, F stored) {
+    return (depth >= F(0.0f)) & (depth <= F(1.0f)) & (depth < stored);
+}
+
+// The three edge values of edgeValues() at pixel (x, y), bias included, and their steps per
+// pixel, in integers I (64 bits, or 32 where the triangle is small enough). A triangle's edge
+// functions are affine in the pixel position, so rather than evaluating edgeValues() per pixel
+// a walk steps them exactly: one pixel right adds stepX, one pixel down adds stepY.
+template <class I>
+struct EdgeStepper {
+    I value[3];
+    I stepX[3], stepY[3];
+
+    FACET_HD EdgeStepper(const ScreenTriangle& tri, int x, int y) {
+        const FixedPoint2 p{pixelCentreFixed(x), pixelCentreFixed(y)};
+        FACET_UNROLL
+        for (int i = 0; i < 3; ++i) {
+            // Edge i runs from vertex i + 1 to vertex i + 2 (see edgeValues).
+            const FixedPoint2 a = tri.v[(i + 1) % 3].p, b = tri.v[(i + 2) % 3].p;
+            value[i] = edgeFunction<I>(a, b, p) + static_cast<I>(tri.bias[i]);
+            stepX[i] = -static_cast<I>(b.y - a.y) * kSubpixelOne;
+            stepY[i] = static_cast<I>(b.x - a.x) * kSubpixelOne;
+        }
+    }
+};
+
+// The pixels a walk visits: a triangle's bounds within a rect, walked from the quad holding
+// their top-left pixel. Quads pair rows as OpenGL does, counting from the bottom of the
+// picture, so they start at row `quadRowOffset` (1 for an odd height; row -1 is then only ever
+// a helper).
+struct QuadRange {
+    int minX, maxX, minY, maxY; // pixel bounds, inclusive
+    int firstQx, firstQy;       // the first quad's top-left pixel
+};
+
+// False when the triangle has no pixel in the rect.
+FACET_HD bool quadRange(const ScreenTriangle& tri, const TileRect& rect, int quadRowOffset, QuadRange& q) {
+    q.minX = glm::max(tri.minX, rect.x0);
+    q.maxX = glm::min(tri.maxX, rect.x1);
+    q.minY = glm::max(tri.minY, rect.y0);
+    q.maxY = glm::min(tri.maxY, rect.y1);
+    q.firstQx = q.minX & ~1;
+    q.firstQy = ((q.minY + quadRowOffset) & ~1) - quadRowOffset;
+    return q.minX <= q.maxX && q.minY <= q.maxY;
+}
+
+// The walk is inlined into each caller whatever the compiler's size heuristics say: only then
+// does the CPU's loop keep the triangle's values and the target's row in registers (its stores
+// could alias them otherwise), as fast as the hand-written loops it replaces.
+#if defined(__CUDACC__)
+#define FACET_WALK_INLINE FACET_HD
+#else
+#define FACET_WALK_INLINE [[gnu::always_inline]] inline
+#endif
+
+// The walk: `tri`'s coverage and depth test over the range, block by block (L::kWidth x 2
+// pixels, starting at the first quad), reading the stored depths from `target` and handing it
+// the lanes that pass; returns how many passed. With `Bounds` the range's bounds mask the
+// lanes too; without, the caller knows the range is the triangle's whole bounds (lanes outside
+// them fail its edge tests). L supplies the lane types and their few width-specific steps:
+//   EdgeScalar, Edge, Float, Mask; kWidth; kSkipEmpty (branch past blocks with no lane left,
+//   or go on branch-free); spread(v, sx, sy) (the lanes' edge values from a block's first
+//   pixel's); columns(x) and rows(y) (the lanes' pixel coordinates as floats); columnsIn and
+//   rowsIn (the bounds); mask() of comparison results; none() and count() of a mask.
+// Target supplies row(qy), the quad row at qy (a value or a reference), whose depthAt(qx) gives
+// the stored depths of the block at (qx, qy) and write(qx, keep, depth, stored) takes the lanes
+// that passed.
+template <class L, bool Bounds, class Target>
+FACET_WALK_INLINE std::uint32_t walkCoverage(const ScreenTriangle& tri, const QuadRange& q, Target& target) {
+    using Edge = typename L::Edge;
+    using Float = typename L::Float;
+    const EdgeStepper<typename L::EdgeScalar> edges(tri, q.firstQx, q.firstQy);
+    Edge rowStart[3], right[3], down[3];
+    FACET_UNROLL
+    for (int i = 0; i < 3; ++i) {
+        rowStart[i] = L::spread(edges.value[i], edges.stepX[i], edges.stepY[i]);
+        // kWidth (a power of two) and 2 steps, by doubling: the lanes' adds are their cheapest
+        // operation.
+        right[i] = Edge(edges.stepX[i]);
+        for (int w = 1; w < L::kWidth; w *= 2) right[i] = right[i] + right[i];
+        down[i] = Edge(edges.stepY[i]) + Edge(edges.stepY[i]);
+    }
+    // The triangle's values in lanes, read once: the target's stores could alias the triangle.
+    const BarycentricPlane<Float> plane(tri);
+    const Float depths[3] = {Float(tri.v[0].depth), Float(tri.v[1].depth), Float(tri.v[2].depth)};
+    std::uint32_t won = 0;
+    for (int qy = q.firstQy; qy <= q.maxY; qy += 2) {
+        Edge at[3] = {rowStart[0], rowStart[1], rowStart[2]};
+        FACET_UNROLL
+        for (int i = 0; i < 3; ++i) rowStart[i] = rowStart[i] + down[i];
+        const Float y = L::rows(qy);
+        decltype(auto) row = target.row(qy);
+        for (int qx = q.firstQx; qx <= q.maxX; qx += L::kWidth) {
+            typename L::Mask covered = L::mask(edgesCover(at));
+            if constexpr (Bounds) covered = covered & L::rowsIn(qy, q) & L::columnsIn(qx, q);
+            FACET_UNROLL
+            for (int i = 0; i < 3; ++i) at[i] = at[i] + right[i];
+            if constexpr (L::kSkipEmpty)
+                if (L::none(covered)) continue;
+
+            Float b[3];
+            plane.at(L::columns(qx), y, b);
+            const Float depth = interpolate(b, depths[0], depths[1], depths[2]);
+            const Float stored = row.depthAt(qx);
+            const typename L::Mask keep = covered & L::mask(depthPasses(depth, stored));
+            if constexpr (L::kSkipEmpty)
+                if (L::none(keep)) continue;
+            row.write(qx, keep, depth, stored);
+            won += L::count(keep);
+        }
+    }
+    return won;
+}
+
+// What the lanes of a 2x2 quad share, whatever holds their values: lane k is pixel
+// (qx + (k & 1), qy + (k >> 1)), and masks are 4-bit (bit k: lane k).
+struct QuadMasks {
+    static constexpr int kWidth = 2;
+    static constexpr bool kSkipEmpty = true;
+    using Mask = unsigned;
+
+    FACET_HD static unsigned columnsIn(int qx, const QuadRange& q) {
+        const unsigned columns = (qx >= q.minX ? 1u : 0u) | (qx + 1 <= q.maxX ? 2u : 0u);
+        return columns | columns << 2;
+    }
+    FACET_HD static unsigned rowsIn(int qy, const QuadRange& q) {
+        return (qy >= q.minY ? 3u : 0u) | (qy + 1 <= q.maxY ? 12u : 0u);
+    }
+    FACET_HD static bool none(unsigned m) { return m == 0; }
+    FACET_HD static std::uint32_t count(unsigned m) { return (m & 1u) + (m >> 1 & 1u) + (m >> 2 & 1u) + (m >> 3 & 1u); }
+};
+
+// Four values of a quad, one per lane, with the operators the walk and the shared formulas use.
+template <class T>
+struct Quad {
+    T v[4];
+    Quad() = default;
+    FACET_HD Quad(T x) : v{x, x, x, x} {}
+};
+
+#define FACET_QUAD_OPERATOR(op, Result)                                               \
+    template <class T>                                                                \
+    FACET_HD Quad<Result> operator op(const Quad<T>& a, const Quad<T>& b) {           \
+        Quad<Result> r;                                                               \
+        FACET_UNROLL                                                                  \
+        for (int k = 0; k < 4; ++k) r.v[k] = a.v[k] op b.v[k];                        \
+        return r;                                                                     \
+    }
+FACET_QUAD_OPERATOR(+, T)
+FACET_QUAD_OPERATOR(-, T)
+FACET_QUAD_OPERATOR(*, T)
+FACET_QUAD_OPERATOR(>, bool)
+FACET_QUAD_OPERATOR(>=, bool)
+FACET_QUAD_OPERATOR(<=, bool)
+FACET_QUAD_OPERATOR(<, bool)
+#undef FACET_QUAD_OPERATOR
+
+FACET_HD Quad<bool> operator&(const Quad<bool>& a, const Quad<bool>& b) {
+    Quad<bool> r;
+    FACET_UNROLL
+    for (int k = 0; k < 4; ++k) r.v[k] = a.v[k] && b.v[k];
+    return r;
+}
+
+// The CUDA raster thread's lanes: one quad, 64-bit edge values, plain code.
+struct QuadLanes : QuadMasks {
+    using EdgeScalar = std::int64_t;
+    using Edge = Quad<std::int64_t>;
+    using Float = Quad<float>;
+
+    FACET_HD static Edge spread(std::int64_t v, std::int64_t sx, std::int64_t sy) {
+        Edge e;
+        FACET_UNROLL
+        for (int k = 0; k < 4; ++k) e.v[k] = v + (k & 1) * sx + (k >> 1) * sy;
+        return e;
+    }
+    FACET_HD static Float columns(int qx) { return offsets(static_cast<float>(qx), static_cast<float>(qx + 1), 1); }
+    FACET_HD static Float rows(int qy) { return offsets(static_cast<float>(qy), static_cast<float>(qy + 1), 2); }
+    FACET_HD static unsigned mask(const Quad<bool>& m) {
+        unsigned bits = 0;
+        FACET_UNROLL
+        for (int k = 0; k < 4; ++k) bits |= (m.v[k] ? 1u : 0u) << k;
+        return bits;
+    }
+
+private:
+    // Lane k holds `first` or `second` as bit `bit` of k is clear or set.
+    FACET_HD static Float offsets(float first, float second, int bit) {
+        Float f;
+        FACET_UNROLL
+        for (int k = 0; k < 4; ++k) f.v[k] = (k & bit) ? second : first;
+        return f;
+    }
+};
+
+} // namespace facet
