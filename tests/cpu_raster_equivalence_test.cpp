@@ -272,7 +272,7 @@ std::size_t drawBothWays(const ScreenTriangle& tri, const ShadeMaterial& materia
             loadTileDepth(ctxB, rect, buffers);
             const std::size_t b = rasterizeVisibility(tri, 1, ctxB, rect, buffers);
             storeTileDepth(ctxB, rect, buffers);
-            shadeTile(drawn, ctxB, rect, buffers);
+            shadeTile(drawn, nullptr, ctxB, rect, buffers);
             EXPECT_EQ(a, b) << what << ", tile " << tx << "," << ty;
             if (a != b) return fragments;
             fragments += a;

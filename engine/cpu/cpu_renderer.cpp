@@ -214,6 +214,7 @@ std::size_t CpuRenderer::rasterStage(const RasterContext& context, const TileGri
             scratch.color.assign(kTileBufferElements, 0u);
         }
         if (scratch.triangles.size() < mostWork) scratch.triangles.resize(mostWork);
+        if (context.vertexColors && scratch.colors.size() < mostWork) scratch.colors.resize(mostWork);
     }
     pool_.run(tileCount, [&](std::size_t task, int thread) {
         const std::uint32_t tile = tileOrder_[task];
@@ -260,17 +261,15 @@ std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, Til
             // calls ahead, so the visibility pass does not wait on each.
             if (k + kPrefetchAhead < last) prefetchTriangle(chunk.triangles[chunk.binTriangles[k + kPrefetchAhead]]);
             const std::uint32_t i = chunk.binTriangles[k];
-            TileTriangle& drawn = scratch.triangles[count];
-            drawn.tri = &chunk.triangles[i];
-            drawn.material = &materials_[chunk.materials[i]];
-            if (context.vertexColors) drawn.colors = &chunk.colors[i];
+            scratch.triangles[count] = TileTriangle{&chunk.triangles[i], &materials_[chunk.materials[i]]};
+            if (context.vertexColors) scratch.colors[count] = &chunk.colors[i];
             ++count;
             won += rasterizeVisibility(chunk.triangles[i], count, context, rect, buffers);
         }
     }
     storeTileDepth(context, rect, buffers);
     // Pass 2: each pixel shaded once, by the triangle that won it.
-    shadeTile(scratch.triangles.data(), context, rect, buffers);
+    shadeTile(scratch.triangles.data(), scratch.colors.data(), context, rect, buffers);
     return won;
 }
 

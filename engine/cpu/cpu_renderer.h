@@ -98,12 +98,14 @@ private:
     std::vector<std::uint32_t> tileWork_;  // triangles binned to each tile
     std::vector<std::size_t> fragments_; // per thread
     // Per thread, for the tile it is drawing: its visibility, depth and colour buffers
-    // (kTileBufferElements each) and the triangles its ids name. All grow once and are reused.
+    // (kTileBufferElements each), the triangles its ids name and, for a mesh with vertex colours,
+    // theirs. All grow once and are reused.
     struct TileScratch {
         std::vector<std::uint32_t> ids;
         std::vector<float> depth;
         std::vector<std::uint32_t> color;
         std::vector<TileTriangle> triangles;
+        std::vector<const TriangleColors*> colors; // of each of `triangles` (meshes with vertex colours only)
     };
     std::vector<TileScratch> tileScratch_;
 };

@@ -180,20 +180,29 @@ inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx) {
 // pixel it won shaded by the scalar reference itself (meshes without vertex colours never
 // come here, so they keep the vectorised passes at no cost). Out of line, so the vectorised
 // passes' code stays as it was.
-[[gnu::noinline]] void shadeJobScalar(const ShadeJob& job, const RasterContext& ctx, const TileBuffers& buffers) {
+[[gnu::noinline]] void shadeJobScalar(const ShadeJob& job, const TriangleColors* colors, const RasterContext& ctx,
+                                      const TileBuffers& buffers) {
     std::uint32_t* c0 =
         buffers.color + std::size_t(job.qy - buffers.originY) * kTileBufferStride + std::size_t(job.qx - buffers.originX);
     for (int k = 0; k < 4; ++k)
         if (job.mask >> k & 1)
             c0[(k >> 1) * kTileBufferStride + (k & 1)] = shadeQuadPixel(
                 *job.triangle->tri, *job.triangle->material, ctx.settings, ctx.viewForward, job.qx, job.qy, k,
-                job.triangle->colors);
+                colors);
 }
 
+// The triangles the tile's ids name, and their vertex colours (see shadeTile).
+struct TileTriangles {
+    const TileTriangle* triangles;
+    const TriangleColors* const* colors;
+};
+
 // Shades a batch of jobs into the tile's colour buffer, each in the pixels it won.
-void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, const RasterContext& ctx, const TileBuffers& buffers) {
+void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, TileTriangles drawn, const RasterContext& ctx,
+                const TileBuffers& buffers) {
     if (__builtin_expect(ctx.vertexColors, false)) { // every triangle has vertex colours, or none has
-        for (int j = 0; j < count; ++j) shadeJobScalar(jobs[j], ctx, buffers);
+        for (int j = 0; j < count; ++j)
+            shadeJobScalar(jobs[j], drawn.colors[jobs[j].triangle - drawn.triangles], ctx, buffers);
         return;
     }
     for (int j = 0; j < count; ++j) jobTexelCoordinates(jobs[j], ctx);
@@ -306,8 +315,9 @@ void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBu
 // colours (each lane shadeQuadPixel's) are kept in the pixels that triangle won, and the
 // other pixels get the clear colour. Bilinear and trilinear samples are taken four won
 // pixels at a time, across jobs (PixelStream). The tile's colours then go to the target.
-void shadeTile(const TileTriangle* triangles, const RasterContext& ctx, const TileRect& tile,
-               const TileBuffers& buffers) {
+void shadeTile(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
+               const TileRect& tile, const TileBuffers& buffers) {
+    const TileTriangles drawn{triangles, colors};
     const __m128i zero = _mm_setzero_si128(), clear = _mm_set1_epi32(int(ctx.settings.clearColor));
     ShadeJob jobs[kShadeBatch];
     PixelStream stream;
@@ -342,13 +352,13 @@ void shadeTile(const TileTriangle* triangles, const RasterContext& ctx, const Ti
                 job.qy = qy;
                 job.mask = mine;
                 if (count == kShadeBatch) {
-                    shadeBatch(jobs, count, stream, ctx, buffers);
+                    shadeBatch(jobs, count, stream, drawn, ctx, buffers);
                     count = 0;
                 }
             }
         }
     }
-    shadeBatch(jobs, count, stream, ctx, buffers);
+    shadeBatch(jobs, count, stream, drawn, ctx, buffers);
     flushPixels(stream, ctx, buffers);
 
     const FrameView& target = ctx.target;

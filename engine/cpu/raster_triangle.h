@@ -27,7 +27,7 @@ struct RasterContext {
     glm::vec3 viewForward;
     const FrameView& target;
     int quadRowOffset; // 1 for an odd target height: quads pair rows counting from the bottom
-    bool vertexColors = false; // the mesh has vertex colours: TileTriangle::colors is set
+    bool vertexColors = false; // the mesh has vertex colours: shadeTile's `colors` are given
 };
 
 // A tile's own buffers, kTileSize rows of kTileBufferStride elements, element 0 at pixel
@@ -58,11 +58,12 @@ struct TileBuffers {
     std::size_t at(int x, int y) const { return std::size_t((y - originY) * kTileBufferStride + (x - originX)); }
 };
 
-// What shadeTile needs to shade a triangle recorded in the ids.
+// What shadeTile needs to shade a triangle recorded in the ids. 16 bytes: a tile's vertex
+// colours, where the mesh has them, are kept in an array beside these, so meshes without
+// colours do not pay for bigger ones.
 struct TileTriangle {
     const ScreenTriangle* tri;
     const ShadeMaterial* material;
-    const TriangleColors* colors = nullptr; // its vertex colours, read where RasterContext::vertexColors
 };
 
 // A triangle whose snapped bounds are under kSmallTriangleExtent sub-pixels on each side (64
@@ -81,8 +82,10 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
 // Pass 2: the colour of every pixel of the tile rect, into the tile's colour buffer and then
 // the target: a pixel with an id gets the shading of triangles[id - 1], the others the clear
 // colour.
-void shadeTile(const TileTriangle* triangles, const RasterContext& ctx, const TileRect& tile,
-               const TileBuffers& buffers);
+// `colors[n]` is triangles[n]'s vertex colours where RasterContext::vertexColors, else unread
+// (may be null).
+void shadeTile(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
+               const TileRect& tile, const TileBuffers& buffers);
 
 // The tile rect's depths from the tile's depth buffer to the target; the tile's depths are left
 // 1 again. (The renderer starts every tile at depth 1; the tests, drawing over existing depths,
