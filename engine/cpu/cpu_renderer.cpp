@@ -124,7 +124,8 @@ std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const Ti
 // Triangles [begin, end) set up into the chunk, their bins counted.
 void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end) {
     const std::size_t tileCount = std::size_t(grid.tilesX) * std::size_t(grid.tilesY);
-    chunk.stats = CpuFrameStats{};
+    // Counted here and stored once: the chunks are set up on different threads.
+    CpuFrameStats stats;
     chunk.binOffsets.assign(tileCount + 1, 0);
     // Each triangle is set up straight into the chunk's storage, which has room for the
     // chunk's triangles unclipped and grows when clipping fans them out. Its tile span is
@@ -158,9 +159,9 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
                     ++count;
                 },
                 true, colors);
-            ++chunk.stats.trianglesIn;
-            if (outcome.clipped) ++chunk.stats.trianglesClipped;
-            if (outcome.drawn == 0) ++chunk.stats.trianglesCulled;
+            ++stats.trianglesIn;
+            if (outcome.clipped) ++stats.trianglesClipped;
+            if (outcome.drawn == 0) ++stats.trianglesCulled;
         }
     };
     if (colored)
@@ -168,6 +169,7 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
     else
         setUp(NoColors{});
     chunk.count = count;
+    chunk.stats = stats;
 }
 
 // Bins the chunk's triangles by the tiles their bounds touch: prefix-sums the counts, fills

@@ -71,7 +71,9 @@ private:
     // The most set-up triangles one mesh triangle gives: its clipped polygon's fan.
     static constexpr std::size_t kMaxFanTriangles = kMaxClippedVertices - 2;
 
-    struct Chunk {
+    // A cache line of its own: each is written by the thread setting it up, and chunks sharing a
+    // line made the threads of the triangle stage wait on each other.
+    struct alignas(64) Chunk {
         // Set-up triangles in input order: the first `count` elements of each array are this
         // frame's (the arrays only grow, so the storage is reused from frame to frame).
         std::vector<ScreenTriangle> triangles;
