@@ -31,7 +31,7 @@ void prefetchTriangle(const ScreenTriangle& tri) {
 } // namespace
 
 CpuRenderer::CpuRenderer(int threads)
-    : pool_(threads), fragments_(std::size_t(pool_.threadCount())), tileScratch_(std::size_t(pool_.threadCount())) {}
+    : pool_(threads), tileScratch_(std::size_t(pool_.threadCount())) {}
 
 CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, const RenderSettings& settings,
                                   const FrameView& target, const CameraSpacePositions& given) {
@@ -204,12 +204,12 @@ std::size_t CpuRenderer::rasterStage(const RasterContext& context, const TileGri
     std::sort(tileOrder_.begin(), tileOrder_.end(), [&](std::uint32_t a, std::uint32_t b) {
         return tileWork_[a] != tileWork_[b] ? tileWork_[a] > tileWork_[b] : a < b;
     });
-    std::fill(fragments_.begin(), fragments_.end(), 0);
     std::size_t mostWork = 0;
     for (std::uint32_t w : tileWork_) mostWork = std::max<std::size_t>(mostWork, w);
     // The scratch grows before any tile is drawn, so a failed allocation leaves no tile half
     // drawn.
     for (TileScratch& scratch : tileScratch_) {
+        scratch.fragments = 0;
         if (scratch.ids.size() < kTileBufferElements) {
             scratch.ids.assign(kTileBufferElements, 0u);
             scratch.depth.assign(kTileBufferElements, 1.0f);
@@ -222,13 +222,15 @@ std::size_t CpuRenderer::rasterStage(const RasterContext& context, const TileGri
         const std::uint32_t tile = tileOrder_[task];
         const TilePlace place = tilePlace(grid, tile);
         const TileRect rect = tileRect(place, context.target.width, context.target.height);
-        if (tileWork_[tile] == 0)
+        if (tileWork_[tile] == 0) {
             clearTile(context, rect);
-        else
-            fragments_[std::size_t(thread)] += drawTile(context, tile, place, rect, chunkCount, tileScratch_[std::size_t(thread)]);
+        } else {
+            TileScratch& scratch = tileScratch_[std::size_t(thread)];
+            scratch.fragments += drawTile(context, tile, place, rect, chunkCount, scratch);
+        }
     });
     std::size_t fragments = 0;
-    for (std::size_t f : fragments_) fragments += f;
+    for (const TileScratch& scratch : tileScratch_) fragments += scratch.fragments;
     return fragments;
 }
 

@@ -98,15 +98,16 @@ private:
     std::vector<ShadeMaterial> materials_;
     std::vector<std::uint32_t> tileOrder_; // raster stage: tiles, busiest first
     std::vector<std::uint32_t> tileWork_;  // triangles binned to each tile
-    std::vector<std::size_t> fragments_; // per thread
     // Per thread, for the tile it is drawing: its visibility, depth and colour buffers
     // (kTileBufferElements each), the triangles its ids name and, for a mesh with vertex colours,
     // theirs. All grow once and are reused.
-    struct TileScratch {
+    // A cache line of its own, like Chunk: each thread writes its own.
+    struct alignas(64) TileScratch {
         std::vector<std::uint32_t> ids;
         std::vector<float> depth;
         std::vector<std::uint32_t> color;
         std::vector<TileTriangle> triangles;
+        std::size_t fragments = 0; // passed the depth test in this frame's tiles
         std::vector<const TriangleColors*> colors; // of each of `triangles` (meshes with vertex colours only)
     };
     std::vector<TileScratch> tileScratch_;
