@@ -96,10 +96,8 @@ FACET_HD bool quadRange(const ScreenTriangle& tri, const TileRect& rect, int qua
 // Target supplies row(qy), the quad row at qy (a value or a reference), whose depthAt(qx) gives
 // the stored depths of the block at (qx, qy) and write(qx, keep, depth, stored) takes the lanes
 // that passed.
-// The range comes by value: a reference's bounds could alias the target's integer stores, and
-// the loop would read them from memory at every block.
 template <class L, bool Bounds, class Target>
-FACET_WALK_INLINE std::uint32_t walkCoverage(const ScreenTriangle& tri, const QuadRange q, Target& target) {
+FACET_WALK_INLINE std::uint32_t walkCoverage(const ScreenTriangle& tri, const QuadRange& q, Target& target) {
     using Edge = typename L::Edge;
     using Float = typename L::Float;
     const EdgeStepper<typename L::EdgeScalar> edges(tri, q.firstQx, q.firstQy);
