@@ -361,9 +361,7 @@ namespace {
 
 void requireModelAndTarget(const Model* model, int width, int height) {
     if (!model) throw Error("no model to render: call setModel first");
-    if (width <= 0 || height <= 0)
-        throw Error("render target is empty (" + std::to_string(width) + "x" + std::to_string(height) +
-                    "); nothing to draw into");
+    requireTarget(width, height, true);
 }
 
 } // namespace

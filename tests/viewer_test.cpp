@@ -537,6 +537,28 @@ TEST(Viewer, RResetsTheViewAfterADrag) {
     EXPECT_NEAR(std::stof(report.at("pitch")), home.pitchDegrees, 1e-3f);
 }
 
+// F1 hides the panel, and then the scroll wheel (no longer over the panel) speeds the camera
+// up by kScrollFactor a notch. Each drag shows the keys and wheel before it were taken in.
+TEST(Viewer, F1HidesThePanelAndTheWheelSetsTheSpeed) {
+    DrivableDisplay drivable;
+    FACET_REQUIRE_DRIVABLE(drivable);
+    const fs::path dir = facet::test::scratchDir("viewer_f1_scroll");
+    const fs::path cube = writeCube(dir);
+    ViewerSession session(*drivable.xdotool, drivable.display.name(), dir, {cube.string()});
+    ASSERT_TRUE(session.open("cube.obj"));
+    ASSERT_EQ(session.xdo({"key", "F1"}), 0);
+    ASSERT_TRUE(session.dragRightAndDown());
+    for (int notch = 0; notch < 3; ++notch) ASSERT_EQ(session.xdo({"click", "4"}), 0); // wheel up
+    ASSERT_TRUE(session.dragRightAndDown());
+    ASSERT_TRUE(session.quit());
+    const auto report = parseReport(session.report());
+    ASSERT_TRUE(report.count("panel") && report.count("speed")) << session.report();
+    EXPECT_EQ(report.at("panel"), "hidden");
+    EXPECT_NEAR(std::stof(report.at("speed").substr(report.at("speed").find(' ') + 1)), 1.2f * 1.2f * 1.2f, 1e-4f)
+        << session.report();
+    EXPECT_EQ(report.at("stages"), "vertex cpu, raster cpu");
+}
+
 // Resizing the window resizes the picture: the render size follows the window (times
 // --scale 0.25). The drag afterwards shows frames ran at the new size before Esc.
 TEST(Viewer, ResizingTheWindowResizesThePicture) {

@@ -34,7 +34,8 @@ Scripted runs (tests, demos, measurements):
   --screenshot FILE  after the last frame, write facet's frame (without the panel) as PNG
   --screenshot-window FILE
                      after the last frame, write the whole window (with the panel) as PNG
-  --report           on exit, print the mesh, the camera and the median stage timings
+  --report           on exit, print the mesh, the camera, the panel's state, where the stages ran
+                     and the median stage timings
   -h, --help         this text
 )";
 

@@ -13,4 +13,9 @@ struct FrameView {
     int height = 0;
 };
 
+// Throws facet::Error unless width x height is at least 1x1 and the buffers are there: the one
+// check of every renderer, so every one words it alike.
+void requireTarget(int width, int height, bool hasBuffers);
+inline void requireTarget(const FrameView& t) { requireTarget(t.width, t.height, t.color && t.depth); }
+
 } // namespace facet

@@ -35,9 +35,7 @@ CpuRenderer::CpuRenderer(int threads)
 
 CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, const RenderSettings& settings,
                                   const FrameView& target, const CameraSpacePositions& given) {
-    if (target.width <= 0 || target.height <= 0 || !target.color || !target.depth)
-        throw Error("render target is empty (" + std::to_string(target.width) + "x" + std::to_string(target.height) +
-                    "); nothing to draw into");
+    requireTarget(target);
     // Scratch buffers grow with the mesh and the target; running out of memory there is a
     // clear error, not a bare std::bad_alloc from deep inside a worker thread.
     try {

@@ -45,9 +45,7 @@ public:
     KernelFrameStats render(const MeshView& mesh, const ShadeMaterial* materials, const ViewParams& view,
                             const RenderSettings& settings, const FrameView& target,
                             const CameraSpacePositions& given = {}) { // given: executor memory
-        if (target.width <= 0 || target.height <= 0 || !target.color || !target.depth)
-            throw Error("render target is empty (" + std::to_string(target.width) + "x" +
-                        std::to_string(target.height) + "); nothing to draw into");
+        requireTarget(target);
         const TileGrid grid = makeTileGrid(target.width, target.height);
         KernelFrameStats stats;
         stats.trianglesIn = mesh.triangleCount;

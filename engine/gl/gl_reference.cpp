@@ -499,9 +499,7 @@ void GlReferenceRenderer::Impl::drawSegments(const Model& model, const RenderSet
 void GlReferenceRenderer::render(const Model& model, const ViewParams& view, const RenderSettings& settings,
                                  const FrameView& target) {
     if (!impl_) throw Error("GlReferenceRenderer used after being moved from");
-    if (target.width <= 0 || target.height <= 0 || !target.color || !target.depth)
-        throw Error("render target is empty (" + std::to_string(target.width) + "x" + std::to_string(target.height) +
-                    "); nothing to draw into");
+    requireTarget(target);
     checkMaterialRanges(model);
     Impl& im = *impl_;
     const CurrentScope current(im.context);
