@@ -6,6 +6,7 @@
 #include "asset/load_model.h"
 #include "core/camera.h"
 #include "core/error.h"
+#include "core/line_aligned.h"
 #include "renderer.h"
 
 #include <algorithm>
@@ -165,48 +166,18 @@ facet::Model loadScene(const Options& o) {
     return model;
 }
 
-// Colour and depth for the whole picture, each starting on a 64-byte cache line: the CPU
-// renderer streams whole lines of the target (cpu/stream_store.h), and a target starting
-// mid-line makes the first and last line of every tile row partial ones, written with ordinary
-// stores that first read the line (where malloc happened to put the buffers, that moved the
-// default scene's frame time by 5%). The vectors own the memory; color and depth point into them.
-struct Picture {
-    std::vector<std::uint32_t> colorStore;
-    std::vector<float> depthStore;
-    std::uint32_t* color = nullptr;
-    float* depth = nullptr;
-    std::size_t pixels = 0;
-
-    // The colours as an image's pixels, moved to the vector's start.
-    std::vector<std::uint32_t> takeColor() {
-        std::memmove(colorStore.data(), color, pixels * sizeof(std::uint32_t));
-        colorStore.resize(pixels);
-        color = nullptr;
-        return std::move(colorStore);
-    }
-};
-
-template <class T>
-T* lineAligned(std::vector<T>& store) {
-    const auto address = reinterpret_cast<std::uintptr_t>(store.data());
-    return store.data() + ((64 - address % 64) % 64) / sizeof(T);
-}
-
-// The picture, or a clear message when memory is short.
-Picture allocatePicture(const Options& o) {
-    Picture p;
-    p.pixels = std::size_t(o.width) * std::size_t(o.height);
-    constexpr std::size_t kSlack = 64 / sizeof(std::uint32_t); // room to start on a line
+// Colour and depth for the whole picture (line-aligned, see core/line_aligned.h), or a clear
+// message when memory is short.
+void allocatePicture(const Options& o, facet::LineAlignedVector<std::uint32_t>& color,
+                     facet::LineAlignedVector<float>& depth) {
+    const std::size_t pixels = std::size_t(o.width) * std::size_t(o.height);
     try {
-        p.colorStore.resize(p.pixels + kSlack);
-        p.depthStore.resize(p.pixels + kSlack);
+        color.resize(pixels);
+        depth.resize(pixels);
     } catch (const std::bad_alloc&) {
         throw facet::Error("a " + std::to_string(o.width) + "x" + std::to_string(o.height) + " picture needs " +
-                           std::to_string(p.pixels * 8 >> 20) + " MiB for colour and depth; not enough memory");
+                           std::to_string(pixels * 8 >> 20) + " MiB for colour and depth; not enough memory");
     }
-    p.color = lineAligned(p.colorStore);
-    p.depth = lineAligned(p.depthStore);
-    return p;
 }
 
 // One warm-up frame (first touch of the buffers), then --bench frames with their medians.
@@ -259,16 +230,18 @@ int run(const Options& o) {
 
     const float aspect = static_cast<float>(o.width) / static_cast<float>(o.height);
     const facet::ViewParams view = o.camera.camera(model.mesh, aspect).view(aspect);
-    Picture picture = allocatePicture(o);
+    facet::LineAlignedVector<std::uint32_t> color;
+    facet::LineAlignedVector<float> depth;
+    allocatePicture(o, color, depth);
     renderer.setModel(model);
     const std::string note = renderer.placement().note; // Auto's reason for the CPU, if it chose it
     if (!note.empty()) std::cerr << "note: " << note << "\n";
-    const facet::FrameStats stats = renderFrames(o, renderer, view, {picture.color, picture.depth, o.width, o.height});
+    const facet::FrameStats stats = renderFrames(o, renderer, view, {color.data(), depth.data(), o.width, o.height});
     if (stats.placement.note != note) std::cerr << "note: " << stats.placement.note << "\n";
 
     facet::writePng(o.output, facet::Image{static_cast<std::uint32_t>(o.width), static_cast<std::uint32_t>(o.height),
-                                           picture.takeColor()});
-    if (o.depthFile) writeDepth(*o.depthFile, picture.depth, picture.pixels);
+                                           std::vector<std::uint32_t>(color.begin(), color.end())});
+    if (o.depthFile) writeDepth(*o.depthFile, depth.data(), depth.size());
     std::cout << "wrote " << o.output << " (" << o.width << "x" << o.height << ", " << model.mesh.triangleCount()
               << " triangles, " << stats.placement.describe();
     if (!renderer.deviceName().empty()) std::cout << " (" << renderer.deviceName() << ")";

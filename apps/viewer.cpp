@@ -11,6 +11,7 @@
 #include "asset/image.h"
 #include "core/error.h"
 #include "display/display_frame.h"
+#include "core/line_aligned.h"
 #include "display/frame_display.h"
 #include "renderer.h"
 
@@ -108,7 +109,7 @@ private:
     Renderer renderer_;
     FrameDisplay display_;
     DisplayFrame frame_;
-    std::vector<std::uint32_t> capture_; // the frame, when it is also wanted on the host
+    LineAlignedVector<std::uint32_t> capture_; // the frame, when it is also wanted on the host
     std::string shownNote_;              // the placement note last printed
     bool firstLoad_ = true;              // the command line's camera applies to the first mesh only
     std::optional<bool> appliedVsync_; // the swap interval set last
@@ -435,12 +436,13 @@ int Viewer::run() {
         const bool shotFacet = state_.screenshotRequested || (finalFrame && options_.screenshot);
         renderFrame(fbWidth, fbHeight, shotFacet);
         if (finalFrame && options_.screenshot)
-            writeScreenshot(*options_.screenshot, capture_, state_.renderWidth, state_.renderHeight);
+            writeScreenshot(*options_.screenshot, {capture_.begin(), capture_.end()}, state_.renderWidth,
+                            state_.renderHeight);
         if (state_.screenshotRequested) {
             // The panel's button: a failure is shown there, not fatal.
             const std::filesystem::path path = nextScreenshotPath(state_.screenshotCounter);
             try {
-                writeScreenshot(path, capture_, state_.renderWidth, state_.renderHeight);
+                writeScreenshot(path, {capture_.begin(), capture_.end()}, state_.renderWidth, state_.renderHeight);
                 state_.screenshotMessage = "wrote " + path.string();
             } catch (const Error& e) {
                 state_.screenshotMessage = e.what();

@@ -1,6 +1,7 @@
 #include "renderer.h"
 
 #include "core/error.h"
+#include "core/line_aligned.h"
 #include "cpu/cpu_renderer.h"
 #include "cuda/device.h"
 #include "cuda/gpu_renderer.h"
@@ -105,7 +106,7 @@ struct Renderer::Impl {
     std::unique_ptr<HostKernelRenderer> kernels;
 #endif
     std::vector<float> dx, dy, dz; // camera-space positions handed between CPU and GPU
-    std::vector<float> depth;      // the depth buffer where the caller keeps none
+    LineAlignedVector<float> depth; // the depth buffer where the caller keeps none
 
     explicit Impl(const RendererOptions& o) : options(o) {}
 

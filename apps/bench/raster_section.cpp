@@ -3,6 +3,7 @@
 #include "bench/raster_paths.h"
 #include "bench/scenes.h"
 #include "core/error.h"
+#include "core/line_aligned.h"
 
 #include <cstdint>
 #include <exception>
@@ -129,8 +130,8 @@ void runRasterSection(const Options& o, const Machine& machine, std::vector<Reco
         paths.setScene(model);
         for (const Size size : plan.sizes) {
             const float aspect = float(size.width) / float(size.height);
-            std::vector<std::uint32_t> color(std::size_t(size.width) * std::size_t(size.height));
-            std::vector<float> depth(color.size());
+            LineAlignedVector<std::uint32_t> color(std::size_t(size.width) * std::size_t(size.height));
+            LineAlignedVector<float> depth(color.size());
             const FrameCase c{plan,
                               spec.name,
                               model.mesh.triangleCount(),
