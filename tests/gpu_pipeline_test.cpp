@@ -180,6 +180,26 @@ TEST(GpuInterop, EveryReallocationIsANewGeneration) {
     EXPECT_EQ(pbo.generation(), first + 2);
 }
 
+// After a CUDA failure the display gives its buffer up without deleting it (a poisoned context
+// may still hold it) and the next resize makes a fresh one: a new name, a new generation.
+TEST(GpuInterop, AnAbandonedBufferIsReplacedNotDeleted) {
+    std::string glWhy;
+    const std::optional<GlContext> context = makeGlContext(glWhy);
+    if (!context) GTEST_SKIP() << "no OpenGL context: " << glWhy;
+    PixelBuffer pbo;
+    pbo.resize(64, 32);
+    const GLuint old = pbo.name();
+    const std::uint64_t generation = pbo.generation();
+    pbo.abandon();
+    EXPECT_EQ(pbo.name(), 0u);
+    EXPECT_EQ(pbo.byteSize(), 0u);
+    pbo.resize(64, 32);
+    EXPECT_NE(pbo.name(), old);
+    EXPECT_GT(pbo.generation(), generation);
+    EXPECT_EQ(glIsBuffer(old), GL_TRUE) << "the abandoned buffer was deleted";
+    glDeleteBuffers(1, &old); // the test's own cleanup: nothing holds it here
+}
+
 #if defined(FACET_HAVE_CUDA)
 
 // Where no CUDA device drives the GL context (this machine, Mesa's contexts), registering says

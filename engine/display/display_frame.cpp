@@ -103,7 +103,7 @@ void DisplayFrame::abandonDevice() noexcept {
     interop_->buffer.abandon();
     interop_->abandoned = true;
     const int width = pixels_.width(), height = pixels_.height();
-    pixels_ = PixelBuffer();
+    pixels_.abandon();
     try {
         if (width > 0 && height > 0) pixels_.resize(width, height);
     } catch (const Error&) {

@@ -37,6 +37,14 @@ public:
     // size are as before but the storage is new, and a registration of the old one is stale.
     std::uint64_t generation() const { return generation_; }
 
+    // Forgets the buffer without deleting it, for after a CUDA failure: a poisoned context may
+    // still hold it registered or mapped, so GL is not asked to delete it. The next resize()
+    // makes a fresh buffer (a new name, a new generation). Never throws.
+    void abandon() noexcept {
+        buffer_.abandon();
+        width_ = height_ = 0;
+    }
+
 private:
     GlObject buffer_;
     int width_ = 0, height_ = 0;
