@@ -74,20 +74,22 @@ set(CPACK_PACKAGE_VENDOR "facet")
 set(CPACK_PACKAGE_CONTACT "facet maintainers <maintainers@users.noreply.a-seed-d788b469.example>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "real-time software rasterizer (CPU and CUDA) with viewer and tools")
 set(CPACK_PACKAGE_DESCRIPTION "facet renders OBJ meshes in real time on the CPU (AVX2) or a CUDA GPU.
- It installs facet-viewer (a window with a fly camera), facet-render (a mesh to PNG,
- headless), facet-bench and facet-scenegen, the default scene, and the engine's static
- libraries, headers and CMake package (find_package(facet)) for programs that render
- through its front door. The GPU stages need NVIDIA's driver (libcuda.so.1); without it
- everything renders on the CPU.")
+It installs facet-viewer (a window with a fly camera), facet-render (a mesh to PNG,
+headless), facet-bench and facet-scenegen, the default scene, and the engine's static
+libraries, headers and CMake package (find_package(facet)) for programs that render
+through its front door. The GPU stages need NVIDIA's driver (libcuda.so.1); without it
+everything renders on the CPU.")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_PACKAGE_SECTION graphics)
 # The shared libraries the binaries load (NEEDED) come from dpkg-shlibdeps: libc6, libstdc++6,
 # libgcc-s1, libglfw3, libegl1, libstb0. libGL.so.1 is opened at run time (glad, GLFW), so it
-# is named here. The CUDA runtime is linked in; what a GPU needs is the driver, recommended.
+# is named here. The CUDA runtime is linked in; what a GPU needs is the driver, recommended, as
+# is the viewer's panel font (it falls back to ImGui's own without it).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libgl1")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libcuda1")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libcuda1, fonts-dejavu-core")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
     "python3-numpy, libglm-dev, libglfw3-dev, libegl-dev, libstb-dev, pkgconf | pkg-config, nvidia-cuda-toolkit")
 include(CPack)

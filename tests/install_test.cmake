@@ -1,0 +1,135 @@
+# The install as a user meets it (README "Install"), one step per MODE:
+#   stage     `cmake --install BUILD --prefix PREFIX` into the staging folder STAGE (DESTDIR);
+#   consumer  tests/consumer configured and built against the staged package with
+#             find_package(facet 0.2 REQUIRED), and run: a triangle rendered through the front
+#             door into memory, its centre pixel checked;
+#   pkgconfig the same program compiled and linked with `pkg-config --cflags --libs facet`;
+#   render    the staged facet-render, run from a folder outside the checkout with the checkout
+#             and the build tree hidden (a private mount namespace, where unshare allows one),
+#             renders the default scene from the staged share/facet, the same bytes as the build
+#             tree's facet-render; no staged program needs the CUDA runtime library;
+#   clean     removes STAGE.
+# STAGE lies outside the checkout and the build tree (see tests/CMakeLists.txt).
+cmake_minimum_required(VERSION 3.24)
+set(prefix "${STAGE}${PREFIX}")
+
+function(run what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${rc}):\n${ARGN}\n${out}\n${err}")
+  endif()
+  set(out "${out}${err}" PARENT_SCOPE)
+endfunction()
+
+if(MODE STREQUAL "stage")
+  file(REMOVE_RECURSE "${STAGE}")
+  run("cmake --install" "${CMAKE_COMMAND}" -E env "DESTDIR=${STAGE}"
+      "${CMAKE_COMMAND}" --install "${BUILD}" --prefix "${PREFIX}")
+  foreach(f bin/facet-render bin/facet-viewer bin/facet-bench bin/facet-scenegen include/facet/renderer.h
+            include/facet/version.h share/facet/default_scene/scene.obj)
+    if(NOT EXISTS "${prefix}/${f}")
+      message(FATAL_ERROR "the install has no ${f} under ${prefix}")
+    endif()
+  endforeach()
+  file(GLOB_RECURSE config "${prefix}/facetConfig.cmake")
+  if(NOT config)
+    message(FATAL_ERROR "the install has no facetConfig.cmake under ${prefix}")
+  endif()
+  message(STATUS "staged in ${prefix}")
+
+elseif(MODE STREQUAL "consumer")
+  set(work "${STAGE}-consumer")
+  file(REMOVE_RECURSE "${work}")
+  run("configuring the consumer" "${CMAKE_COMMAND}" -S "${SOURCE}/tests/consumer" -B "${work}" -G "${GENERATOR}"
+      "-DCMAKE_CXX_COMPILER=${CXX}" -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=${prefix}"
+      -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON)
+  run("building the consumer" "${CMAKE_COMMAND}" --build "${work}")
+  run("running the consumer" "${work}/facet_consumer")
+  message(STATUS "${out}")
+  if(NOT out MATCHES "facet ${VERSION}, .*centre pixel ff0000ff")
+    message(FATAL_ERROR "the consumer printed something else than version ${VERSION} and a red centre")
+  endif()
+  file(REMOVE_RECURSE "${work}")
+
+elseif(MODE STREQUAL "pkgconfig")
+  find_program(pkg_config NAMES pkg-config pkgconf)
+  if(NOT pkg_config)
+    message(STATUS "skipped: no pkg-config on PATH")
+    return()
+  endif()
+  file(GLOB pc_dirs "${prefix}/lib*/pkgconfig" "${prefix}/lib/*/pkgconfig")
+  set(ENV{PKG_CONFIG_PATH} "${pc_dirs}")
+  run("pkg-config" "${pkg_config}" --cflags --libs facet)
+  separate_arguments(flags UNIX_COMMAND "${out}")
+  run("pkg-config --modversion" "${pkg_config}" --modversion facet)
+  if(NOT out MATCHES "^${VERSION}")
+    message(FATAL_ERROR "pkg-config says facet is version ${out}, not ${VERSION}")
+  endif()
+  set(exe "${STAGE}-pkgconfig-consumer")
+  run("compiling the consumer with pkg-config's flags" "${CXX}" -o "${exe}" "${SOURCE}/tests/consumer/main.cpp" ${flags})
+  run("running the consumer" "${exe}")
+  message(STATUS "${out}")
+  file(REMOVE "${exe}")
+  if(NOT out MATCHES "centre pixel ff0000ff")
+    message(FATAL_ERROR "the pkg-config consumer's centre pixel is not red")
+  endif()
+
+elseif(MODE STREQUAL "render")
+  foreach(tree "${SOURCE}" "${BUILD}")
+    string(FIND "${prefix}/" "${tree}/" inside)
+    if(inside EQUAL 0)
+      message(FATAL_ERROR "the staging folder ${prefix} lies inside ${tree}, which this test hides")
+    endif()
+  endforeach()
+  # No staged program may need libcudart: on a machine without CUDA it would not start.
+  find_program(readelf readelf)
+  file(GLOB programs "${prefix}/bin/*")
+  if(readelf)
+    foreach(p IN LISTS programs)
+      run("readelf" "${readelf}" -d "${p}")
+      if(out MATCHES "NEEDED[^\n]*libcudart")
+        message(FATAL_ERROR "${p} needs the CUDA runtime library:\n${out}")
+      endif()
+    endforeach()
+  else()
+    message(STATUS "not checked: no readelf to read the programs' library needs")
+  endif()
+
+  set(work "${STAGE}-render")
+  file(REMOVE_RECURSE "${work}")
+  file(MAKE_DIRECTORY "${work}")
+  set(args --size 96x54 --light --stage cpu)
+  run("the build tree's facet-render" "${BUILT_RENDER}" ${args} -o "${work}/built.png")
+  # In a private mount namespace the checkout and the build tree are covered by empty folders,
+  # so anything still read from them fails to open.
+  # (Lines, not semicolons, separate the shell's commands: CMake would split its string there.)
+  set(hide "for d in \"$1\" \"$2\"\ndo if [ -d \"$d\" ]\nthen mount -t tmpfs none \"$d\" || exit 97\nfi\ndone\n")
+  string(CONCAT body "program=\"$4\"\ncd \"$3\" || exit 98\nshift 4\n"
+         "env -u FACET_DATA_DIR \"$program\" --info | head -n 1 && env -u FACET_DATA_DIR \"$program\" \"$@\"")
+  set(shell sh -c "${hide}${body}" sh "${SOURCE}" "${BUILD}" "${work}" "${prefix}/bin/facet-render")
+  execute_process(COMMAND unshare -rm true RESULT_VARIABLE can_unshare OUTPUT_QUIET ERROR_QUIET)
+  if(can_unshare EQUAL 0)
+    run("the installed facet-render with the checkout hidden" unshare -rm ${shell} ${args} -o installed.png)
+  else()
+    message(STATUS "note: unshare cannot make a private mount namespace here, so the checkout stays "
+                   "visible; the scene's path below shows where it was read from")
+    string(REPLACE "${hide}" "" shell "${shell}")
+    run("the installed facet-render" ${shell} ${args} -o installed.png)
+  endif()
+  message(STATUS "${out}")
+  string(REGEX REPLACE "\n.*" "" source "${out}")
+  if(NOT source STREQUAL "${prefix}/share/facet/default_scene/scene.obj")
+    message(FATAL_ERROR "the installed facet-render read the default scene from '${source}', "
+                        "not from ${prefix}/share/facet")
+  endif()
+  if(NOT out MATCHES "wrote installed.png \\(96x54, 84913 triangles")
+    message(FATAL_ERROR "the installed facet-render did not render the default scene")
+  endif()
+  run("comparing the pictures" "${CMAKE_COMMAND}" -E compare_files "${work}/built.png" "${work}/installed.png")
+  file(REMOVE_RECURSE "${work}")
+
+elseif(MODE STREQUAL "clean")
+  file(REMOVE_RECURSE "${STAGE}")
+else()
+  message(FATAL_ERROR "install_test.cmake: unknown MODE '${MODE}'")
+endif()
