@@ -91,5 +91,5 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libgl1")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libcuda1, fonts-dejavu-core")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
-    "python3-numpy, libglm-dev, libglfw3-dev, libegl-dev, libstb-dev, pkgconf | pkg-config, nvidia-cuda-toolkit")
+    "python3-numpy, libglm-dev, libglfw3-dev, libegl-dev, libstb-dev, pkgconf | pkg-config")
 include(CPack)

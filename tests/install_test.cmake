@@ -9,9 +9,14 @@
 #             renders the default scene from the staged share/facet, the same bytes as the build
 #             tree's facet-render; no staged program needs the CUDA runtime library;
 #   clean     removes STAGE.
-# STAGE lies outside the checkout and the build tree (see tests/CMakeLists.txt).
+# STAGE lies outside the checkout and the build tree (see tests/CMakeLists.txt). SANITIZE is
+# the build's FACET_SANITIZE: instrumented archives need the consumer built with it too.
 cmake_minimum_required(VERSION 3.24)
 set(prefix "${STAGE}${PREFIX}")
+set(sanitize_flags)
+if(SANITIZE)
+  set(sanitize_flags "-fsanitize=${SANITIZE}")
+endif()
 
 function(run what)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -42,7 +47,8 @@ elseif(MODE STREQUAL "consumer")
   file(REMOVE_RECURSE "${work}")
   run("configuring the consumer" "${CMAKE_COMMAND}" -S "${SOURCE}/tests/consumer" -B "${work}" -G "${GENERATOR}"
       "-DCMAKE_CXX_COMPILER=${CXX}" -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=${prefix}"
-      -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON)
+      -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON "-DCMAKE_CXX_FLAGS=${sanitize_flags}"
+      "-DCMAKE_EXE_LINKER_FLAGS=${sanitize_flags}")
   run("building the consumer" "${CMAKE_COMMAND}" --build "${work}")
   run("running the consumer" "${work}/facet_consumer")
   message(STATUS "${out}")
@@ -66,7 +72,7 @@ elseif(MODE STREQUAL "pkgconfig")
     message(FATAL_ERROR "pkg-config says facet is version ${out}, not ${VERSION}")
   endif()
   set(exe "${STAGE}-pkgconfig-consumer")
-  run("compiling the consumer with pkg-config's flags" "${CXX}" -o "${exe}" "${SOURCE}/tests/consumer/main.cpp" ${flags})
+  run("compiling the consumer with pkg-config's flags" "${CXX}" -o "${exe}" "${SOURCE}/tests/consumer/main.cpp" ${flags} ${sanitize_flags})
   run("running the consumer" "${exe}")
   message(STATUS "${out}")
   file(REMOVE "${exe}")
