@@ -78,7 +78,7 @@ It installs facet-viewer (a window with a fly camera), facet-render (a mesh to P
 headless), facet-bench and facet-scenegen, the default scene, and the engine's static
 libraries, headers and CMake package (find_package(facet)) for programs that render
 through its front door. The GPU stages need NVIDIA's driver (libcuda.so.1); without it
-everything renders on the CPU.")
+everything renders on the CPU. Built for x86-64-v3 processors (AVX2 and FMA).")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_STRIP_FILES ON)
