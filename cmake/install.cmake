@@ -1,7 +1,8 @@
 # Installing facet (README "Install"): the apps into bin/, the front door's headers into
-# include/facet/, the static libraries and the CMake package into lib/, facet.pc, and what the
-# apps read at run time into share/facet/ (apps/app_info.h finds it from the binary). CPack
-# turns the same rules into facet_<version>_amd64.deb.
+# include/facet/, the static libraries and the CMake package into lib/, facet.pc, the CUDA
+# runtime into lib/facet/, and what the apps read at run time into share/facet/
+# (apps/app_info.h finds it from the binary). CPack turns the same rules into
+# facet_<version>_amd64.deb.
 include(CMakePackageConfigHelpers)
 
 set(FACET_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/facet")
@@ -12,6 +13,38 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/assets/default_scene" DESTINATION "${CM
 install(FILES "${PROJECT_SOURCE_DIR}/scripts/numpy_vertex_baseline.py" DESTINATION "${CMAKE_INSTALL_DATADIR}/facet")
 install(FILES "${PROJECT_SOURCE_DIR}/README.md" "${PROJECT_SOURCE_DIR}/CHANGELOG.md"
         DESTINATION "${CMAKE_INSTALL_DOCDIR}")
+
+# ---- The CUDA runtime, carried along: the programs link the shared libcudart (the project's
+# rule), which a machine without the CUDA toolkit lacks, so the install carries the one the
+# build linked in a private folder (lib/facet/, not on the loader's path) and the installed
+# programs find it through an RPATH relative to themselves. NVIDIA's CUDA EULA (Attachment A)
+# lists the CUDA runtime (cudart) among the files an application may redistribute. The build
+# tree still loads the toolkit's (CMake's build RPATH). The GPU also needs NVIDIA's driver
+# (libcuda.so.1), which only the machine's own driver install can provide.
+if(FACET_HAVE_CUDA)
+  get_target_property(facet_cudart_linked CUDA::cudart IMPORTED_LOCATION)
+  get_filename_component(facet_cudart_dir "${facet_cudart_linked}" DIRECTORY)
+  set(facet_cudart_soname "libcudart.so.${CUDAToolkit_VERSION_MAJOR}")
+  file(REAL_PATH "${facet_cudart_linked}" facet_cudart_real)
+  if(NOT EXISTS "${facet_cudart_dir}/${facet_cudart_soname}")
+    message(FATAL_ERROR "the CUDA runtime's ${facet_cudart_soname} is not beside ${facet_cudart_linked}")
+  endif()
+  file(REAL_PATH "${facet_cudart_dir}/${facet_cudart_soname}" facet_cudart_soname_real)
+  if(NOT facet_cudart_soname_real STREQUAL facet_cudart_real)
+    message(FATAL_ERROR "${facet_cudart_linked} and ${facet_cudart_dir}/${facet_cudart_soname} are not the same file")
+  endif()
+  set(FACET_PRIVATE_LIBDIR "${CMAKE_INSTALL_LIBDIR}/facet")
+  # The real file under its own name, and the soname as the toolkit has it (a link to it).
+  install(FILES "${facet_cudart_real}" DESTINATION "${FACET_PRIVATE_LIBDIR}")
+  get_filename_component(facet_cudart_real_name "${facet_cudart_real}" NAME)
+  if(NOT facet_cudart_real_name STREQUAL facet_cudart_soname)
+    install(CODE "file(CREATE_LINK \"${facet_cudart_real_name}\"
+      \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${FACET_PRIVATE_LIBDIR}/${facet_cudart_soname}\" SYMBOLIC)")
+  endif()
+  file(RELATIVE_PATH facet_private_from_bin "${CMAKE_INSTALL_FULL_BINDIR}" "${CMAKE_INSTALL_FULL_LIBDIR}/facet")
+  set_target_properties(facet-render facet-viewer facet-bench facet-scenegen PROPERTIES
+    INSTALL_RPATH "$ORIGIN/${facet_private_from_bin}")
+endif()
 
 # ---- The libraries: the front door and everything its static archive needs at link time ----
 # Exported as facet::core (the engine: model, camera, loaders, the CPU pipeline),
@@ -45,7 +78,8 @@ install(CODE "
 
 # ---- The CMake package and facet.pc ----
 configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/facetConfig.cmake.in"
-  "${PROJECT_BINARY_DIR}/facetConfig.cmake" INSTALL_DESTINATION "${FACET_CMAKE_DIR}")
+  "${PROJECT_BINARY_DIR}/facetConfig.cmake" INSTALL_DESTINATION "${FACET_CMAKE_DIR}"
+  PATH_VARS CMAKE_INSTALL_LIBDIR)
 # 0.x: a new minor version may change the API, so find_package(facet 0.2) takes 0.2.x only.
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/facetConfigVersion.cmake"
   COMPATIBILITY SameMinorVersion)
@@ -59,9 +93,11 @@ if(TARGET facet_kernels_host)
   string(APPEND facet_pc_libs " -lfacet_kernels_host")
 endif()
 string(APPEND facet_pc_libs " -lfacet_gl -lfacet_gl_objects -lfacet_glad -lfacet_cuda -lfacet_engine")
+# With CUDA, the program links the CUDA runtime installed with facet (lib/facet/) and finds it
+# there at run time through an RPATH, as facetConfig's facet::cudart does.
 set(facet_pc_private "")
 if(FACET_HAVE_CUDA)
-  set(facet_pc_private "-L${CUDAToolkit_LIBRARY_DIR} -lcudart_static -lrt")
+  set(facet_pc_private "\${libdir}/facet/${facet_cudart_soname} -Wl,-rpath,\${libdir}/facet")
 endif()
 file(RELATIVE_PATH facet_pc_to_prefix "${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig" "${CMAKE_INSTALL_PREFIX}")
 string(REGEX REPLACE "/$" "" facet_pc_to_prefix "${facet_pc_to_prefix}")
@@ -85,8 +121,11 @@ set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_PACKAGE_SECTION graphics)
 # The shared libraries the binaries load (NEEDED) come from dpkg-shlibdeps: libc6, libstdc++6,
 # libgcc-s1, libglfw3, libegl1, libstb0. libGL.so.1 is opened at run time (glad, GLFW), so it
-# is named here. The CUDA runtime is linked in; what a GPU needs is the driver, recommended, as
-# is the viewer's panel font (it falls back to ImGui's own without it).
+# is named here. The CUDA runtime (libcudart) comes in the package (lib/facet/, above; found by
+# dpkg-shlibdeps through the programs' $ORIGIN RPATH, so it adds no dependency); what a GPU needs
+# besides is the driver, recommended, as is the viewer's panel font (it falls back to ImGui's own
+# without it). CPack adds an ldconfig call for the library under lib/: harmless, as lib/facet/
+# is on no loader path.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libgl1")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libcuda1, fonts-dejavu-core")

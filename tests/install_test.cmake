@@ -7,7 +7,8 @@
 #   render    the staged facet-render, run from a folder outside the checkout with the checkout
 #             and the build tree hidden (a private mount namespace, where unshare allows one),
 #             renders the default scene from the staged share/facet, the same bytes as the build
-#             tree's facet-render; no staged program needs the CUDA runtime library;
+#             tree's facet-render; with every CUDA toolkit (/usr/local/cuda*) hidden too, every
+#             staged program loads the CUDA runtime from the staged lib/facet/ (ldd);
 #   clean     removes STAGE.
 # STAGE lies outside the checkout and the build tree (see tests/CMakeLists.txt). SANITIZE is
 # the build's FACET_SANITIZE: instrumented archives need the consumer built with it too.
@@ -24,6 +25,36 @@ function(run what)
     message(FATAL_ERROR "${what} failed (${rc}):\n${ARGN}\n${out}\n${err}")
   endif()
   set(out "${out}${err}" PARENT_SCOPE)
+endfunction()
+
+# Every program in PROGRAMS that needs the CUDA runtime must load the one installed in the
+# staged lib/facet/, as ldd shows it (in the render step with the checkout and CUDA hidden:
+# ISOLATE and HIDE, see there). A CUDA build's programs link the shared runtime (the project's
+# rule), so a check that finds no program needing it would prove nothing.
+set(isolate)
+set(hide "shift 2\n")
+function(check_cuda_runtime programs)
+  set(cudart_users 0)
+  file(REAL_PATH "${prefix}" real_prefix)
+  foreach(p IN LISTS programs)
+    run("ldd ${p}" ${isolate} env -u LD_LIBRARY_PATH sh -c "${hide}ldd \"$1\"" sh "${SOURCE}" "${BUILD}" "${p}")
+    if(out MATCHES "not found")
+      message(FATAL_ERROR "${p} cannot find a library it needs:\n${out}")
+    endif()
+    if(out MATCHES "libcudart[^ ]* => ([^ ]+)")
+      math(EXPR cudart_users "${cudart_users} + 1")
+      file(REAL_PATH "${CMAKE_MATCH_1}" cudart)
+      string(FIND "${cudart}" "${real_prefix}/" at)
+      if(NOT at EQUAL 0 OR NOT cudart MATCHES "/facet/libcudart[^/]*$")
+        message(FATAL_ERROR "${p} loads the CUDA runtime from ${cudart}, not from the staged install's lib/facet:\n${out}")
+      endif()
+      message(STATUS "${p}: CUDA runtime ${cudart}")
+    endif()
+  endforeach()
+  if(HAVE_CUDA AND cudart_users EQUAL 0)
+    message(FATAL_ERROR "no program of ${programs} needs the CUDA runtime library in this CUDA build "
+                        "(linked statically?), so where it is loaded from went unchecked")
+  endif()
 endfunction()
 
 if(MODE STREQUAL "stage")
@@ -55,6 +86,7 @@ elseif(MODE STREQUAL "consumer")
   if(NOT out MATCHES "facet ${VERSION}, .*centre pixel ff0000ff")
     message(FATAL_ERROR "the consumer printed something else than version ${VERSION} and a red centre")
   endif()
+  check_cuda_runtime("${work}/facet_consumer")
   file(REMOVE_RECURSE "${work}")
 
 elseif(MODE STREQUAL "pkgconfig")
@@ -75,10 +107,11 @@ elseif(MODE STREQUAL "pkgconfig")
   run("compiling the consumer with pkg-config's flags" "${CXX}" -o "${exe}" "${SOURCE}/tests/consumer/main.cpp" ${flags} ${sanitize_flags})
   run("running the consumer" "${exe}")
   message(STATUS "${out}")
-  file(REMOVE "${exe}")
   if(NOT out MATCHES "centre pixel ff0000ff")
     message(FATAL_ERROR "the pkg-config consumer's centre pixel is not red")
   endif()
+  check_cuda_runtime("${exe}")
+  file(REMOVE "${exe}")
 
 elseif(MODE STREQUAL "render")
   foreach(tree "${SOURCE}" "${BUILD}")
@@ -87,41 +120,30 @@ elseif(MODE STREQUAL "render")
       message(FATAL_ERROR "the staging folder ${prefix} lies inside ${tree}, which this test hides")
     endif()
   endforeach()
-  # No staged program may need libcudart: on a machine without CUDA it would not start.
-  find_program(readelf readelf)
-  file(GLOB programs "${prefix}/bin/*")
-  if(readelf)
-    foreach(p IN LISTS programs)
-      run("readelf" "${readelf}" -d "${p}")
-      if(out MATCHES "NEEDED[^\n]*libcudart")
-        message(FATAL_ERROR "${p} needs the CUDA runtime library:\n${out}")
-      endif()
-    endforeach()
-  else()
-    message(STATUS "not checked: no readelf to read the programs' library needs")
+  # The checkout, the build tree and every CUDA toolkit (/usr/local/cuda*) are covered by empty
+  # folders in a private mount namespace, so anything still read from them fails to open: the
+  # programs must load the CUDA runtime installed beside them (lib/facet/, through their RPATH).
+  # (Lines, not semicolons, separate the shell's commands: CMake would split its string there.)
+  set(hide "for d in \"$1\" \"$2\" /usr/local/cuda*\ndo if [ -d \"$d\" ]\nthen mount -t tmpfs none \"$d\" || exit 97\nfi\ndone\nshift 2\n")
+  execute_process(COMMAND unshare -rm true RESULT_VARIABLE can_unshare OUTPUT_QUIET ERROR_QUIET)
+  set(isolate unshare -rm)
+  if(NOT can_unshare EQUAL 0)
+    message(STATUS "note: unshare cannot make a private mount namespace here, so the checkout and "
+                   "the CUDA toolkit stay visible; the paths below show where things were read from")
+    set(isolate)
+    set(hide "shift 2\n")
   endif()
-
+  file(GLOB programs "${prefix}/bin/*")
+  check_cuda_runtime("${programs}")
   set(work "${STAGE}-render")
   file(REMOVE_RECURSE "${work}")
   file(MAKE_DIRECTORY "${work}")
   set(args --size 96x54 --light --stage cpu)
   run("the build tree's facet-render" "${BUILT_RENDER}" ${args} -o "${work}/built.png")
-  # In a private mount namespace the checkout and the build tree are covered by empty folders,
-  # so anything still read from them fails to open.
-  # (Lines, not semicolons, separate the shell's commands: CMake would split its string there.)
-  set(hide "for d in \"$1\" \"$2\"\ndo if [ -d \"$d\" ]\nthen mount -t tmpfs none \"$d\" || exit 97\nfi\ndone\n")
-  string(CONCAT body "program=\"$4\"\ncd \"$3\" || exit 98\nshift 4\n"
+  string(CONCAT body "program=\"$2\"\ncd \"$1\" || exit 98\nshift 2\n"
          "env -u FACET_DATA_DIR \"$program\" --info | head -n 1 && env -u FACET_DATA_DIR \"$program\" \"$@\"")
-  set(shell sh -c "${hide}${body}" sh "${SOURCE}" "${BUILD}" "${work}" "${prefix}/bin/facet-render")
-  execute_process(COMMAND unshare -rm true RESULT_VARIABLE can_unshare OUTPUT_QUIET ERROR_QUIET)
-  if(can_unshare EQUAL 0)
-    run("the installed facet-render with the checkout hidden" unshare -rm ${shell} ${args} -o installed.png)
-  else()
-    message(STATUS "note: unshare cannot make a private mount namespace here, so the checkout stays "
-                   "visible; the scene's path below shows where it was read from")
-    string(REPLACE "${hide}" "" shell "${shell}")
-    run("the installed facet-render" ${shell} ${args} -o installed.png)
-  endif()
+  run("the installed facet-render with the checkout and CUDA hidden" ${isolate} env -u LD_LIBRARY_PATH
+      sh -c "${hide}${body}" sh "${SOURCE}" "${BUILD}" "${work}" "${prefix}/bin/facet-render" ${args} -o installed.png)
   message(STATUS "${out}")
   string(REGEX REPLACE "\n.*" "" source "${out}")
   if(NOT source STREQUAL "${prefix}/share/facet/default_scene/scene.obj")
