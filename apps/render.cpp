@@ -1,5 +1,6 @@
 // facet-render: an OBJ (or the bundled default scene) to PNG, headless, with the camera on the
 // command line. Bad input gives one clear message and a non-zero exit code.
+#include "app_info.h"
 #include "cli.h"
 
 #include "asset/image.h"
@@ -27,7 +28,8 @@ namespace {
 
 constexpr const char* kUsage = R"(usage: facet-render [MESH.obj] [options]
 
-Renders MESH.obj (default: the bundled scene, assets/default_scene/scene.obj) to a PNG.
+Renders MESH.obj (default: the bundled scene, default_scene/scene.obj in facet's data folder:
+share/facet beside the program's bin/, or $FACET_DATA_DIR) to a PNG.
 
 Camera (defaults frame the whole mesh from the front right, slightly above):
 %CAMERA%Picture:
@@ -51,10 +53,11 @@ Output:
   --info             print mesh statistics, the loader's warnings and the CUDA devices, render
                      nothing
   -h, --help         this text
+  --version          print facet's version
 )";
 
 struct Options {
-    std::string mesh = FACET_DEFAULT_SCENE;
+    std::string mesh; // the default scene when none is given
     std::string output = "facet.png";
     std::optional<std::string> depthFile, texture;
     facet::cli::CameraFlags camera;
@@ -67,6 +70,7 @@ struct Options {
     int device = -1;
     bool info = false;
     bool help = false;
+    bool version = false;
 };
 
 Options parseArguments(int argc, char** argv) {
@@ -77,6 +81,9 @@ Options parseArguments(int argc, char** argv) {
     for (std::string arg; args.next(arg);) {
         if (arg == "-h" || arg == "--help") {
             o.help = true;
+            return o;
+        } else if (arg == "--version") {
+            o.version = true;
             return o;
         } else if (o.camera.consume(arg, args)) {
         } else if (arg == "-o" || arg == "--output") {
@@ -104,6 +111,7 @@ Options parseArguments(int argc, char** argv) {
             takeMesh(arg, o.mesh, meshGiven);
         }
     }
+    if (!meshGiven) o.mesh = facet::app::defaultScene().string();
     return o;
 }
 
@@ -217,6 +225,10 @@ int run(const Options& o) {
         std::string usage = kUsage;
         usage.replace(usage.find("%CAMERA%"), 8, facet::cli::CameraFlags::kHelp);
         std::cout << usage;
+        return 0;
+    }
+    if (o.version) {
+        std::cout << facet::app::versionLine("facet-render") << "\n";
         return 0;
     }
     facet::Renderer renderer = makeRenderer(o); // refuses an impossible placement before loading

@@ -1,6 +1,7 @@
 // facet-scenegen: writes the default scene (OBJ + MTL + PNG textures) procedurally, from fixed
 // seeds, so every run writes the same bytes. --triangles raises the tessellation of the same
 // scene for benchmarks.
+#include "app_info.h"
 #include "cli.h"
 
 #include "asset/image.h"
@@ -32,9 +33,11 @@ rock and a plank leaning on it. DIR receives scene.obj, scene.mtl and the PNG te
 
   --triangles N   about how many triangles to write, from 10000 to 20000000 (default 85000:
                   the committed scene); larger values tessellate the same scene more finely
-  --out DIR       where to write (default: the checkout's assets/default_scene); created if
-                  missing
+  --out DIR       where to write (default: default_scene in facet's data folder, the one the
+                  apps read: in a build tree, the checkout's assets/default_scene); created
+                  if missing
   -h, --help      this text
+  --version       print facet's version
 )";
 
 constexpr long kDefaultTriangles = 85000;
@@ -42,8 +45,9 @@ constexpr long kMinTriangles = 10000, kMaxTriangles = 20000000;
 
 struct Options {
     long triangles = kDefaultTriangles;
-    fs::path out = FACET_DEFAULT_SCENE_DIR;
+    fs::path out; // the data folder's default_scene when not given
     bool help = false;
+    bool version = false;
 };
 
 Options parseArguments(int argc, char** argv) {
@@ -53,6 +57,8 @@ Options parseArguments(int argc, char** argv) {
     for (std::string arg; args.next(arg);) {
         if (arg == "-h" || arg == "--help") {
             o.help = true;
+        } else if (arg == "--version") {
+            o.version = true;
         } else if (arg == "--triangles") {
             o.triangles = parseInteger(arg, args.value(), kMinTriangles, kMaxTriangles);
         } else if (arg == "--out") {
@@ -62,6 +68,7 @@ Options parseArguments(int argc, char** argv) {
             throw UsageError("unknown argument '" + arg + "' (see --help)");
         }
     }
+    if (o.out.empty()) o.out = facet::app::dataDir() / "default_scene";
     return o;
 }
 
@@ -442,6 +449,10 @@ std::vector<fs::path> writeMaterials(const fs::path& dir) {
 int run(const Options& o) {
     if (o.help) {
         std::cout << kUsage;
+        return 0;
+    }
+    if (o.version) {
+        std::cout << facet::app::versionLine("facet-scenegen") << "\n";
         return 0;
     }
     const auto start = std::chrono::steady_clock::now();

@@ -4,6 +4,7 @@
 // The engine's Renderer draws into the window's pixel buffer (engine/display/display_frame.h):
 // the CPU writes the mapped buffer, the GPU's raster stage writes it through CUDA-GL interop, so
 // the only copy of a frame is the driver's upload into the texture the quad samples.
+#include "app_info.h"
 #include "viewer/options.h"
 #include "viewer/platform.h"
 #include "viewer/viewer_state.h"
@@ -149,7 +150,7 @@ Viewer::Viewer(const Options& options, GLFWwindow* window, Renderer renderer)
     renderer_.setModel(state_.model); // empty until the first load arrives: frames show the clear colour
     showPlacement();
     state_.threads = state_.threadsEdit = renderer_.threadCount();
-    const std::string mesh = options.mesh.empty() ? std::string(FACET_DEFAULT_SCENE) : options.mesh;
+    const std::string mesh = options.mesh.empty() ? app::defaultScene().string() : options.mesh;
     std::snprintf(state_.pathField.data(), state_.pathField.size(), "%s", mesh.c_str());
     state_.loader.request(mesh);
     installCallbacks();
@@ -469,6 +470,10 @@ int Viewer::run() {
 int run(const Options& options) {
     if (options.help) {
         std::cout << usageText();
+        return 0;
+    }
+    if (options.version) {
+        std::cout << app::versionLine("facet-viewer") << "\n";
         return 0;
     }
     GlfwSession glfw;

@@ -8,6 +8,7 @@
 #include "bench/output.h"
 #include "bench/raster_section.h"
 #include "bench/vertex_section.h"
+#include "app_info.h"
 #include "cli.h"
 
 #include <iostream>
@@ -19,6 +20,10 @@ int run(const facet::bench::Options& o) {
     using namespace facet::bench;
     if (o.help) {
         std::cout << usageText();
+        return 0;
+    }
+    if (o.version) {
+        std::cout << facet::app::versionLine("facet-bench") << "\n";
         return 0;
     }
     const Machine machine = probeMachine(o.device);

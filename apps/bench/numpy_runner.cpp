@@ -1,5 +1,7 @@
 #include "bench/numpy_runner.h"
 
+#include "app_info.h"
+
 #include "core/error.h"
 
 #include <cctype>
@@ -238,7 +240,13 @@ bool runCaptured(const std::string& command, std::string& output, int& status) {
 NumpyRun runNumpy(const std::vector<std::size_t>& sizes, int seedCalls, int maxCalls, int runs) {
     std::string sizeList;
     for (const std::size_t n : sizes) sizeList += (sizeList.empty() ? "" : ",") + std::to_string(n);
-    const std::string args = " " + shellQuote(FACET_NUMPY_SCRIPT) + " --json --sizes " + sizeList + " --seed-calls " +
+    std::string script;
+    try {
+        script = app::dataFile("numpy_vertex_baseline.py").string();
+    } catch (const Error& e) {
+        return {{}, e.what()};
+    }
+    const std::string args = " " + shellQuote(script) + " --json --sizes " + sizeList + " --seed-calls " +
                              std::to_string(seedCalls) + " --max-calls " + std::to_string(maxCalls) + " --runs " +
                              std::to_string(runs) + " 2>&1";
     NumpyRun run;
@@ -250,7 +258,7 @@ NumpyRun runNumpy(const std::vector<std::size_t>& sizes, int seedCalls, int maxC
         } else if (!runCaptured(python + args, output, status)) {
             why = "cannot run " + python;
         } else {
-            ScriptOutput out = readOutput(output, python + " " + FACET_NUMPY_SCRIPT);
+            ScriptOutput out = readOutput(output, python + " " + script);
             if (!out.results.empty() && status == 0) return {std::move(out.results), {}};
             why = !out.absentReason.empty() ? out.absentReason
                   : out.lastLine.empty()    ? python + " printed nothing (exit status " + std::to_string(status) + ")"

@@ -25,6 +25,7 @@ scripts/plot_bench.py).
   --device N         CUDA device (default: FACET_DEVICE, else 0)
   --out DIR          write DIR/bench.csv and DIR/bench.json
   -h, --help         this text
+  --version          print facet's version
 )";
 
 void parseSections(const std::string& list, Options& o) {
@@ -50,6 +51,9 @@ Options parseArguments(int argc, char** argv) {
     for (std::string arg; args.next(arg);) {
         if (arg == "-h" || arg == "--help") {
             o.help = true;
+            return o;
+        } else if (arg == "--version") {
+            o.version = true;
             return o;
         } else if (arg == "--quick") {
             o.quick = true;

@@ -15,6 +15,7 @@ struct Options {
     int device = -1; // CUDA device; -1: FACET_DEVICE, else 0
     std::optional<std::string> out;
     bool help = false;
+    bool version = false;
 };
 
 std::string usageText();

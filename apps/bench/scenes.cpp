@@ -1,5 +1,7 @@
 #include "bench/scenes.h"
 
+#include "app_info.h"
+
 #include "asset/load_model.h"
 #include "core/camera.h"
 #include "core/error.h"
@@ -106,7 +108,7 @@ Model quadScene(std::size_t quads) {
 
 Model makeScene(const SceneSpec& spec) {
     switch (spec.kind) {
-    case SceneKind::DefaultObj: return loadModel(FACET_DEFAULT_SCENE);
+    case SceneKind::DefaultObj: return loadModel(app::defaultScene());
     case SceneKind::Grid: return gridScene(spec.count);
     case SceneKind::Quads: return quadScene(spec.count);
     }

@@ -8,8 +8,8 @@ namespace {
 
 constexpr const char* kUsage = R"(usage: facet-viewer [MESH.obj] [options]
 
-Shows MESH.obj (default: the bundled scene, assets/default_scene/scene.obj) in a window, rendered
-by facet, with a panel of settings and timings. Drop an OBJ file on the window to load it.
+Shows MESH.obj (default: the bundled scene, default_scene/scene.obj in facet's data folder:
+share/facet beside the program's bin/, or $FACET_DATA_DIR) in a window, rendered by facet, with a panel of settings and timings. Drop an OBJ file on the window to load it.
 
 Controls: W/A/S/D move, Q/E down/up, hold the right mouse button to look around, scroll to
 change speed, Shift to go faster, R to reset the view, Ctrl+L to type a path, F1 to hide the
@@ -37,6 +37,7 @@ Scripted runs (tests, demos, measurements):
   --report           on exit, print the mesh, the camera, the panel's state, where the stages ran
                      and the median stage timings
   -h, --help         this text
+  --version          print facet's version
 )";
 
 } // namespace
@@ -55,6 +56,9 @@ Options parseArguments(int argc, char** argv) {
     for (std::string arg; args.next(arg);) {
         if (arg == "-h" || arg == "--help") {
             o.help = true;
+            return o;
+        } else if (arg == "--version") {
+            o.version = true;
             return o;
         } else if (o.camera.consume(arg, args)) {
         } else if (arg == "--size") {

@@ -28,6 +28,7 @@ struct Options {
     bool vsync = true;
     bool report = false; // print the camera, the mesh and the timings on exit
     bool help = false;
+    bool version = false;
 };
 
 std::string usageText();
