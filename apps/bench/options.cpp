@@ -1,6 +1,11 @@
 #include "bench/options.h"
 
 #include "cli.h"
+#include "core/error.h"
+
+#if defined(FACET_HAVE_KERNELS_HOST)
+#include "cuda/gpu_model.h"
+#endif
 
 #include <sstream>
 
@@ -24,6 +29,10 @@ scripts/plot_bench.py).
   --threads N        CPU threads at most (default: one per hardware thread)
   --device N         CUDA device (default: FACET_DEVICE, else 0)
   --out DIR          write DIR/bench.csv and DIR/bench.json
+  --gpu-model LIST   also estimate each raster case's frame of the CUDA kernels on these GPUs
+                     (comma-separated names; 'list' lists them with their figures): the kernels
+                     run once on the CPU counting their work, and a roofline model turns it into
+                     a time per kernel. An estimate from a model, not a measurement.
   -h, --help         this text
 )";
 
@@ -37,6 +46,30 @@ void parseSections(const std::string& list, Options& o) {
         else throw cli::UsageError(expected);
     }
     if (!o.vertex && !o.raster) throw cli::UsageError(expected);
+}
+
+// Each name of a comma-separated list a GPU the model knows (or the list is 'list').
+void parseGpuModels(const std::string& list, Options& o) {
+#if defined(FACET_HAVE_KERNELS_HOST)
+    if (list == "list") {
+        o.listGpuModels = true;
+        return;
+    }
+    std::stringstream in(list);
+    for (std::string name; std::getline(in, name, ',');) {
+        try {
+            findGpuSpec(name);
+        } catch (const Error& e) {
+            throw cli::UsageError("--gpu-model: " + std::string(e.what()));
+        }
+        o.gpuModels.push_back(name);
+    }
+    if (o.gpuModels.empty()) throw cli::UsageError("--gpu-model expects GPU names (" + gpuModelNames() + ") or 'list'");
+#else
+    (void)o;
+    throw cli::UsageError("--gpu-model " + list +
+                          ": this facet-bench was built without the CUDA kernels' host executor (no CCCL headers)");
+#endif
 }
 
 } // namespace
@@ -61,6 +94,8 @@ Options parseArguments(int argc, char** argv) {
             o.threads = static_cast<int>(parseInteger(arg, args.value(), 1, 1024));
         } else if (arg == "--device") {
             o.device = static_cast<int>(parseInteger(arg, args.value(), 0, 1023));
+        } else if (arg == "--gpu-model") {
+            parseGpuModels(args.value(), o);
         } else if (arg == "--out") {
             o.out = args.value();
             if (o.out->empty()) throw UsageError("--out expects a directory, got ''");

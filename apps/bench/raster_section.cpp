@@ -119,7 +119,8 @@ void measureCase(const FrameCase& c, RasterPaths& paths, std::vector<Record>& re
 
 } // namespace
 
-void runRasterSection(const Options& o, const Machine& machine, std::vector<Record>& records) {
+void runRasterSection(const Options& o, const Machine& machine, std::vector<Record>& records,
+                      GpuEstimator* estimator) {
     const RasterPlan plan = rasterPlan(o);
     std::cout << "raster: whole frames, " << plan.warmup << " warm-up + " << plan.frames << " measured each\n"
               << std::flush;
@@ -139,6 +140,7 @@ void runRasterSection(const Options& o, const Machine& machine, std::vector<Reco
                               sceneView(spec, model, aspect),
                               {color.data(), depth.data(), size.width, size.height}};
             measureCase(c, paths, records);
+            if (estimator) estimator->estimate(spec.name, model, c.view, c.target, records);
         }
     }
 }
