@@ -29,14 +29,17 @@ struct RasterPlan {
 RasterPlan rasterPlan(const Options& o) {
     RasterPlan plan;
     if (o.quick) {
-        plan.scenes = {{"default", SceneKind::DefaultObj, 0}};
+        plan.scenes = {{"default", SceneKind::DefaultObj, 0},
+                       {"plaza_close", SceneKind::PlazaClose, 0},
+                       {"textured_sheet", SceneKind::TexturedSheet, 0}};
         plan.sizes = {{160, 90}};
         plan.warmup = 1;
         plan.frames = 3;
     } else {
         plan.scenes = {{"default", SceneKind::DefaultObj, 0}, {"grid_10k", SceneKind::Grid, 10000},
                        {"grid_100k", SceneKind::Grid, 100000}, {"grid_1m", SceneKind::Grid, 1000000},
-                       {"grid_4m", SceneKind::Grid, 4000000},  {"quads_200", SceneKind::Quads, 200}};
+                       {"grid_4m", SceneKind::Grid, 4000000},  {"quads_200", SceneKind::Quads, 200},
+                       {"plaza_close", SceneKind::PlazaClose, 0}, {"textured_sheet", SceneKind::TexturedSheet, 0}};
         plan.sizes = {{1280, 720}, {1920, 1080}};
     }
     if (o.frames) plan.frames = *o.frames;

@@ -11,6 +11,7 @@ KernelFrameStats HostKernelRenderer::render(const Model& model, const ViewParams
     validateMesh(model.mesh, model.materials.size(), model.source);
     materials_ = shadeMaterials(model);
     work_.clear();
+    raster_ = {};
     log_.clear();
     exec_.logLaunches(counting_ ? &log_ : nullptr);
     try {
@@ -35,7 +36,8 @@ void HostKernelRenderer::countWork(const Model& model, const KernelFrameStats& s
     facts.clipped = stats.trianglesClipped;
     facts.drawn = stats.trianglesDrawn;
     facts.binEntries = stats.binEntries;
-    work_ = kernelWork(log_, facts, countRasterWork(pipeline_.lastRasterParams()));
+    raster_ = countRasterWork(pipeline_.lastRasterParams());
+    work_ = kernelWork(log_, facts, raster_);
 }
 
 } // namespace facet

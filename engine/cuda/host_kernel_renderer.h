@@ -30,6 +30,8 @@ public:
     void setWorkCounting(bool on) { counting_ = on; }
     // The last frame's work per kernel, in the order they ran; empty without counting.
     const std::vector<KernelWorkItem>& lastWork() const { return work_; }
+    // The raster kernel's counts behind it.
+    const RasterCounts& lastRasterCounts() const { return raster_; }
 
 private:
     void countWork(const Model& model, const KernelFrameStats& stats);
@@ -41,6 +43,7 @@ private:
     bool counting_ = false;
     std::vector<LaunchRecord> log_;
     std::vector<KernelWorkItem> work_;
+    RasterCounts raster_;
 };
 
 } // namespace facet
