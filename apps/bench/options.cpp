@@ -26,6 +26,8 @@ scripts/plot_bench.py).
   --quick            a tiny configuration (seconds): sweep 10^3..10^4, few calls, the default
                      scene, the plaza view and the textured sheet at 160x90, 3 frames
   --sections LIST    vertex,raster (default both)
+  --scenes LIST      only these raster scenes (comma-separated: default, grid_10k, grid_100k,
+                     grid_1m, grid_4m, quads_200, plaza_close, textured_sheet)
   --frames K         measured frames per raster case (default 10; 3 with --quick)
   --threads N        CPU threads at most (default: one per hardware thread)
   --device N         CUDA device (default: FACET_DEVICE, else 0)
@@ -95,6 +97,9 @@ Options parseArguments(int argc, char** argv) {
             o.threads = static_cast<int>(parseInteger(arg, args.value(), 1, 1024));
         } else if (arg == "--device") {
             o.device = static_cast<int>(parseInteger(arg, args.value(), 0, 1023));
+        } else if (arg == "--scenes") {
+            std::stringstream in(args.value());
+            for (std::string name; std::getline(in, name, ',');) o.scenes.push_back(name);
         } else if (arg == "--gpu-model") {
             parseGpuModels(args.value(), o);
         } else if (arg == "--out") {
