@@ -74,6 +74,8 @@ struct GpuEstimator::Impl {
         std::cout << pad("frame", 67) << pad(formatNumber(cpuMs), 8);
         for (const double us : frameUs) std::cout << pad(usText(us), 20);
         std::cout << "\n";
+        for (const KernelWorkItem& k : c.kernels)
+            if (k.work.name == "rasterQuad") std::cout << "rasterQuad: " << k.work.formula << "\n";
     }
 };
 

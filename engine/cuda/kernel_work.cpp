@@ -197,19 +197,28 @@ KernelWork triangleWork(const char* name, const Logged& l, const FrameFacts& f) 
     return w;
 }
 
+std::string percent(double part, double whole) {
+    return std::to_string(whole > 0.0 ? int(std::lround(100.0 * part / whole)) : 0) + "%";
+}
+
 KernelWork rasterWork(const RasterCounts& r) {
     KernelWork w;
     const double lanes = kWarpSize;
-    w.intOps = lanes * (double(r.liveWarps) * kWarpInt + double(r.warpEntries) * kListInt +
-                        double(r.walkWarps) * kWalkInt) +
-               double(r.textured) * kTextureInt + double(r.trilinear) * kTrilinearInt;
+    const double listInt = lanes * (double(r.liveWarps) * kWarpInt + double(r.warpEntries) * kListInt);
+    const double walkInt = lanes * double(r.walkWarps) * kWalkInt;
+    const double shadeInt = double(r.textured) * kTextureInt + double(r.trilinear) * kTrilinearInt;
+    w.intOps = listInt + walkInt + shadeInt;
     w.fp32Ops = lanes * double(r.walkWarps) * kWalkFp32 + double(r.shaded) * kShadeFp32 +
                 double(r.textured) * kTextureFp32 + double(r.trilinear) * kTrilinearFp32 +
                 double(r.lit) * kLightFp32 + double(r.vertexColored) * kVertexColorFp32;
     w.bytes = double(r.tileEntries) * kTileEntryBytes + double(r.pixels) * kPixelBytes +
               double(r.textured) * kTexelBytes;
-    w.formula = "per warp and list entry the bounds test, per warp meeting a triangle the walk (32 lanes "
-                "each); per shaded pixel its shading";
+    w.formula = std::to_string(r.warpEntries) + " (warp, list entry) tests, " + percent(double(r.walkWarps), double(r.warpEntries)) +
+                " of them meeting a lane's quad (lanes used in those walks: " +
+                percent(double(r.walkLanes), lanes * double(r.walkWarps)) + "); integer operations: list tests " +
+                percent(listInt, w.intOps) + ", coverage walks " + percent(walkInt, w.intOps) + ", texturing " +
+                percent(shadeInt, w.intOps) + "; " + std::to_string(r.shaded) + " of " + std::to_string(r.pixels) +
+                " pixels shaded, " + std::to_string(r.textured) + " textured";
     return w;
 }
 
