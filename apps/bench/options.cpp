@@ -19,9 +19,9 @@ Measures the vertex stage (NumPy, CPU, GPU with data resident or copied every ca
 kernels or one fused) over 10^3..10^7 vertices, and whole frames of the default scene and of
 generated scenes (10k..4M tiny triangles, a few hundred large quads) and two fill-bound ones (a
 close view over the default scene's textured plaza; a textured sheet of 12k triangles of 20 to
-100 pixels, trilinear) at 1280x720 and 1920x1080 on the CPU (1..N threads), the GPU and OpenGL. Paths that cannot run here are reported with
-the reason. Prints a table; --out also writes bench.csv and bench.json (plot them with
-scripts/plot_bench.py).
+100 pixels, trilinear) at 1280x720 and 1920x1080 on the CPU (1..N threads), the GPU and
+OpenGL. Paths that cannot run here are reported with the reason. Prints a table; --out also
+writes bench.csv and bench.json (plot them with scripts/plot_bench.py).
 
   --quick            a tiny configuration (seconds): sweep 10^3..10^4, few calls, the default
                      scene, the plaza view and the textured sheet at 160x90, 3 frames
