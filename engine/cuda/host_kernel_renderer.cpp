@@ -36,7 +36,7 @@ void HostKernelRenderer::countWork(const Model& model, const KernelFrameStats& s
     facts.clipped = stats.trianglesClipped;
     facts.drawn = stats.trianglesDrawn;
     facts.binEntries = stats.binEntries;
-    raster_ = countRasterWork(pipeline_.lastRasterParams());
+    raster_ = countRasterWork(pipeline_.lastRasterParams(), pool_);
     work_ = kernelWork(log_, facts, raster_);
 }
 

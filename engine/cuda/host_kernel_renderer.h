@@ -26,7 +26,7 @@ public:
 
     // For the GPU cost model (cuda/gpu_model.h): with counting on, each frame logs its kernel
     // launches, scans and sorts, and after it the raster kernel's work is counted from the
-    // frame's tile bins (about as long again as the frame's raster stage, on one thread).
+    // frame's tile bins (about as long again as the frame's raster stage).
     void setWorkCounting(bool on) { counting_ = on; }
     // The last frame's work per kernel, in the order they ran; empty without counting.
     const std::vector<KernelWorkItem>& lastWork() const { return work_; }

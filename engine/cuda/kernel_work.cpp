@@ -60,21 +60,47 @@ void countQuadShading(const RasterParams& p, std::uint32_t tile, int qx, int qy,
 
 } // namespace
 
-RasterCounts countRasterWork(const RasterParams& p) {
-    RasterCounts c;
-    const auto tiles = static_cast<std::uint32_t>(p.grid.tilesX * p.grid.tilesY);
-    for (std::uint32_t tile = 0; tile < tiles; ++tile) {
-        const TilePlace place = tilePlace(p.grid, tile);
-        const int xLast = std::min(p.target.width - 1, place.x + kTileSize - 2);
-        bool live = false;
-        for (int r = 0; r < kQuadsPerTileRow && place.y + 2 * r < p.target.height; ++r) {
-            const WarpRow row{place.x, xLast, place.y + 2 * r};
-            live = true;
-            countWarpWalk(p, tile, row, c);
-            for (int qx = row.x0; qx <= row.xLast; qx += 2) countQuadShading(p, tile, qx, row.qy, c);
-        }
-        if (live) c.tileEntries += p.tileStart[tile + 1] - p.tileStart[tile];
+namespace {
+
+// One tile's share: its live warps' list walks and its quads' shading.
+void countTile(const RasterParams& p, std::uint32_t tile, RasterCounts& c) {
+    const TilePlace place = tilePlace(p.grid, tile);
+    const int xLast = std::min(p.target.width - 1, place.x + kTileSize - 2);
+    bool live = false;
+    for (int r = 0; r < kQuadsPerTileRow && place.y + 2 * r < p.target.height; ++r) {
+        const WarpRow row{place.x, xLast, place.y + 2 * r};
+        live = true;
+        countWarpWalk(p, tile, row, c);
+        for (int qx = row.x0; qx <= row.xLast; qx += 2) countQuadShading(p, tile, qx, row.qy, c);
     }
+    if (live) c.tileEntries += p.tileStart[tile + 1] - p.tileStart[tile];
+}
+
+void add(RasterCounts& sum, const RasterCounts& c) {
+    sum.liveWarps += c.liveWarps;
+    sum.liveQuads += c.liveQuads;
+    sum.warpEntries += c.warpEntries;
+    sum.walkWarps += c.walkWarps;
+    sum.walkLanes += c.walkLanes;
+    sum.tileEntries += c.tileEntries;
+    sum.pixels += c.pixels;
+    sum.shaded += c.shaded;
+    sum.textured += c.textured;
+    sum.trilinear += c.trilinear;
+    sum.lit += c.lit;
+    sum.vertexColored += c.vertexColored;
+}
+
+} // namespace
+
+RasterCounts countRasterWork(const RasterParams& p, ThreadPool& pool) {
+    const auto tiles = static_cast<std::uint32_t>(p.grid.tilesX * p.grid.tilesY);
+    std::vector<RasterCounts> perTile(tiles);
+    pool.run(tiles, [&](std::size_t tile, int) {
+        countTile(p, static_cast<std::uint32_t>(tile), perTile[tile]);
+    });
+    RasterCounts c;
+    for (const RasterCounts& t : perTile) add(c, t);
     return c;
 }
 

@@ -41,8 +41,9 @@ struct RasterCounts {
     std::uint64_t vertexColored = 0;   // shaded with vertex colours
 };
 
-// Counts the raster kernel's work from its parameters (host memory: the HostExec frame's).
-RasterCounts countRasterWork(const RasterParams& p);
+// Counts the raster kernel's work from its parameters (host memory: the HostExec frame's),
+// a tile a task on `pool`.
+RasterCounts countRasterWork(const RasterParams& p, ThreadPool& pool);
 
 // What else the formulas need about the frame.
 struct FrameFacts {
