@@ -179,6 +179,21 @@ struct QuadVisibility {
     }
 };
 
+// Visibility: the walk over the quad's pixels of each triangle of its tile (whose bounds lie
+// within the picture, so pixels outside it are never covered). Also what the GPU cost model
+// (cuda/kernel_work.h) asks to know which pixels are shaded, and with which material.
+FACET_HD QuadVisibility quadVisibility(const RasterParams& p, std::uint32_t tile, int qx, int qy) {
+    QuadVisibility visibility{{1.0f, 1.0f, 1.0f, 1.0f}, {kNoTriangle, kNoTriangle, kNoTriangle, kNoTriangle}, 0};
+    for (std::uint32_t e = p.tileStart[tile]; e < p.tileStart[tile + 1]; ++e) {
+        visibility.id = p.tileTriangles[e];
+        const ScreenTriangle& tri = p.triangles[visibility.id];
+        QuadRange range;
+        if (quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range))
+            walkCoverage<QuadLanes, true>(tri, range, visibility);
+    }
+    return visibility;
+}
+
 // Thread i draws quad i % kQuadsPerTile of tile i / kQuadsPerTile.
 FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
     const std::uint32_t tile = i / kQuadsPerTile, q = i % kQuadsPerTile;
@@ -189,16 +204,7 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
     const FrameView& target = p.target;
     if (qx >= target.width || qy >= target.height) return; // the quad is past the picture
 
-    // Visibility: the walk over the quad's pixels of each triangle (whose bounds lie within the
-    // picture, so pixels outside it are never covered).
-    QuadVisibility visibility{{1.0f, 1.0f, 1.0f, 1.0f}, {kNoTriangle, kNoTriangle, kNoTriangle, kNoTriangle}, 0};
-    for (std::uint32_t e = p.tileStart[tile]; e < p.tileStart[tile + 1]; ++e) {
-        visibility.id = p.tileTriangles[e];
-        const ScreenTriangle& tri = p.triangles[visibility.id];
-        QuadRange range;
-        if (quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range))
-            walkCoverage<QuadLanes, true>(tri, range, visibility);
-    }
+    const QuadVisibility visibility = quadVisibility(p, tile, qx, qy);
 
     // Shading: each pixel once, by its winner; the rest get the clear colour.
     FACET_UNROLL
@@ -223,6 +229,13 @@ FACET_HD void runThread(const ClassifyParams& p, std::uint32_t i) { classifyThre
 FACET_HD void runThread(const TriangleCountParams& p, std::uint32_t i) { triangleCountThread(p, i); }
 FACET_HD void runThread(const TriangleWriteParams& p, std::uint32_t i) { triangleWriteThread(p, i); }
 FACET_HD void runThread(const RasterParams& p, std::uint32_t i) { rasterQuadThread(p, i); }
+
+// The kernels' names, for the host executor's log and the GPU cost model (cuda/kernel_work.h).
+inline const char* kernelName(const VertexSetupParams&) { return "vertexSetup"; }
+inline const char* kernelName(const ClassifyParams&) { return "classify"; }
+inline const char* kernelName(const TriangleCountParams&) { return "triangleCount"; }
+inline const char* kernelName(const TriangleWriteParams&) { return "triangleWrite"; }
+inline const char* kernelName(const RasterParams&) { return "rasterQuad"; }
 
 #if defined(FACET_HAVE_CUDA)
 // Launches the kernel for `params` with `threads` threads (ceil-div blocks) on `stream`, and

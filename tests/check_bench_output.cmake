@@ -3,7 +3,8 @@
 # absent one says why; bench.csv has the same records, one per line, with the header's number
 # of fields; the paths that always run (the CPU ones) were measured; and each measured record's
 # derived numbers follow from its median (ns per item, items/s, pixels/s, the ratio to OpenGL's
-# median in the same case).
+# median in the same case); and the raster scenes of --quick (the fill-bound ones too) each have
+# a CPU record and an OpenGL one.
 # Usage: cmake -DBENCH=path/to/facet-bench -DOUT=dir -P check_bench_output.cmake
 cmake_minimum_required(VERSION 3.24)
 foreach(var BENCH OUT)
@@ -126,6 +127,10 @@ foreach(i RANGE ${last})
   if(NOT section MATCHES "^(vertex|raster)$")
     message(FATAL_ERROR "bench.json record ${i}: section '${section}'")
   endif()
+  if(section STREQUAL "raster")
+    string(JSON raster_case GET "${json}" records ${i} case)
+    list(APPEND raster_cases "raster/${raster_case}/${path}")
+  endif()
   if(status STREQUAL "ok")
     string(JSON median GET "${json}" records ${i} median_ms)
     string(JSON low GET "${json}" records ${i} spread_ms 0)
@@ -184,6 +189,15 @@ foreach(path vertex/cpu_scalar vertex/cpu_vectorised vertex/cpu_threads raster/c
   if(NOT path IN_LIST measured_paths)
     message(FATAL_ERROR "bench.json has no measured ${path} record")
   endif()
+endforeach()
+# Every raster scene of --quick, the fill-bound ones included, measured on the CPU and tried on
+# OpenGL (measured, or absent with the reason).
+foreach(scene default plaza_close textured_sheet)
+  foreach(path cpu_1t gl)
+    if(NOT "raster/${scene}/${path}" IN_LIST raster_cases)
+      message(FATAL_ERROR "bench.json has no raster record of scene ${scene} on ${path}")
+    endif()
+  endforeach()
 endforeach()
 
 # CSV: quoted fields may hold commas and doubled quotes; with them folded away, every line has

@@ -12,6 +12,7 @@
 #include "cli.h"
 
 #include <iostream>
+#include <memory>
 #include <vector>
 
 namespace {
@@ -26,13 +27,21 @@ int run(const facet::bench::Options& o) {
         std::cout << facet::app::versionLine("facet-bench") << "\n";
         return 0;
     }
+    if (o.listGpuModels) {
+        printGpuModels();
+        return 0;
+    }
     const Machine machine = probeMachine(o.device);
     printHeader(machine, o);
     std::vector<Record> records;
+    std::unique_ptr<GpuEstimator> estimator;
+    if (o.raster && !o.gpuModels.empty())
+        estimator = std::make_unique<GpuEstimator>(o.gpuModels, o.threads > 0 ? o.threads : machine.hardwareThreads);
     if (o.vertex) runVertexSection(o, machine, records);
-    if (o.raster) runRasterSection(o, machine, records);
+    if (o.raster) runRasterSection(o, machine, records, estimator.get());
     if (o.vertex) printVertexTable(records);
     if (o.raster) printRasterTable(records);
+    if (estimator) estimator->print();
     if (o.out) writeOutputs(*o.out, machine, o, records);
     return 0;
 }

@@ -1,6 +1,11 @@
 #include "bench/options.h"
 
 #include "cli.h"
+#include "core/error.h"
+
+#if defined(FACET_HAVE_KERNELS_HOST)
+#include "cuda/gpu_model.h"
+#endif
 
 #include <sstream>
 
@@ -12,18 +17,25 @@ constexpr const char* kUsage = R"(usage: facet-bench [options]
 
 Measures the vertex stage (NumPy, CPU, GPU with data resident or copied every call, three
 kernels or one fused) over 10^3..10^7 vertices, and whole frames of the default scene and of
-generated scenes (10k..4M tiny triangles, a few hundred large quads) at 1280x720 and 1920x1080
-on the CPU (1..N threads), the GPU and OpenGL. Paths that cannot run here are reported with
-the reason. Prints a table; --out also writes bench.csv and bench.json (plot them with
-scripts/plot_bench.py).
+generated scenes (10k..4M tiny triangles, a few hundred large quads) and two fill-bound ones (a
+close view over the default scene's textured plaza; a textured sheet of 12k triangles of 20 to
+100 pixels, trilinear) at 1280x720 and 1920x1080 on the CPU (1..N threads), the GPU and
+OpenGL. Paths that cannot run here are reported with the reason. Prints a table; --out also
+writes bench.csv and bench.json (plot them with scripts/plot_bench.py).
 
   --quick            a tiny configuration (seconds): sweep 10^3..10^4, few calls, the default
-                     scene at 160x90, 3 frames
+                     scene, the plaza view and the textured sheet at 160x90, 3 frames
   --sections LIST    vertex,raster (default both)
+  --scenes LIST      only these raster scenes (comma-separated: default, grid_10k, grid_100k,
+                     grid_1m, grid_4m, quads_200, plaza_close, textured_sheet)
   --frames K         measured frames per raster case (default 10; 3 with --quick)
   --threads N        CPU threads at most (default: one per hardware thread)
   --device N         CUDA device (default: FACET_DEVICE, else 0)
   --out DIR          write DIR/bench.csv and DIR/bench.json
+  --gpu-model LIST   also estimate each raster case's frame of the CUDA kernels on these GPUs
+                     (comma-separated names; 'list' lists them with their figures): the kernels
+                     run once on the CPU counting their work, and a roofline model turns it into
+                     a time per kernel. An estimate from a model, not a measurement.
   -h, --help         this text
   --version          print facet's version
 )";
@@ -38,6 +50,30 @@ void parseSections(const std::string& list, Options& o) {
         else throw cli::UsageError(expected);
     }
     if (!o.vertex && !o.raster) throw cli::UsageError(expected);
+}
+
+// Each name of a comma-separated list a GPU the model knows (or the list is 'list').
+void parseGpuModels(const std::string& list, Options& o) {
+#if defined(FACET_HAVE_KERNELS_HOST)
+    if (list == "list") {
+        o.listGpuModels = true;
+        return;
+    }
+    std::stringstream in(list);
+    for (std::string name; std::getline(in, name, ',');) {
+        try {
+            findGpuSpec(name);
+        } catch (const Error& e) {
+            throw cli::UsageError("--gpu-model: " + std::string(e.what()));
+        }
+        o.gpuModels.push_back(name);
+    }
+    if (o.gpuModels.empty()) throw cli::UsageError("--gpu-model expects GPU names (" + gpuModelNames() + ") or 'list'");
+#else
+    (void)o;
+    throw cli::UsageError("--gpu-model " + list +
+                          ": this facet-bench was built without the CUDA kernels' host executor (no CCCL headers)");
+#endif
 }
 
 } // namespace
@@ -65,6 +101,11 @@ Options parseArguments(int argc, char** argv) {
             o.threads = static_cast<int>(parseInteger(arg, args.value(), 1, 1024));
         } else if (arg == "--device") {
             o.device = static_cast<int>(parseInteger(arg, args.value(), 0, 1023));
+        } else if (arg == "--scenes") {
+            std::stringstream in(args.value());
+            for (std::string name; std::getline(in, name, ',');) o.scenes.push_back(name);
+        } else if (arg == "--gpu-model") {
+            parseGpuModels(args.value(), o);
         } else if (arg == "--out") {
             o.out = args.value();
             if (o.out->empty()) throw UsageError("--out expects a directory, got ''");

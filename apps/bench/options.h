@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace facet::bench {
 
@@ -14,6 +15,9 @@ struct Options {
     int threads = 0; // 0: one per hardware thread
     int device = -1; // CUDA device; -1: FACET_DEVICE, else 0
     std::optional<std::string> out;
+    std::vector<std::string> scenes;    // --scenes: only these raster scenes (empty: the plan's)
+    std::vector<std::string> gpuModels; // --gpu-model: GPUs to estimate the CUDA kernels' frame on
+    bool listGpuModels = false;         // --gpu-model list
     bool help = false;
     bool version = false;
 };

@@ -130,11 +130,11 @@ void printVertexTable(const std::vector<Record>& records) {
 
 void printRasterTable(const std::vector<Record>& records) {
     std::cout << "\nRaster, whole frames (median; spread min - max; vs GL = frame time / OpenGL's)\n"
-              << pad("scene", 11) << pad("triangles", 10) << pad("size", 10) << pad("path", 22) << pad("median", 10)
+              << pad("scene", 15) << pad("triangles", 10) << pad("size", 10) << pad("path", 22) << pad("median", 10)
               << pad("spread", 21) << pad("Mtri/s", 9) << pad("Mpix/s", 9) << "vs GL\n";
     for (const Record& r : records) {
         if (r.section != "raster") continue;
-        std::cout << pad(r.caseName, 11) << pad(std::to_string(r.n), 10)
+        std::cout << pad(r.caseName, 15) << pad(std::to_string(r.n), 10)
                   << pad(std::to_string(r.width) + "x" + std::to_string(r.height), 10) << pad(r.label, 22);
         if (r.present)
             std::cout << pad(formatMs(r.time.medianMs), 10) << pad(spreadText(r.time), 21)

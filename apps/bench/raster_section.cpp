@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/line_aligned.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <iostream>
@@ -26,20 +27,45 @@ struct RasterPlan {
     int frames = 10;
 };
 
+// The full run's scenes.
+std::vector<SceneSpec> allScenes() {
+    return {{"default", SceneKind::DefaultObj, 0},     {"grid_10k", SceneKind::Grid, 10000},
+            {"grid_100k", SceneKind::Grid, 100000},    {"grid_1m", SceneKind::Grid, 1000000},
+            {"grid_4m", SceneKind::Grid, 4000000},     {"quads_200", SceneKind::Quads, 200},
+            {"plaza_close", SceneKind::PlazaClose, 0}, {"textured_sheet", SceneKind::TexturedSheet, 0}};
+}
+
+// The scenes --scenes names, in the order given; a name no scene has is refused with the names.
+std::vector<SceneSpec> chosenScenes(const std::vector<std::string>& names) {
+    const std::vector<SceneSpec> all = allScenes();
+    std::vector<SceneSpec> chosen;
+    for (const std::string& n : names) {
+        const auto at = std::find_if(all.begin(), all.end(), [&](const SceneSpec& s) { return s.name == n; });
+        if (at == all.end()) {
+            std::string known;
+            for (const SceneSpec& s : all) known += (known.empty() ? "" : ", ") + s.name;
+            throw Error("--scenes: no scene '" + n + "' (the scenes are " + known + ")");
+        }
+        chosen.push_back(*at);
+    }
+    return chosen;
+}
+
 RasterPlan rasterPlan(const Options& o) {
     RasterPlan plan;
     if (o.quick) {
-        plan.scenes = {{"default", SceneKind::DefaultObj, 0}};
+        plan.scenes = {{"default", SceneKind::DefaultObj, 0},
+                       {"plaza_close", SceneKind::PlazaClose, 0},
+                       {"textured_sheet", SceneKind::TexturedSheet, 0}};
         plan.sizes = {{160, 90}};
         plan.warmup = 1;
         plan.frames = 3;
     } else {
-        plan.scenes = {{"default", SceneKind::DefaultObj, 0}, {"grid_10k", SceneKind::Grid, 10000},
-                       {"grid_100k", SceneKind::Grid, 100000}, {"grid_1m", SceneKind::Grid, 1000000},
-                       {"grid_4m", SceneKind::Grid, 4000000},  {"quads_200", SceneKind::Quads, 200}};
+        plan.scenes = allScenes();
         plan.sizes = {{1280, 720}, {1920, 1080}};
     }
     if (o.frames) plan.frames = *o.frames;
+    if (!o.scenes.empty()) plan.scenes = chosenScenes(o.scenes);
     return plan;
 }
 
@@ -119,7 +145,8 @@ void measureCase(const FrameCase& c, RasterPaths& paths, std::vector<Record>& re
 
 } // namespace
 
-void runRasterSection(const Options& o, const Machine& machine, std::vector<Record>& records) {
+void runRasterSection(const Options& o, const Machine& machine, std::vector<Record>& records,
+                      GpuEstimator* estimator) {
     const RasterPlan plan = rasterPlan(o);
     std::cout << "raster: whole frames, " << plan.warmup << " warm-up + " << plan.frames << " measured each\n"
               << std::flush;
@@ -139,6 +166,7 @@ void runRasterSection(const Options& o, const Machine& machine, std::vector<Reco
                               sceneView(spec, model, aspect),
                               {color.data(), depth.data(), size.width, size.height}};
             measureCase(c, paths, records);
+            if (estimator) estimator->estimate(spec.name, model, c.view, c.target, records);
         }
     }
 }

@@ -3,6 +3,7 @@
 // OpenGL's.
 #pragma once
 
+#include "bench/gpu_estimate.h"
 #include "bench/machine.h"
 #include "bench/options.h"
 #include "bench/records.h"
@@ -11,6 +12,8 @@
 
 namespace facet::bench {
 
-void runRasterSection(const Options& o, const Machine& machine, std::vector<Record>& records);
+// With `estimator` (--gpu-model), each case is also estimated on the model's GPUs.
+void runRasterSection(const Options& o, const Machine& machine, std::vector<Record>& records,
+                      GpuEstimator* estimator = nullptr);
 
 } // namespace facet::bench

@@ -2,6 +2,7 @@
 
 #include "app_info.h"
 
+#include "asset/image.h"
 #include "asset/load_model.h"
 #include "core/camera.h"
 #include "core/error.h"
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <random>
 
 namespace facet::bench {
@@ -104,11 +106,67 @@ Model quadScene(std::size_t quads) {
     return model;
 }
 
+// A textured sheet facing the camera, tilted back 12 degrees and gently waved, of `cols` x
+// `rows` cells (two triangles each) with stone_tiles.png (512 x 512) repeated 8 x 5 times over
+// it, minified about 5 times: trilinear filtering blends two levels. 96 x 64 cells cover 40% of
+// the view (369772 pixels at 1280x720, 831927 at 1920x1080), so a triangle covers 30 pixels on
+// average at 1280x720 (about 25 far, 35 near) and 68 at 1920x1080: 20 to 100 pixels each,
+// where pixels cost more than triangles.
+Model texturedSheetScene(std::size_t cols, std::size_t rows) {
+    constexpr float kWidth = 2.4f, kHeight = 1.6f;
+    const float tilt = glm::radians(12.0f);
+    Model model;
+    model.source = "generated textured sheet of " + std::to_string(2 * cols * rows) + " triangles";
+    Mesh& m = model.mesh;
+    for (std::size_t r = 0; r <= rows; ++r)
+        for (std::size_t c = 0; c <= cols; ++c) {
+            const float s = float(c) / float(cols), t = float(r) / float(rows);
+            const float y = (t - 0.5f) * kHeight, wave = 0.03f * std::sin(6.0f * s) * std::sin(4.0f * t);
+            m.px.push_back((s - 0.5f) * kWidth);
+            m.py.push_back(y * std::cos(tilt));
+            m.pz.push_back(-y * std::sin(tilt) + wave);
+            m.u.push_back(8.0f * s);
+            m.v.push_back(5.0f * t);
+        }
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t c = 0; c < cols; ++c) {
+            const auto a = static_cast<std::uint32_t>(r * (cols + 1) + c), b = a + 1;
+            const auto d = static_cast<std::uint32_t>(a + cols + 1), e = d + 1;
+            m.indices.insert(m.indices.end(), {a, b, e, a, e, d});
+        }
+    m.hasTexCoords = true;
+    generateNormals(m);
+    computeBounds(m);
+    const std::filesystem::path texture = app::defaultScene().parent_path() / "stone_tiles.png";
+    model.textures = {makeTexture(loadImage(texture), texture.string())};
+    Material material;
+    material.name = "stone";
+    material.texture = 0;
+    model.materials = {material};
+    m.ranges = {{0, static_cast<std::uint32_t>(m.triangleCount()), 0}};
+    validateMesh(m, model.materials.size(), model.source);
+    return model;
+}
+
+// Low over the plaza's near edge looking down into it: every pixel textured (stone tiles
+// magnified in front, minified behind, and the objects on it), most of them the floor.
+Camera plazaCloseCamera() {
+    Camera c;
+    c.eye = glm::vec3(2.5f, 3.0f, 5.4f);
+    c.yawDegrees = 25.0f;
+    c.pitchDegrees = -42.0f;
+    c.nearPlane = 0.1f;
+    c.farPlane = 60.0f;
+    return c;
+}
+
 } // namespace
 
 Model makeScene(const SceneSpec& spec) {
     switch (spec.kind) {
-    case SceneKind::DefaultObj: return loadModel(app::defaultScene());
+    case SceneKind::DefaultObj:
+    case SceneKind::PlazaClose: return loadModel(app::defaultScene());
+    case SceneKind::TexturedSheet: return texturedSheetScene(96, 64);
     case SceneKind::Grid: return gridScene(spec.count);
     case SceneKind::Quads: return quadScene(spec.count);
     }
@@ -116,8 +174,9 @@ Model makeScene(const SceneSpec& spec) {
 }
 
 ViewParams sceneView(const SceneSpec& spec, const Model& model, float aspect) {
-    return spec.kind == SceneKind::DefaultObj ? Camera::framing(model.mesh, aspect).view(aspect)
-                                              : generatedCamera().view(aspect);
+    if (spec.kind == SceneKind::DefaultObj) return Camera::framing(model.mesh, aspect).view(aspect);
+    if (spec.kind == SceneKind::PlazaClose) return plazaCloseCamera().view(aspect);
+    return generatedCamera().view(aspect);
 }
 
 } // namespace facet::bench

@@ -1,5 +1,7 @@
 // The raster section's scenes: the bundled default scene, a grid of about N small triangles
-// tiling the view, and a few hundred large overlapping quads; each with its camera.
+// tiling the view, and a few hundred large overlapping quads; and two fill-bound ones, a close
+// view over the default scene's textured plaza and a textured sheet of triangles of 20 to 100
+// pixels; each with its camera.
 #pragma once
 
 #include "asset/model.h"
@@ -10,7 +12,7 @@
 
 namespace facet::bench {
 
-enum class SceneKind { DefaultObj, Grid, Quads };
+enum class SceneKind { DefaultObj, Grid, Quads, PlazaClose, TexturedSheet };
 
 struct SceneSpec {
     std::string name;
@@ -20,7 +22,8 @@ struct SceneSpec {
 
 Model makeScene(const SceneSpec& spec);
 
-// The default scene framed as facet-render frames it; generated scenes seen from (0, 0, 2).
+// The default scene framed as facet-render frames it, or (PlazaClose) from low over the plaza;
+// generated scenes seen from (0, 0, 2).
 ViewParams sceneView(const SceneSpec& spec, const Model& model, float aspect);
 
 } // namespace facet::bench

@@ -19,6 +19,18 @@
 
 namespace facet {
 
+// One step of a frame on the host executor, logged when asked (see HostExec::logLaunches): a
+// kernel launch (items: threads), a library call (scan, sort: items are elements) or a memset,
+// with the bytes a library call or memset moves, and the wall time it took on the CPU. A host
+// round trip (synchronize) is logged with no items.
+struct LaunchRecord {
+    const char* name;
+    std::uint64_t items;
+    double bytes; // library calls and memsets; 0 for kernels (cuda/kernel_work.h counts theirs)
+    double ms;
+    int keyBits;  // sortPairs only
+};
+
 class HostExec {
 public:
     explicit HostExec(ThreadPool& pool) : pool_(pool) {}
@@ -42,29 +54,39 @@ public:
     // A block is a tile's worth of raster threads, so a raster task is one whole tile.
     static constexpr std::uint32_t kBlock = 1024;
 
+    // From now on each step of a frame is appended to `log` (null: no logging, the default).
+    void logLaunches(std::vector<LaunchRecord>* log) { log_ = log; }
+
     template <class Params>
     void launch(const Params& params, std::uint32_t threads) {
+        const Clock::time_point t0 = Clock::now();
         pool_.run((threads + kBlock - 1) / kBlock, [&](std::size_t block, int) {
             const auto begin = static_cast<std::uint32_t>(block) * kBlock;
             // The last block runs whole, as on a GPU: every per-thread function bounds-checks.
             for (std::uint32_t i = begin; i < begin + kBlock; ++i) runThread(params, i);
         });
+        record(kernelName(params), threads, 0.0, t0);
     }
 
     template <class T>
     void zero(T* p, std::size_t n) {
+        const Clock::time_point t0 = Clock::now();
         std::memset(static_cast<void*>(p), 0, n * sizeof(T));
+        record("memset", n, double(n * sizeof(T)), t0);
     }
 
     // Sums in Out's width (64-bit offsets from 32-bit counts).
     template <class In, class Out>
     void exclusiveScan(const In* in, Out* out, std::size_t n) {
+        const Clock::time_point t0 = Clock::now();
         std::exclusive_scan(in, in + n, out, Out{0});
+        record("scan", n, double(n * (sizeof(In) + sizeof(Out))), t0);
     }
 
     // Stable: entries with equal keys keep their order (draw order within a tile).
     void sortPairs(const std::uint32_t* keysIn, std::uint32_t* keysOut, const std::uint32_t* valuesIn,
-                   std::uint32_t* valuesOut, std::size_t n, int /*keyBits*/) {
+                   std::uint32_t* valuesOut, std::size_t n, int keyBits) {
+        const Clock::time_point t0 = Clock::now();
         pairs_.resize(n);
         for (std::size_t i = 0; i < n; ++i) pairs_[i] = {keysIn[i], valuesIn[i]};
         std::stable_sort(pairs_.begin(), pairs_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -72,13 +94,14 @@ public:
             keysOut[i] = pairs_[i].first;
             valuesOut[i] = pairs_[i].second;
         }
+        record("sortPairs", n, 0.0, t0, keyBits);
     }
 
     template <class T>
     void download(const T* src, T* dst, std::size_t n) {
         std::copy(src, src + n, dst);
     }
-    void synchronize() {}
+    void synchronize() { record("roundTrip", 0, 0.0, Clock::now()); }
 
     void timerStart() { marks_[0] = Clock::now(); }
     void timerMark(int stage) { marks_[stage + 1] = Clock::now(); }
@@ -89,7 +112,15 @@ public:
 
 private:
     using Clock = std::chrono::steady_clock;
+
+    void record(const char* name, std::uint64_t items, double bytes, Clock::time_point t0, int keyBits = 0) {
+        if (log_)
+            log_->push_back({name, items, bytes, std::chrono::duration<double, std::milli>(Clock::now() - t0).count(),
+                             keyBits});
+    }
+
     ThreadPool& pool_;
+    std::vector<LaunchRecord>* log_ = nullptr;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;
     Clock::time_point marks_[4];
 };

@@ -10,13 +10,34 @@ KernelFrameStats HostKernelRenderer::render(const Model& model, const ViewParams
                                             const RenderSettings& settings, const FrameView& target) {
     validateMesh(model.mesh, model.materials.size(), model.source);
     materials_ = shadeMaterials(model);
+    work_.clear();
+    raster_ = {};
+    log_.clear();
+    exec_.logLaunches(counting_ ? &log_ : nullptr);
     try {
-        return pipeline_.render(meshView(model.mesh), materials_.data(), view, settings, target);
+        const KernelFrameStats stats = pipeline_.render(meshView(model.mesh), materials_.data(), view, settings, target);
+        if (counting_) countWork(model, stats);
+        return stats;
     } catch (const std::bad_alloc&) {
         throw Error("not enough memory to render " + std::to_string(model.mesh.triangleCount()) +
                     " triangles into " + std::to_string(target.width) + "x" + std::to_string(target.height) +
                     " pixels");
     }
+}
+
+void HostKernelRenderer::countWork(const Model& model, const KernelFrameStats& stats) {
+    exec_.logLaunches(nullptr);
+    const MeshView mesh = meshView(model.mesh);
+    FrameFacts facts;
+    facts.texCoords = mesh.u != nullptr;
+    facts.normals = mesh.nx != nullptr;
+    facts.vertexColors = mesh.cr != nullptr;
+    facts.materialRanges = mesh.rangeCount;
+    facts.clipped = stats.trianglesClipped;
+    facts.drawn = stats.trianglesDrawn;
+    facts.binEntries = stats.binEntries;
+    raster_ = countRasterWork(pipeline_.lastRasterParams(), pool_);
+    work_ = kernelWork(log_, facts, raster_);
 }
 
 } // namespace facet

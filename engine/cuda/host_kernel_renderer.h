@@ -8,6 +8,7 @@
 #include "cpu/thread_pool.h"
 #include "cuda/host_exec.h"
 #include "cuda/kernel_pipeline.h"
+#include "cuda/kernel_work.h"
 
 #include <vector>
 
@@ -23,11 +24,26 @@ public:
     KernelFrameStats render(const Model& model, const ViewParams& view, const RenderSettings& settings,
                             const FrameView& target);
 
+    // For the GPU cost model (cuda/gpu_model.h): with counting on, each frame logs its kernel
+    // launches, scans and sorts, and after it the raster kernel's work is counted from the
+    // frame's tile bins (about as long again as the frame's raster stage).
+    void setWorkCounting(bool on) { counting_ = on; }
+    // The last frame's work per kernel, in the order they ran; empty without counting.
+    const std::vector<KernelWorkItem>& lastWork() const { return work_; }
+    // The raster kernel's counts behind it.
+    const RasterCounts& lastRasterCounts() const { return raster_; }
+
 private:
+    void countWork(const Model& model, const KernelFrameStats& stats);
+
     ThreadPool pool_;
     HostExec exec_;
     KernelPipeline<HostExec> pipeline_;
     std::vector<ShadeMaterial> materials_;
+    bool counting_ = false;
+    std::vector<LaunchRecord> log_;
+    std::vector<KernelWorkItem> work_;
+    RasterCounts raster_;
 };
 
 } // namespace facet

@@ -60,6 +60,10 @@ public:
         return stats;
     }
 
+    // The last frame's raster parameters: its tile bins and set-up triangles, in executor
+    // memory, valid until the next render. For the GPU cost model's count (cuda/kernel_work.h).
+    const RasterParams& lastRasterParams() const { return lastRaster_; }
+
 private:
     static std::uint32_t tileCount(const TileGrid& grid) {
         return static_cast<std::uint32_t>(grid.tilesX * grid.tilesY);
@@ -157,9 +161,9 @@ private:
     // 3. One thread per quad of every tile: visibility over the tile's triangles, then shading.
     void rasterStage(const ShadeMaterial* materials, const ViewParams& view, const RenderSettings& settings,
                      const FrameView& target, const TileGrid& grid) {
-        exec_.launch(RasterParams{triangles_.data(), triangleMaterials_.data(), materials, tileStart_.data(),
-                                  tileTriangles_.data(), target, settings, viewForward(view), grid, colors_},
-                     tileCount(grid) * kQuadsPerTile);
+        lastRaster_ = RasterParams{triangles_.data(), triangleMaterials_.data(), materials, tileStart_.data(),
+                                   tileTriangles_.data(), target, settings, viewForward(view), grid, colors_};
+        exec_.launch(lastRaster_, tileCount(grid) * kQuadsPerTile);
     }
 
     // The clip and cull counters, and the stage times.
@@ -192,6 +196,7 @@ private:
     Buffer<std::uint32_t> entryTile_, entryTriangle_, sortedTile_, tileTriangles_;
     Buffer<std::uint32_t> tileCount_, tileStart_;
     Buffer<TriangleCounters> counters_;
+    RasterParams lastRaster_{};
 };
 
 } // namespace facet
