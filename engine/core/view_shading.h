@@ -105,13 +105,14 @@ FACET_HD std::uint32_t uvColor(glm::vec2 uv) {
 // Wireframe: the colour of edge pixels, black.
 inline constexpr std::uint32_t kWireColor = 0xFF000000u;
 
-// Whether the centre of pixel (x, y) lies within half a pixel of one of the triangle's edges:
-// barycentric b_i over the length of its gradient is the distance to edge i in pixels. A
-// shared edge's pixels go to one triangle or the other, so the line is about one pixel wide.
+// Whether the centre of pixel (x, y) lies within half a pixel of one of the triangle's edges
+// (inclusive, so an edge along pixel boundaries shows too): barycentric b_i over the length of
+// its gradient is the distance to edge i in pixels. A shared edge's pixels go to one triangle or
+// the other, so a line is one pixel wide, two along pixel boundaries.
 FACET_HD bool onEdge(const ScreenTriangle& tri, int x, int y) {
     const glm::vec3 b = barycentrics(tri, x, y);
     const glm::vec2 g0 = -(tri.db1 + tri.db2);
-    return b.x < 0.5f * glm::length(g0) || b.y < 0.5f * glm::length(tri.db1) || b.z < 0.5f * glm::length(tri.db2);
+    return b.x <= 0.5f * glm::length(g0) || b.y <= 0.5f * glm::length(tri.db1) || b.z <= 0.5f * glm::length(tri.db2);
 }
 
 // What a pixel's view colour needs to know of its winner.
