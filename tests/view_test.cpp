@@ -150,7 +150,15 @@ TEST(Views, OverdrawCountsFragmentsThatPassTheDepthTest) {
     EXPECT_EQ(at(f, kAx, kAy), rgb(0, 0, 255));   // 1: A
     EXPECT_EQ(at(f, kBx, kBy), rgb(0, 255, 255)); // 2: A, then B in front
     EXPECT_EQ(at(f, kBackX, kBackY), rgb(0, 0, 0));
-    EXPECT_EQ(at(f, 100, 30), rgb(0, 0, 255 * 0)); // an empty tile is black too
+    EXPECT_EQ(at(f, 100, 30), rgb(0, 0, 0)); // an empty tile is black too
+
+    // The counts add up to the frame's fragments (here every count is 1 or 2).
+    Frame g(kWidth, kHeight);
+    const CpuFrameStats stats = CpuRenderer(2).render(twoSquares(), pixelView(), inView(View::Overdraw), g.view());
+    std::size_t sum = 0;
+    for (const std::uint32_t c : g.color) sum += c == rgb(0, 0, 255) ? 1 : c == rgb(0, 255, 255) ? 2 : 0;
+    EXPECT_EQ(sum, 2u * 32u * 32u);
+    EXPECT_EQ(sum, stats.fragmentsShaded);
 
     // Drawn the other way round, A fails the depth test behind B: 1.
     Model reversed = twoSquares();
