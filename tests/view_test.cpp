@@ -8,6 +8,7 @@
 #include "core/view_shading.h"
 #include "cpu/cpu_renderer.h"
 #include "gl/gl_reference.h"
+#include "gl_support.h"
 #include "test_support.h"
 
 #if defined(FACET_HAVE_KERNELS_HOST)
@@ -247,17 +248,6 @@ TEST(Views, KernelsDrawEveryViewAsTheCpu) {
 #endif
 
 // ---- the OpenGL reference ---------------------------------------------------------------
-
-const GlAvailability& glAvailability() {
-    static const GlAvailability availability = GlReferenceRenderer::probe();
-    return availability;
-}
-
-#define FACET_REQUIRE_GL()                                                                                             \
-    do {                                                                                                               \
-        if (!glAvailability().usable)                                                                                  \
-            FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_GL", "OpenGL unusable: " + glAvailability().reason);             \
-    } while (0)
 
 TEST(Views, GlRefusesTilesSayingWhy) {
     FACET_REQUIRE_GL();

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <immintrin.h>
 #include <new>
+#include <type_traits>
 
 namespace facet {
 
@@ -146,8 +147,9 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
     if (colored) chunk.colors.resize(chunk.triangles.size()); // the storage may have grown without them
     if (keepSources) chunk.sources.resize(chunk.triangles.size());
     std::size_t count = 0;
-    // Two instantiations: for a mesh without vertex colours, the set-up has no colour code.
-    const auto setUp = [&](auto&& colors) {
+    // Two instantiations: for a mesh without vertex colours, the set-up has no colour code;
+    // two more for the views that keep each triangle's mesh index (`keep`, a std::bool_constant).
+    const auto setUp = [&](auto&& colors, auto keep) {
         for (std::size_t t = begin; t < end; ++t) {
             makeRoom(count + kMaxFanTriangles);
             const TriangleOutcome outcome = setupMeshTriangleIn(
@@ -159,7 +161,7 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
                             ++chunk.binOffsets[std::size_t(ty) * std::size_t(grid.tilesX) + std::size_t(tx) + 1];
                     chunk.spans[count] = span;
                     chunk.materials[count] = triangleMaterial(input.mesh, std::uint32_t(t));
-                    if (keepSources) chunk.sources[count] = std::uint32_t(t);
+                    if constexpr (decltype(keep)::value) chunk.sources[count] = std::uint32_t(t);
                     ++count;
                 },
                 true, colors);
@@ -168,10 +170,16 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
             if (outcome.drawn == 0) ++stats.trianglesCulled;
         }
     };
-    if (colored)
-        setUp([&](const TriangleColors& colors) { chunk.colors[count] = colors; });
+    const auto setUpAll = [&](auto keep) {
+        if (colored)
+            setUp([&](const TriangleColors& colors) { chunk.colors[count] = colors; }, keep);
+        else
+            setUp(NoColors{}, keep);
+    };
+    if (keepSources)
+        setUpAll(std::true_type{});
     else
-        setUp(NoColors{});
+        setUpAll(std::false_type{});
     chunk.count = count;
     chunk.stats = stats;
 }

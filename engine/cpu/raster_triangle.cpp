@@ -267,7 +267,7 @@ struct TileVisibility {
     }
 };
 
-bool smallTriangle(const ScreenTriangle& tri) {
+[[gnu::always_inline]] inline bool smallTriangle(const ScreenTriangle& tri) {
     const FixedPoint2 p0 = tri.v[0].p, p1 = tri.v[1].p, p2 = tri.v[2].p;
     const std::int32_t extentX = std::max(p0.x, std::max(p1.x, p2.x)) - std::min(p0.x, std::min(p1.x, p2.x));
     const std::int32_t extentY = std::max(p0.y, std::max(p1.y, p2.y)) - std::min(p0.y, std::min(p1.y, p2.y));
