@@ -227,7 +227,14 @@ TEST(Views, KernelsDrawEveryViewAsTheCpu) {
         const char* name;
     };
     const Model squares = twoSquares();
+    Model colored = twoSquares(); // vertex colours take the scalar shading on the CPU too
+    for (std::size_t i = 0; i < colored.mesh.px.size(); ++i) {
+        colored.mesh.cr.push_back(float(i % 3) * 0.5f);
+        colored.mesh.cg.push_back(float(i % 4) * 0.25f);
+        colored.mesh.cb.push_back(1.0f);
+    }
     const Case cases[] = {{&squares, pixelView(), kWidth, kHeight, "two squares"},
+                          {&colored, pixelView(), kWidth, kHeight, "two vertex-coloured squares"},
                           {&scene, inside.view(333.0f / 201.0f), 333, 201, "default scene, inside"}};
     CpuRenderer cpu(2);
     HostKernelRenderer kernels(3);

@@ -58,7 +58,7 @@ private:
     // The stages of a frame (see the top of this file).
     TriangleStageInput vertexStage(const Mesh& mesh, const ViewParams& view, const RenderSettings& settings,
                                    const FrameView& target, const CameraSpacePositions& given);
-    std::size_t triangleStage(const TriangleStageInput& input, const TileGrid& grid, bool keepSources = false);
+    std::size_t triangleStage(const TriangleStageInput& input, const TileGrid& grid, bool keepSources);
     // The set-up and binning take their inputs by value: the chunk's stores cannot alias a
     // local, so the compiler keeps them in registers.
     static void setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end,
