@@ -211,11 +211,16 @@ inline DepthRange depthRange(const FrameView& target) {
     return r;
 }
 
+inline ViewFinish makeViewFinish(View view, const FrameView& target, const ViewParams& camera,
+                                 const std::uint32_t* tileWork) {
+    return ViewFinish{view, target, camera.nearPlane, camera.farPlane,
+                      view == View::Depth ? depthRange(target) : DepthRange{}, tileWork,
+                      makeTileGrid(target.width, target.height)};
+}
+
 inline void finishView(View view, const FrameView& target, const ViewParams& camera, const std::uint32_t* tileWork) {
     if (!viewFinishesFrame(view)) return;
-    const ViewFinish f{view, target, camera.nearPlane, camera.farPlane,
-                       view == View::Depth ? depthRange(target) : DepthRange{}, tileWork,
-                       makeTileGrid(target.width, target.height)};
+    const ViewFinish f = makeViewFinish(view, target, camera, tileWork);
     const std::size_t n = static_cast<std::size_t>(target.width) * static_cast<std::size_t>(target.height);
     for (std::size_t i = 0; i < n; ++i) finishViewPixel(f, i);
 }

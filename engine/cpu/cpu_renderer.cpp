@@ -72,7 +72,13 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     stats.fragmentsShaded =
         rasterStage(RasterContext{settings, viewForward(view), target, grid.quadRowOffset, input.mesh.cr != nullptr},
                     grid, chunkCount);
-    finishView(settings.view, target, view, tileWork_.data()); // the debug views of the whole frame
+    if (viewFinishesFrame(settings.view)) { // the debug views of the whole frame, a row at a time
+        const ViewFinish finish = makeViewFinish(settings.view, target, view, tileWork_.data());
+        const auto width = std::size_t(target.width);
+        pool_.run(std::size_t(target.height), [&](std::size_t row, int) {
+            for (std::size_t i = row * width; i < (row + 1) * width; ++i) finishViewPixel(finish, i);
+        });
+    }
     stats.rasterMs = msSince(t0);
     return stats;
 }
