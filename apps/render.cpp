@@ -38,6 +38,8 @@ Camera (defaults frame the whole mesh from the front right, slightly above):
   --cull C           none | back (default none: OBJ files mix windings)
   --light            headlight Lambert shading
   --texture PATH     use this image as every material's texture (e.g. for a mesh without MTL)
+  --view V           shaded | normals | depth | uv | overdraw | wireframe | triangles | tiles
+                     (default shaded; README.md says how to read each; gl draws all but tiles)
   --stage S          cpu | gpu | gl | kernels | auto (default auto: the GPU when one is
                      usable, else the CPU; gl: the OpenGL reference path, offscreen;
                      kernels: the CUDA pipeline's kernels run on the CPU)
@@ -95,6 +97,8 @@ Options parseArguments(int argc, char** argv) {
         } else if (arg == "--size") {
             parseSize(arg, args.value(), o.width, o.height);
         } else if (consumeRenderSetting(arg, args, o.settings)) {
+        } else if (arg == "--view") {
+            o.settings.view = parseChoice<facet::View>(arg, args.value());
         } else if (arg == "--stage") {
             o.backend = parseChoice<facet::Backend>(arg, args.value());
         } else if (arg == "--vertex" || arg == "--raster") {

@@ -30,5 +30,7 @@ template void launchKernel(const ClassifyParams&, std::uint32_t, void*);
 template void launchKernel(const TriangleCountParams&, std::uint32_t, void*);
 template void launchKernel(const TriangleWriteParams&, std::uint32_t, void*);
 template void launchKernel(const RasterParams&, std::uint32_t, void*);
+template void launchKernel(const DepthRangeParams&, std::uint32_t, void*);
+template void launchKernel(const ViewFinishParams&, std::uint32_t, void*);
 
 } // namespace facet

@@ -23,6 +23,7 @@
 #include "core/tiles.h"
 #include "core/triangle_stage.h"
 #include "core/frame.h"
+#include "core/view_shading.h"
 
 #include <cuda/atomic>
 
@@ -115,6 +116,7 @@ struct TriangleWriteParams {
     std::uint32_t* tileCount;         // entries per tile (zeroed before)
     TriangleCounters* counters;       // zeroed before
     TriangleColors* triangleColors;   // vertex colours of each; null for a mesh without them
+    std::uint32_t* triangleSources;   // the mesh triangle of each; null unless the view needs them
 };
 
 FACET_HD void triangleWriteThread(const TriangleWriteParams& p, std::uint32_t t) {
@@ -125,6 +127,7 @@ FACET_HD void triangleWriteThread(const TriangleWriteParams& p, std::uint32_t t)
     const TriangleOutcome outcome = setupMeshTriangle(p.in, t, [&](const ScreenTriangle& tri) {
         p.triangles[slot] = tri;
         p.triangleMaterials[slot] = material;
+        if (p.triangleSources) p.triangleSources[slot] = t;
         const TileSpan span = tileSpan(p.grid, tri.minX, tri.minY, tri.maxX, tri.maxY);
         for (int ty = span.ty0; ty <= span.ty1; ++ty)
             for (int tx = span.tx0; tx <= span.tx1; ++tx) {
@@ -152,6 +155,7 @@ struct RasterParams {
     glm::vec3 viewForward;
     TileGrid grid;
     const TriangleColors* triangleColors; // vertex colours of each; null for a mesh without them
+    const std::uint32_t* triangleSources; // the mesh triangle of each; null unless the view needs them
 };
 
 // A raster thread's visibility, the coverage walk's target: per pixel of its quad, the nearest
@@ -179,11 +183,23 @@ struct QuadVisibility {
     }
 };
 
-// Visibility: the walk over the quad's pixels of each triangle of its tile (whose bounds lie
-// within the picture, so pixels outside it are never covered). Also what the GPU cost model
-// (cuda/kernel_work.h) asks to know which pixels are shaded, and with which material.
-FACET_HD QuadVisibility quadVisibility(const RasterParams& p, std::uint32_t tile, int qx, int qy) {
-    QuadVisibility visibility{{1.0f, 1.0f, 1.0f, 1.0f}, {kNoTriangle, kNoTriangle, kNoTriangle, kNoTriangle}, 0};
+// The overdraw view's visibility: also counts, per pixel, the fragments that passed the depth test.
+struct CountingQuadVisibility : QuadVisibility {
+    std::uint32_t fragments[4];
+
+    FACET_HD CountingQuadVisibility& row(int) { return *this; }
+    FACET_HD void write(int x, unsigned keep, const Quad<float>& value, const Quad<float>& stored) {
+        QuadVisibility::write(x, keep, value, stored);
+        FACET_UNROLL
+        for (int k = 0; k < 4; ++k)
+            if (keep >> k & 1u) ++fragments[k];
+    }
+};
+
+// The walk over the quad's pixels of each of the tile's triangles (whose bounds lie within the
+// picture, so pixels outside it are never covered).
+template <class Visibility>
+FACET_HD void walkQuadTriangles(const RasterParams& p, std::uint32_t tile, int qx, int qy, Visibility& visibility) {
     for (std::uint32_t e = p.tileStart[tile]; e < p.tileStart[tile + 1]; ++e) {
         visibility.id = p.tileTriangles[e];
         const ScreenTriangle& tri = p.triangles[visibility.id];
@@ -191,7 +207,23 @@ FACET_HD QuadVisibility quadVisibility(const RasterParams& p, std::uint32_t tile
         if (quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range))
             walkCoverage<QuadLanes, true>(tri, range, visibility);
     }
+}
+
+// Visibility without counting. Also what the GPU cost model (cuda/kernel_work.h) asks to know
+// which pixels are shaded, and with which material.
+FACET_HD QuadVisibility quadVisibility(const RasterParams& p, std::uint32_t tile, int qx, int qy) {
+    QuadVisibility visibility{{1.0f, 1.0f, 1.0f, 1.0f}, {kNoTriangle, kNoTriangle, kNoTriangle, kNoTriangle}, 0};
+    walkQuadTriangles(p, tile, qx, qy, visibility);
     return visibility;
+}
+
+// Pixel k's colour in a debug view that colours pixels by their winners.
+FACET_HD std::uint32_t viewWinnerColor(const RasterParams& p, std::uint32_t winner, std::uint32_t fragments, int qx,
+                                       int qy, int k) {
+    const ViewPixel pixel{&p.triangles[winner], &p.materials[p.triangleMaterials[winner]],
+                          p.triangleColors ? &p.triangleColors[winner] : nullptr,
+                          p.triangleSources ? p.triangleSources[winner] : 0u, fragments};
+    return viewQuadPixel(p.settings, p.viewForward, pixel, qx, qy, k);
 }
 
 // Thread i draws quad i % kQuadsPerTile of tile i / kQuadsPerTile.
@@ -204,7 +236,19 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
     const FrameView& target = p.target;
     if (qx >= target.width || qy >= target.height) return; // the quad is past the picture
 
-    const QuadVisibility visibility = quadVisibility(p, tile, qx, qy);
+    // Visibility; in the overdraw view, counting fragments too.
+    QuadVisibility visibility{{1.0f, 1.0f, 1.0f, 1.0f}, {kNoTriangle, kNoTriangle, kNoTriangle, kNoTriangle}, 0};
+    std::uint32_t fragments[4] = {0u, 0u, 0u, 0u};
+    if (viewCountsFragments(p.settings.view)) {
+        CountingQuadVisibility counting{visibility, {0u, 0u, 0u, 0u}};
+        walkQuadTriangles(p, tile, qx, qy, counting);
+        visibility = counting;
+        FACET_UNROLL
+        for (int k = 0; k < 4; ++k) fragments[k] = counting.fragments[k];
+    } else {
+        walkQuadTriangles(p, tile, qx, qy, visibility);
+    }
+    const bool byWinners = viewShadesWinners(p.settings.view);
 
     // Shading: each pixel once, by its winner; the rest get the clear colour.
     FACET_UNROLL
@@ -214,13 +258,45 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
         const std::size_t pixel = static_cast<std::size_t>(y) * static_cast<std::size_t>(target.width) +
                                   static_cast<std::size_t>(x);
         const std::uint32_t winner = visibility.winner[k];
-        std::uint32_t color = p.settings.clearColor;
-        if (winner != kNoTriangle)
+        std::uint32_t color = viewBackground(p.settings);
+        if (winner != kNoTriangle && byWinners)
+            color = viewWinnerColor(p, winner, fragments[k], qx, qy, k);
+        else if (winner != kNoTriangle)
             color = shadeQuadPixel(p.triangles[winner], p.materials[p.triangleMaterials[winner]], p.settings,
                                    p.viewForward, qx, qy, k, p.triangleColors ? &p.triangleColors[winner] : nullptr);
         target.color[pixel] = color;
         target.depth[pixel] = visibility.nearest[k];
     }
+}
+
+// ---- 5. the debug views of the finished frame (core/view_shading.h) -------------------------
+// depthRange, one thread per pixel: the frame's nearest and farthest drawn depths, as the
+// largest complement of their bits and the largest bits (non-negative floats order as their
+// bits; both counters start at zero).
+struct DepthRangeParams {
+    FrameView target;
+    std::uint32_t* range; // [0]: max of ~bits, [1]: max of bits
+};
+
+FACET_HD void depthRangeThread(const DepthRangeParams& p, std::uint32_t i) {
+    if (i >= static_cast<std::uint32_t>(p.target.width) * static_cast<std::uint32_t>(p.target.height)) return;
+    const float d = p.target.depth[i] + 0.0f; // -0 as +0
+    if (!(d < 1.0f)) return;
+    cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(p.range[0]).fetch_max(~floatBits(d),
+                                                                                    cuda::std::memory_order_relaxed);
+    cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(p.range[1]).fetch_max(floatBits(d),
+                                                                                    cuda::std::memory_order_relaxed);
+}
+
+// viewFinish, one thread per pixel.
+struct ViewFinishParams {
+    ViewFinish finish;
+};
+
+FACET_HD void viewFinishThread(const ViewFinishParams& p, std::uint32_t i) {
+    if (i >= static_cast<std::uint32_t>(p.finish.target.width) * static_cast<std::uint32_t>(p.finish.target.height))
+        return;
+    finishViewPixel(p.finish, i);
 }
 
 // One name for every per-thread function, so a launcher can be written once for them all.
@@ -229,6 +305,8 @@ FACET_HD void runThread(const ClassifyParams& p, std::uint32_t i) { classifyThre
 FACET_HD void runThread(const TriangleCountParams& p, std::uint32_t i) { triangleCountThread(p, i); }
 FACET_HD void runThread(const TriangleWriteParams& p, std::uint32_t i) { triangleWriteThread(p, i); }
 FACET_HD void runThread(const RasterParams& p, std::uint32_t i) { rasterQuadThread(p, i); }
+FACET_HD void runThread(const DepthRangeParams& p, std::uint32_t i) { depthRangeThread(p, i); }
+FACET_HD void runThread(const ViewFinishParams& p, std::uint32_t i) { viewFinishThread(p, i); }
 
 // The kernels' names, for the host executor's log and the GPU cost model (cuda/kernel_work.h).
 inline const char* kernelName(const VertexSetupParams&) { return "vertexSetup"; }
@@ -236,6 +314,8 @@ inline const char* kernelName(const ClassifyParams&) { return "classify"; }
 inline const char* kernelName(const TriangleCountParams&) { return "triangleCount"; }
 inline const char* kernelName(const TriangleWriteParams&) { return "triangleWrite"; }
 inline const char* kernelName(const RasterParams&) { return "rasterQuad"; }
+inline const char* kernelName(const DepthRangeParams&) { return "depthRange"; }
+inline const char* kernelName(const ViewFinishParams&) { return "viewFinish"; }
 
 #if defined(FACET_HAVE_CUDA)
 // Launches the kernel for `params` with `threads` threads (ceil-div blocks) on `stream`, and

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "cpu/cpu_renderer.h"
 #include "gl/gl_reference.h"
+#include "gl_support.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>
@@ -19,19 +20,6 @@
 
 namespace facet {
 namespace {
-
-const GlAvailability& glAvailability() {
-    static const GlAvailability availability = GlReferenceRenderer::probe();
-    return availability;
-}
-
-// Skipped without OpenGL, failed instead under FACET_REQUIRE_GL=1 (scripts/test.sh), where a
-// probe failing means facet's GL context code or the installed Mesa broke.
-#define FACET_REQUIRE_GL()                                                                                             \
-    do {                                                                                                               \
-        if (!glAvailability().usable)                                                                                  \
-            FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_GL", "OpenGL unusable: " + glAvailability().reason);             \
-    } while (0)
 
 // What agreement the two paths must reach. Colour: llvmpipe takes log2 of the LOD with a
 // piecewise-linear approximation (error up to 0.043 in lambda), which on the white-noise mip

@@ -152,6 +152,7 @@ void renderSection(ViewerState& s) {
     if (!ImGui::CollapsingHeader("Render", ImGuiTreeNodeFlags_DefaultOpen)) return;
     ImGui::PushItemWidth(180.0f);
     choiceCombo("texture filter", s.settings.filter);
+    choiceCombo("view", s.settings.view); // the debug views (README.md: how to read them)
     ImGui::SliderFloat("resolution scale", &s.resolutionScale, 0.25f, 1.0f, "%.2f");
     // The renderer is rebuilt for a new thread count, so only once the slider is let go.
     const int maxThreads = std::max(2 * static_cast<int>(std::thread::hardware_concurrency()), 2);

@@ -16,6 +16,10 @@ namespace facet {
 // Which faces are not drawn. OBJ files in the wild mix windings, so None is the default.
 enum class CullMode { None, Back };
 
+// What a frame shows: the shaded picture, or one of the debug views that show the pipeline
+// (core/view_shading.h defines each; README.md says how to read their colours).
+enum class View { Shaded, Normals, Depth, Uv, Overdraw, Wireframe, Triangles, Tiles };
+
 // Where a pipeline stage runs.
 enum class Side { Cpu, Gpu };
 
@@ -37,6 +41,14 @@ template <>
 struct Names<CullMode> {
     static constexpr std::array<std::pair<CullMode, const char*>, 2> table{
         {{CullMode::None, "none"}, {CullMode::Back, "back"}}};
+};
+
+template <>
+struct Names<View> {
+    static constexpr std::array<std::pair<View, const char*>, 8> table{
+        {{View::Shaded, "shaded"}, {View::Normals, "normals"}, {View::Depth, "depth"}, {View::Uv, "uv"},
+         {View::Overdraw, "overdraw"}, {View::Wireframe, "wireframe"}, {View::Triangles, "triangles"},
+         {View::Tiles, "tiles"}}};
 };
 
 template <>

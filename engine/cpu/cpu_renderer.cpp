@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/triangle_stage.h"
+#include "core/view_shading.h"
 #include "cpu/stream_store.h"
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <immintrin.h>
 #include <new>
+#include <type_traits>
 
 namespace facet {
 
@@ -58,7 +60,7 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     const TileGrid grid = makeTileGrid(target.width, target.height);
     // Material 0 exists even for a model without materials: it is the default grey.
     materials_ = shadeMaterials(model);
-    const std::size_t chunkCount = triangleStage(input, grid);
+    const std::size_t chunkCount = triangleStage(input, grid, viewNeedsSources(settings.view));
     for (std::size_t c = 0; c < chunkCount; ++c) {
         stats.trianglesIn += chunks_[c].stats.trianglesIn;
         stats.trianglesClipped += chunks_[c].stats.trianglesClipped;
@@ -70,6 +72,13 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     stats.fragmentsShaded =
         rasterStage(RasterContext{settings, viewForward(view), target, grid.quadRowOffset, input.mesh.cr != nullptr},
                     grid, chunkCount);
+    if (viewFinishesFrame(settings.view)) { // the debug views of the whole frame, a row at a time
+        const ViewFinish finish = makeViewFinish(settings.view, target, view, tileWork_.data());
+        const auto width = std::size_t(target.width);
+        pool_.run(std::size_t(target.height), [&](std::size_t row, int) {
+            for (std::size_t i = row * width; i < (row + 1) * width; ++i) finishViewPixel(finish, i);
+        });
+    }
     stats.rasterMs = msSince(t0);
     return stats;
 }
@@ -105,7 +114,7 @@ TriangleStageInput CpuRenderer::vertexStage(const Mesh& mesh, const ViewParams& 
 
 // 2. Triangle stage: a few chunks per thread, each set up and binned on its own. Returns the
 // number of chunks.
-std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const TileGrid& grid) {
+std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const TileGrid& grid, bool keepSources) {
     const std::size_t triangleCount = input.mesh.triangleCount;
     const auto threads = std::size_t(pool_.threadCount());
     const std::size_t chunkSize = std::max<std::size_t>(4096, (triangleCount + threads * 4 - 1) / (threads * 4));
@@ -113,14 +122,15 @@ std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const Ti
     if (chunks_.size() < chunkCount) chunks_.resize(chunkCount);
     pool_.run(chunkCount, [&](std::size_t c, int) {
         const std::size_t begin = c * chunkSize;
-        setupChunk(chunks_[c], input, grid, begin, std::min(triangleCount, begin + chunkSize));
+        setupChunk(chunks_[c], input, grid, begin, std::min(triangleCount, begin + chunkSize), keepSources);
         binChunk(chunks_[c], grid);
     });
     return chunkCount;
 }
 
 // Triangles [begin, end) set up into the chunk, their bins counted.
-void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end) {
+void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end,
+                             bool keepSources) {
     const std::size_t tileCount = std::size_t(grid.tilesX) * std::size_t(grid.tilesY);
     // Counted here and stored once: the chunks are set up on different threads.
     CpuFrameStats stats;
@@ -130,19 +140,22 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
     // kept beside it and its bins counted at once, so binning never reads the 200-byte
     // triangles again.
     const bool colored = input.mesh.cr != nullptr; // set-up triangles keep vertex colours beside them
-    const auto makeRoom = [&chunk, colored](std::size_t size) {
+    const auto makeRoom = [&chunk, colored, keepSources](std::size_t size) {
         if (chunk.triangles.size() >= size) return;
         const std::size_t grown = std::max(size, chunk.triangles.size() * 2);
         chunk.triangles.resize(grown);
         chunk.materials.resize(grown);
         chunk.spans.resize(grown);
         if (colored) chunk.colors.resize(grown);
+        if (keepSources) chunk.sources.resize(grown);
     };
     makeRoom(end - begin + kMaxFanTriangles);
     if (colored) chunk.colors.resize(chunk.triangles.size()); // the storage may have grown without them
+    if (keepSources) chunk.sources.resize(chunk.triangles.size());
     std::size_t count = 0;
-    // Two instantiations: for a mesh without vertex colours, the set-up has no colour code.
-    const auto setUp = [&](auto&& colors) {
+    // Two instantiations: for a mesh without vertex colours, the set-up has no colour code;
+    // two more for the views that keep each triangle's mesh index (`keep`, a std::bool_constant).
+    const auto setUp = [&](auto&& colors, auto keep) {
         for (std::size_t t = begin; t < end; ++t) {
             makeRoom(count + kMaxFanTriangles);
             const TriangleOutcome outcome = setupMeshTriangleIn(
@@ -154,6 +167,7 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
                             ++chunk.binOffsets[std::size_t(ty) * std::size_t(grid.tilesX) + std::size_t(tx) + 1];
                     chunk.spans[count] = span;
                     chunk.materials[count] = triangleMaterial(input.mesh, std::uint32_t(t));
+                    if constexpr (decltype(keep)::value) chunk.sources[count] = std::uint32_t(t);
                     ++count;
                 },
                 true, colors);
@@ -162,10 +176,16 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
             if (outcome.drawn == 0) ++stats.trianglesCulled;
         }
     };
-    if (colored)
-        setUp([&](const TriangleColors& colors) { chunk.colors[count] = colors; });
+    const auto setUpAll = [&](auto keep) {
+        if (colored)
+            setUp([&](const TriangleColors& colors) { chunk.colors[count] = colors; }, keep);
+        else
+            setUp(NoColors{}, keep);
+    };
+    if (keepSources)
+        setUpAll(std::true_type{});
     else
-        setUp(NoColors{});
+        setUpAll(std::false_type{});
     chunk.count = count;
     chunk.stats = stats;
 }
@@ -215,7 +235,11 @@ std::size_t CpuRenderer::rasterStage(const RasterContext& context, const TileGri
         }
         if (scratch.triangles.size() < mostWork) scratch.triangles.resize(mostWork);
         if (context.vertexColors && scratch.colors.size() < mostWork) scratch.colors.resize(mostWork);
+        if (viewNeedsSources(context.settings.view) && scratch.sources.size() < mostWork) scratch.sources.resize(mostWork);
+        if (viewCountsFragments(context.settings.view) && scratch.counts.size() < kTileBufferElements)
+            scratch.counts.assign(kTileBufferElements, 0u);
     }
+    const bool byWinners = viewShadesWinners(context.settings.view);
     pool_.run(tileCount, [&](std::size_t task, int thread) {
         const std::uint32_t tile = tileOrder_[task];
         const TilePlace place = tilePlace(grid, tile);
@@ -224,7 +248,8 @@ std::size_t CpuRenderer::rasterStage(const RasterContext& context, const TileGri
             clearTile(context, rect);
         } else {
             TileScratch& scratch = tileScratch_[std::size_t(thread)];
-            scratch.fragments += drawTile(context, tile, place, rect, chunkCount, scratch);
+            scratch.fragments += byWinners ? drawTileView(context, tile, place, rect, chunkCount, scratch)
+                                           : drawTile(context, tile, place, rect, chunkCount, scratch);
         }
     });
     std::size_t fragments = 0;
@@ -238,7 +263,7 @@ void CpuRenderer::clearTile(const RasterContext& context, const TileRect& rect) 
     for (int y = rect.y0; y <= rect.y1; ++y) {
         const std::size_t row = std::size_t(y) * std::size_t(target.width);
         const std::size_t n = std::size_t(rect.x1 - rect.x0 + 1);
-        streamFillRow(target.color + row + rect.x0, context.settings.clearColor, n);
+        streamFillRow(target.color + row + rect.x0, viewBackground(context.settings), n);
         streamFillRow(target.depth + row + rect.x0, 1.0f, n);
     }
     streamFence();

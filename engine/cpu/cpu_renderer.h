@@ -58,15 +58,19 @@ private:
     // The stages of a frame (see the top of this file).
     TriangleStageInput vertexStage(const Mesh& mesh, const ViewParams& view, const RenderSettings& settings,
                                    const FrameView& target, const CameraSpacePositions& given);
-    std::size_t triangleStage(const TriangleStageInput& input, const TileGrid& grid);
+    std::size_t triangleStage(const TriangleStageInput& input, const TileGrid& grid, bool keepSources);
     // The set-up and binning take their inputs by value: the chunk's stores cannot alias a
     // local, so the compiler keeps them in registers.
-    static void setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end);
+    static void setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end,
+                           bool keepSources);
     static void binChunk(Chunk& chunk, TileGrid grid);
     std::size_t rasterStage(const RasterContext& context, const TileGrid& grid, std::size_t chunkCount);
     static void clearTile(const RasterContext& context, const TileRect& rect);
     std::size_t drawTile(RasterContext context, std::uint32_t tile, TilePlace place, TileRect rect,
                          std::size_t chunkCount, TileScratch& scratch);
+    // drawTile for the debug views that colour pixels by their winners (cpu/view_tile.cpp).
+    std::size_t drawTileView(RasterContext context, std::uint32_t tile, TilePlace place, TileRect rect,
+                             std::size_t chunkCount, TileScratch& scratch);
 
     // The most set-up triangles one mesh triangle gives: its clipped polygon's fan.
     static constexpr std::size_t kMaxFanTriangles = kMaxClippedVertices - 2;
@@ -80,6 +84,7 @@ private:
         std::vector<std::uint32_t> materials; // material of each
         std::vector<TriangleColors> colors;   // vertex colours of each (meshes with vertex colours only)
         std::vector<TileSpan> spans;          // tiles each touches
+        std::vector<std::uint32_t> sources;   // mesh triangle of each (views that need it only)
         std::size_t count = 0;
         std::vector<std::uint32_t> binOffsets;  // tile t's triangles: binTriangles[offsets[t], offsets[t+1])
         std::vector<std::uint32_t> binTriangles;
@@ -109,6 +114,8 @@ private:
         std::vector<TileTriangle> triangles;
         std::size_t fragments = 0; // passed the depth test in this frame's tiles
         std::vector<const TriangleColors*> colors; // of each of `triangles` (meshes with vertex colours only)
+        std::vector<std::uint32_t> sources; // mesh triangle of each of `triangles` (views that need it only)
+        std::vector<std::uint32_t> counts;  // per pixel, as ids: fragments that passed (the overdraw view only)
     };
     std::vector<TileScratch> tileScratch_;
 };

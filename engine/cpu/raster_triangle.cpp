@@ -5,6 +5,7 @@
 #include "cpu/stream_store.h"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace facet {
 
@@ -266,7 +267,7 @@ struct TileVisibility {
     }
 };
 
-bool smallTriangle(const ScreenTriangle& tri) {
+[[gnu::always_inline]] inline bool smallTriangle(const ScreenTriangle& tri) {
     const FixedPoint2 p0 = tri.v[0].p, p1 = tri.v[1].p, p2 = tri.v[2].p;
     const std::int32_t extentX = std::max(p0.x, std::max(p1.x, p2.x)) - std::min(p0.x, std::min(p1.x, p2.x));
     const std::int32_t extentY = std::max(p0.y, std::max(p1.y, p2.y)) - std::min(p0.y, std::min(p1.y, p2.y));
@@ -281,23 +282,73 @@ template <class L, bool Bounds>
     return walkCoverage<L, Bounds>(tri, q, target);
 }
 
-} // namespace
+// The overdraw view's target: the tile's visibility, and per pixel a count of the fragments
+// that passed the depth test (`counts`, laid out as the tile's ids).
+inline __m256i addLanes(__m256i a, __m256i b) { return _mm256_add_epi32(a, b); }
+inline __m128i addLanes(__m128i a, __m128i b) { return _mm_add_epi32(a, b); }
 
-// A small triangle takes the 32-bit blocks, any other the 64-bit quads. (The edge values are
-// set up per call, not once per triangle in the triangle stage: on the default scene a
-// triangle touches 1.0 tiles on average, and setting them up ahead cost more than it saved.)
-std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
-                                const TileRect& tile, const TileBuffers& buffers) {
+template <class L>
+struct TileCountingVisibility {
+    TileVisibility<L> visibility;
+    std::uint32_t* counts;
+
+    struct Row {
+        typename TileVisibility<L>::Row row;
+        std::uint32_t* counts;
+
+        typename L::Float depthAt(int qx) const { return row.depthAt(qx); }
+        void write(int qx, typename L::Mask keep, typename L::Float value, typename L::Float stored) const {
+            row.write(qx, keep, value, stored);
+            std::uint32_t *c0 = counts + (qx - row.originX), *c1 = c0 + kTileBufferStride;
+            const auto old = L::load(c0, c1);
+            L::store(c0, c1, addLanes(old, L::select(keep, 1u, decltype(old){})));
+        }
+    };
+    Row row(int qy) const {
+        const std::size_t at = visibility.buffers.at(visibility.buffers.originX, qy);
+        return Row{visibility.row(qy), counts + at};
+    }
+};
+
+template <class L, bool Bounds>
+[[gnu::noinline]] std::size_t walkTileCounting(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q,
+                                               const TileBuffers& buffers, std::uint32_t* counts) {
+    TileCountingVisibility<L> target{{buffers, id}, counts};
+    return walkCoverage<L, Bounds>(tri, q, target);
+}
+
+// A small triangle takes the 32-bit blocks, any other the 64-bit quads: walk(lanes, bounds, q)
+// with lanes and bounds as a lane type and a std::bool_constant. (The edge values are set up
+// per call, not once per triangle in the triangle stage: on the default scene a triangle
+// touches 1.0 tiles on average, and setting them up ahead cost more than it saved.)
+template <class Walk>
+[[gnu::always_inline]] inline std::size_t chooseWalk(const ScreenTriangle& tri, const RasterContext& ctx,
+                                                     const TileRect& tile, Walk&& walk) {
     QuadRange q;
     if (!quadRange(tri, tile, ctx.quadRowOffset, q)) return 0;
-    if (!smallTriangle(tri)) return walkTile<lanes::BigQuad, true>(tri, id, q, buffers);
+    if (!smallTriangle(tri)) return walk(lanes::BigQuad{}, std::true_type{}, q);
     // The tile's bounds matter only where they (or the target's) cut the triangle's: at its
     // right or bottom, or above it (the first quad row of an odd-height target is row -1).
     const FrameView& frame = ctx.target;
     const bool cut = q.maxX != tri.maxX || q.minY != tri.minY || q.maxY != tri.maxY || tri.maxX == frame.width - 1 ||
                      tri.minY == 0 || tri.maxY == frame.height - 1;
-    return cut ? walkTile<lanes::SmallBlock, true>(tri, id, q, buffers)
-               : walkTile<lanes::SmallBlock, false>(tri, id, q, buffers);
+    return cut ? walk(lanes::SmallBlock{}, std::true_type{}, q) : walk(lanes::SmallBlock{}, std::false_type{}, q);
+}
+
+} // namespace
+
+std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
+                                const TileRect& tile, const TileBuffers& buffers) {
+    return chooseWalk(tri, ctx, tile, [&](auto lanes, auto bounds, const QuadRange& q) {
+        return walkTile<decltype(lanes), decltype(bounds)::value>(tri, id, q, buffers);
+    });
+}
+
+std::size_t rasterizeVisibilityCounting(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
+                                        const TileRect& tile, const TileBuffers& buffers, std::uint32_t* counts) {
+    return chooseWalk(tri, ctx, tile, [&](auto lanes, auto bounds, const QuadRange& q) {
+        return walkTileCounting<decltype(lanes), decltype(bounds)::value>(tri, id, q, buffers, counts);
+    });
 }
 
 void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers) {

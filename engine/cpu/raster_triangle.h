@@ -79,6 +79,11 @@ inline constexpr std::int32_t kSmallTriangleExtent = 1 << 14;
 std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
                                 const TileRect& tile, const TileBuffers& buffers);
 
+// rasterizeVisibility for the overdraw view: also adds 1 to `counts` (laid out as the tile's
+// ids, left 0 by the last tile) at every pixel whose depth test the triangle passes.
+std::size_t rasterizeVisibilityCounting(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
+                                        const TileRect& tile, const TileBuffers& buffers, std::uint32_t* counts);
+
 // Pass 2: the colour of every pixel of the tile rect, into the tile's colour buffer and then
 // the target: a pixel with an id gets the shading of triangles[id - 1], the others the clear
 // colour.

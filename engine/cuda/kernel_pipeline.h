@@ -47,6 +47,7 @@ public:
                             const CameraSpacePositions& given = {}) { // given: executor memory
         requireTarget(target);
         const TileGrid grid = makeTileGrid(target.width, target.height);
+        sourcesWanted_ = viewNeedsSources(settings.view);
         KernelFrameStats stats;
         stats.trianglesIn = mesh.triangleCount;
         exec_.timerStart();
@@ -55,6 +56,7 @@ public:
         triangleStage(in, grid, stats);
         exec_.timerMark(1);
         rasterStage(materials, view, settings, target, grid);
+        finishViewStage(view, settings, target, grid);
         exec_.timerMark(2);
         finishFrame(stats);
         return stats;
@@ -138,6 +140,8 @@ private:
         triangleMaterials_.ensure(totals.triangles);
         if (in.mesh.cr) triangleColors_.ensure(totals.triangles); // only a mesh with vertex colours keeps them
         colors_ = in.mesh.cr ? triangleColors_.data() : nullptr;
+        if (sourcesWanted_) triangleSources_.ensure(totals.triangles); // only views that need them keep them
+        sources_ = sourcesWanted_ ? triangleSources_.data() : nullptr;
         entryTile_.ensure(totals.binEntries);
         entryTriangle_.ensure(totals.binEntries);
         sortedTile_.ensure(totals.binEntries);
@@ -149,7 +153,7 @@ private:
         exec_.zero(counters_.data(), 1);
         exec_.launch(TriangleWriteParams{in, grid, emitOffset_.data(), entryOffset_.data(), triangles_.data(),
                                          triangleMaterials_.data(), entryTile_.data(), entryTriangle_.data(),
-                                         tileCount_.data(), counters_.data(), colors_},
+                                         tileCount_.data(), counters_.data(), colors_, sources_},
                      in.mesh.triangleCount);
         exec_.exclusiveScan(tileCount_.data(), tileStart_.data(), std::size_t(tiles) + 1);
         int keyBits = 1;
@@ -162,8 +166,29 @@ private:
     void rasterStage(const ShadeMaterial* materials, const ViewParams& view, const RenderSettings& settings,
                      const FrameView& target, const TileGrid& grid) {
         lastRaster_ = RasterParams{triangles_.data(), triangleMaterials_.data(), materials, tileStart_.data(),
-                                   tileTriangles_.data(), target, settings, viewForward(view), grid, colors_};
+                                   tileTriangles_.data(), target, settings, viewForward(view), grid, colors_, sources_};
         exec_.launch(lastRaster_, tileCount(grid) * kQuadsPerTile);
+    }
+
+    // 4. The debug views of the whole frame (core/view_shading.h): the depth view's range of drawn
+    // depths, then every pixel rewritten (tileCount_ still holds each tile's bin entries).
+    void finishViewStage(const ViewParams& view, const RenderSettings& settings, const FrameView& target,
+                         const TileGrid& grid) {
+        if (!viewFinishesFrame(settings.view)) return;
+        const std::uint32_t pixels = static_cast<std::uint32_t>(target.width) * static_cast<std::uint32_t>(target.height);
+        DepthRange range;
+        if (settings.view == View::Depth) {
+            depthRange_.ensure(2);
+            exec_.zero(depthRange_.data(), 2);
+            exec_.launch(DepthRangeParams{target, depthRange_.data()}, pixels);
+            std::uint32_t bits[2] = {0u, 0u};
+            exec_.download(depthRange_.data(), bits, 2);
+            exec_.synchronize();
+            if (bits[0] != 0u) range = DepthRange{bitsFloat(~bits[0]), bitsFloat(bits[1])};
+        }
+        exec_.launch(ViewFinishParams{ViewFinish{settings.view, target, view.nearPlane, view.farPlane, range,
+                                                 tileCount_.data(), grid}},
+                     pixels);
     }
 
     // The clip and cull counters, and the stage times.
@@ -193,6 +218,9 @@ private:
     Buffer<std::uint32_t> triangleMaterials_;
     Buffer<TriangleColors> triangleColors_;
     TriangleColors* colors_ = nullptr; // this frame's triangleColors_, or null for a mesh without colours
+    Buffer<std::uint32_t> triangleSources_, depthRange_;
+    bool sourcesWanted_ = false;        // this frame's view needs each set-up triangle's mesh triangle
+    std::uint32_t* sources_ = nullptr;  // this frame's triangleSources_, or null
     Buffer<std::uint32_t> entryTile_, entryTriangle_, sortedTile_, tileTriangles_;
     Buffer<std::uint32_t> tileCount_, tileStart_;
     Buffer<TriangleCounters> counters_;

@@ -82,7 +82,8 @@ GlObject compileGlShader(GLenum type, const char* source, const std::string& wha
     if (ok != GL_TRUE) {
         char log[4096] = {};
         glGetShaderInfoLog(shader.get(), sizeof log, nullptr, log);
-        throw Error(what + ": the " + (type == GL_VERTEX_SHADER ? "vertex" : "fragment") +
+        const char* stage = type == GL_VERTEX_SHADER ? "vertex" : type == GL_GEOMETRY_SHADER ? "geometry" : "fragment";
+        throw Error(what + ": the " + stage +
                     " shader does not compile: " + log);
     }
     return shader;
@@ -90,13 +91,16 @@ GlObject compileGlShader(GLenum type, const char* source, const std::string& wha
 
 } // namespace
 
-GlObject buildGlProgram(const char* vertexSource, const char* fragmentSource, const std::string& what) {
+GlObject buildGlProgram(const char* vertexSource, const char* fragmentSource, const std::string& what,
+                        const char* geometrySource) {
     const GlObject vs = compileGlShader(GL_VERTEX_SHADER, vertexSource, what);
     const GlObject fs = compileGlShader(GL_FRAGMENT_SHADER, fragmentSource, what);
+    const GlObject gs = geometrySource ? compileGlShader(GL_GEOMETRY_SHADER, geometrySource, what) : GlObject();
     GlObject program = makeGlProgram();
     const GLuint p = program.get();
     FACET_GL(glAttachShader(p, vs.get()));
     FACET_GL(glAttachShader(p, fs.get()));
+    if (gs) FACET_GL(glAttachShader(p, gs.get()));
     FACET_GL(glLinkProgram(p));
     GLint ok = GL_FALSE;
     FACET_GL(glGetProgramiv(p, GL_LINK_STATUS, &ok));

@@ -62,9 +62,11 @@ GlObject makeGlFramebuffer();
 GlObject makeGlShader(GLenum type);
 GlObject makeGlProgram();
 
-// Compiles and links a vertex and a fragment shader into a program. Throws facet::Error with
-// GL's log, naming `what` (e.g. "the display shaders"), when either fails.
-GlObject buildGlProgram(const char* vertexSource, const char* fragmentSource, const std::string& what);
+// Compiles and links a vertex and a fragment shader (and a geometry shader, where given) into a
+// program. Throws facet::Error with GL's log, naming `what` (e.g. "the display shaders"), when
+// any fails.
+GlObject buildGlProgram(const char* vertexSource, const char* fragmentSource, const std::string& what,
+                        const char* geometrySource = nullptr);
 
 } // namespace facet
 

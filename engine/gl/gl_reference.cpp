@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "gl/gl_context.h"
 #include "gl/gl_objects.h"
+#include "gl/gl_views.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -244,12 +245,14 @@ struct GlReferenceRenderer::Impl {
         GlObject program, vertexArray, vertexBuffer, indexBuffer;
         GlObject framebuffer, colorBuffer, depthBuffer;
         std::vector<GlObject> textures; // one per Model::textures entry; empty for a texture without levels
+        std::optional<GlViewPrograms> views; // the debug views' programs, made when first asked for
 
         void abandon() noexcept {
             for (GlObject* o : {&program, &vertexArray, &vertexBuffer, &indexBuffer, &framebuffer, &colorBuffer,
                                 &depthBuffer})
                 o->abandon();
             for (GlObject& t : textures) t.abandon();
+            if (views) views->abandon();
         }
     };
     struct Uniforms {
@@ -500,6 +503,7 @@ void GlReferenceRenderer::render(const Model& model, const ViewParams& view, con
                                  const FrameView& target) {
     if (!impl_) throw Error("GlReferenceRenderer used after being moved from");
     requireTarget(target);
+    requireGlView(settings.view);
     checkMaterialRanges(model);
     Impl& im = *impl_;
     const CurrentScope current(im.context);
@@ -507,8 +511,13 @@ void GlReferenceRenderer::render(const Model& model, const ViewParams& view, con
     im.ensureFramebuffer(target.width, target.height);
     im.setState(settings, target);
     im.setUniforms(view, settings);
-    im.drawSegments(model, settings);
+    if (glViewDrawsShaded(settings.view)) im.drawSegments(model, settings);
+    if (settings.view != View::Shaded) { // the debug views (gl/gl_views.h)
+        if (!im.gl->views) im.gl->views.emplace(kVertexShader);
+        im.gl->views->draw(settings.view, view, target, model.mesh.triangleCount(), im.gl->vertexArray.get());
+    }
     readBack(target);
+    finishGlView(settings.view, target, view);
 }
 
 } // namespace facet
