@@ -11,6 +11,11 @@ namespace facet {
 
 void projectVertices(const ProjectParams& params, std::size_t begin, std::size_t end);
 
+// The same over interleaved (x, y, z) rows, the seed's NumPy layout: params.px, py and pz point
+// at the first row's x, y and z (rows, rows + 1, rows + 2), params.x, y and z likewise into the
+// output rows, which must not overlap the input; begin and end count rows.
+void projectVertexRows(const ProjectParams& params, std::size_t begin, std::size_t end);
+
 // The same one vertex at a time, with vectorisation disabled: the scalar baseline.
 void projectVerticesScalar(const ProjectParams& params, std::size_t begin, std::size_t end);
 

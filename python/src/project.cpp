@@ -1,8 +1,6 @@
 // facet.project: the seed's render_all_verts, d = R (v - shift); d.xy *= focus / |d.z|, over
-// (N, 3) float32 vertices, on the engine's vectorised CPU path (cpu/project.h) or on the GPU
-// (shaders_cuda/vertex_stage.h's kernel). The engine works on structure-of-arrays, so the rows
-// are split into columns and joined again a cache-sized chunk at a time, in place if out is
-// vertices; the GIL is released meanwhile.
+// (N, 3) float32 vertices, on the engine's vectorised CPU path over rows (cpu/project.h) or on
+// the GPU (shaders_cuda/vertex_stage.h's kernel, over columns); the GIL is released meanwhile.
 #include "bindings.h"
 
 #include "core/error.h"
@@ -24,44 +22,43 @@ namespace facet::python {
 
 namespace {
 
-// Splits rows [begin, end) of (N, 3) `v` into three columns.
-void splitRows(const float* v, std::size_t begin, std::size_t end, float* x, float* y, float* z) {
-    for (std::size_t i = begin; i < end; ++i) {
-        x[i - begin] = v[3 * i];
-        y[i - begin] = v[3 * i + 1];
-        z[i - begin] = v[3 * i + 2];
-    }
-}
-
-void joinRows(const float* x, const float* y, const float* z, std::size_t begin, std::size_t end, float* out) {
-    for (std::size_t i = begin; i < end; ++i) {
-        out[3 * i] = x[i - begin];
-        out[3 * i + 1] = y[i - begin];
-        out[3 * i + 2] = z[i - begin];
-    }
-}
-
+// Rows through the engine's vectorised loop; where out overlaps the input (in place), each
+// chunk is first copied aside, as the loop's input and output must not overlap.
 void projectOnCpu(const float* v, float* out, std::size_t n, ProjectParams p) {
-    constexpr std::size_t kChunk = 512; // six columns of it stay in L1
-    alignas(64) std::array<float, kChunk> px, py, pz, x, y, z;
-    p.px = px.data(), p.py = py.data(), p.pz = pz.data(), p.x = x.data(), p.y = y.data(), p.z = z.data();
+    const bool overlap = out < v + 3 * n && v < out + 3 * n;
+    if (!overlap) {
+        p.px = v, p.py = v + 1, p.pz = v + 2, p.x = out, p.y = out + 1, p.z = out + 2;
+        projectVertexRows(p, 0, n);
+        return;
+    }
+    constexpr std::size_t kChunk = 1024;
+    alignas(64) std::array<float, 3 * kChunk> rows;
+    p.px = rows.data(), p.py = rows.data() + 1, p.pz = rows.data() + 2;
     for (std::size_t begin = 0; begin < n; begin += kChunk) {
-        const std::size_t end = std::min(n, begin + kChunk);
-        splitRows(v, begin, end, px.data(), py.data(), pz.data());
-        p.count = static_cast<std::uint32_t>(end - begin);
-        projectVertices(p, 0, end - begin);
-        joinRows(x.data(), y.data(), z.data(), begin, end, out);
+        const std::size_t count = std::min(kChunk, n - begin);
+        std::copy(v + 3 * begin, v + 3 * (begin + count), rows.begin());
+        p.x = out + 3 * begin, p.y = p.x + 1, p.z = p.x + 2;
+        projectVertexRows(p, 0, count);
     }
 }
 
 #if defined(FACET_HAVE_CUDA)
+// Splits (N, 3) rows into three columns, and back.
+void splitRows(const float* v, std::size_t n, float* x, float* y, float* z) {
+    for (std::size_t i = 0; i < n; ++i) x[i] = v[3 * i], y[i] = v[3 * i + 1], z[i] = v[3 * i + 2];
+}
+
+void joinRows(const float* x, const float* y, const float* z, std::size_t n, float* out) {
+    for (std::size_t i = 0; i < n; ++i) out[3 * i] = x[i], out[3 * i + 1] = y[i], out[3 * i + 2] = z[i];
+}
+
 // One call's round trip: columns up, the kernel, columns back.
 void projectOnGpu(const float* v, float* out, std::size_t n, ProjectParams p, int device) {
     const GpuStatus status = probeGpu(device);
     if (!status.usable) throw Error("facet.project on the GPU: " + status.reason);
     FACET_CUDA_CHECK(cudaSetDevice(chooseGpuDevice(device)));
     std::vector<float> columns(3 * n);
-    splitRows(v, 0, n, columns.data(), columns.data() + n, columns.data() + 2 * n);
+    splitRows(v, n, columns.data(), columns.data() + n, columns.data() + 2 * n);
     DeviceBuffer<float> in, result;
     in.ensure(3 * n);
     result.ensure(3 * n);
@@ -74,7 +71,7 @@ void projectOnGpu(const float* v, float* out, std::size_t n, ProjectParams p, in
     FACET_CUDA_CHECK(cudaMemcpyAsync(columns.data(), result.data(), 3 * n * sizeof(float), cudaMemcpyDeviceToHost,
                                      stream.get()));
     FACET_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-    joinRows(columns.data(), columns.data() + n, columns.data() + 2 * n, 0, n, out);
+    joinRows(columns.data(), columns.data() + n, columns.data() + 2 * n, n, out);
 }
 #else
 void projectOnGpu(const float*, float*, std::size_t, ProjectParams, int) {
