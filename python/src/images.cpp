@@ -4,6 +4,8 @@
 
 #include "asset/image.h"
 
+#include <pybind11/stl/filesystem.h>
+
 #include <cstdint>
 #include <cstring>
 
@@ -18,7 +20,7 @@ py::array_t<std::uint8_t> imageArray(const Image& image) {
 void bindImages(py::module_& m) {
     m.def(
         "read_image",
-        [](const std::string& path) {
+        [](const std::filesystem::path& path) {
             Image image;
             {
                 py::gil_scoped_release release;
@@ -29,7 +31,7 @@ void bindImages(py::module_& m) {
         py::arg("path"), "A PNG, JPEG, TGA or BMP file as an (h, w, 4) uint8 RGBA array, top row first.");
     m.def(
         "write_png",
-        [](const std::string& path, py::handle color) {
+        [](const std::filesystem::path& path, py::handle color) {
             const auto a = requireArray<std::uint8_t>(color, "color", {kAny, kAny, 4});
             Image image{static_cast<std::uint32_t>(a.shape(1)), static_cast<std::uint32_t>(a.shape(0)), {}};
             image.pixels.resize(std::size_t(image.width) * image.height);
