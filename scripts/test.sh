@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets facet up (scripts/setup.sh) and runs the whole test suite through CTest, in three passes:
-#   1. the suite on the normal build (build/);
+#   1. the suite on the normal build (build/), then the Python module's pytest suite;
 #   2. a short libFuzzer run of each loader (build-fuzz/, clang; skipped with a message where
 #      clang or libFuzzer is missing, or with FACET_SKIP_FUZZ=1);
 #   3. the suite again under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/, without
@@ -44,6 +44,22 @@ libfuzzer_probe() {
 
 echo "== facet: test suite (${build_dir})"
 ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
+
+# The Python module's tests, with the interpreter CMake built it for (Debian's, which sees the
+# python3-* packages). pytest's exit 5 (no test collected) is a failure too.
+python_exe="$(sed -n 's/^FACET_PYTHON_EXECUTABLE:INTERNAL=//p' "$build_dir/CMakeCache.txt")"
+if [ -z "$python_exe" ]; then
+  why="$(grep -h 'facet: Python module' "$build_dir/configure.log" || echo 'see CMake output')"
+  if $ci; then echo "== facet: Python tests FAILED under CI=true: the module was not built: $why" >&2; exit 1; fi
+  echo "== facet: Python tests SKIPPED: the module was not built: $why"
+else
+  echo "== facet: Python tests (python/tests, $python_exe)"
+  pytest_status=0
+  PYTHONPATH="$build_dir/python" FACET_BUILD_DIR="$build_dir" "$python_exe" -m pytest -q -p no:cacheprovider \
+    "$root/python/tests" || pytest_status=$?
+  if [ "$pytest_status" = 5 ]; then echo "== facet: Python tests FAILED: pytest collected no test" >&2; exit 1; fi
+  if [ "$pytest_status" != 0 ]; then exit "$pytest_status"; fi
+fi
 
 fuzz_dir="$root/build-fuzz"
 if [ "${FACET_SKIP_FUZZ:-0}" = 1 ]; then
