@@ -41,3 +41,17 @@ def test_small_parameters_of_any_real_dtype():
     a = facet.project(v, np.eye(3), [0.0, 0.0, -1.0], 2)
     b = facet.project(v, np.eye(3, dtype=np.float32), np.array([0, 0, -1], np.float32), 2.0)
     assert np.array_equal(a, b)
+
+
+def test_the_seed_example_agrees_and_times_both():
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / "seed_render_all_verts.py"), "--calls", "3"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "agree: 1000 vertices" in done.stdout and "facet.project:" in done.stdout
