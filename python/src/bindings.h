@@ -4,6 +4,8 @@
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h> // these casters in every part alike: they must not differ between files
+#include <pybind11/stl/filesystem.h>
 
 #include <cstddef>
 #include <string>

@@ -7,7 +7,6 @@
 #include "core/camera.h"
 #include "core/error.h"
 
-#include <pybind11/stl.h>
 
 #include <array>
 #include <cmath>

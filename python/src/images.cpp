@@ -4,8 +4,6 @@
 
 #include "asset/image.h"
 
-#include <pybind11/stl/filesystem.h>
-
 #include <cstdint>
 #include <cstring>
 

@@ -8,9 +8,6 @@
 #include "asset/model.h"
 #include "core/error.h"
 
-#include <pybind11/stl.h>
-#include <pybind11/stl/filesystem.h>
-
 #include <cstdint>
 #include <cstring>
 

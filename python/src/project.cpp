@@ -10,7 +10,6 @@
 #include "cuda/device_buffer.h"
 #endif
 
-#include <pybind11/stl.h>
 
 #include <algorithm>
 #include <array>

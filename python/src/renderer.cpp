@@ -9,7 +9,6 @@
 #include "core/line_aligned.h"
 #include "renderer.h"
 
-#include <pybind11/stl.h>
 
 #include <cstdint>
 #include <memory>

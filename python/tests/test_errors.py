@@ -133,3 +133,10 @@ def test_render_refuses_bad_out_and_placements(scene):
         facet.Renderer(threads=0)
     with pytest.raises(ValueError, match="fov"):
         facet.Camera(fov=180)
+
+
+def test_gpus_lists_the_devices_or_says_why_none():
+    lines = facet.gpus()
+    assert lines and all(isinstance(line, str) for line in lines)
+    if gpu_reason():
+        assert lines[0].startswith("none: ")
