@@ -237,7 +237,8 @@ TEST(CpuPipeline, SeedProjectionEqualsTheCameraMath) {
 
 TEST(CpuPipeline, SeedProjectionOverRowsEqualsColumns) {
     // projectVertexRows (the seed's interleaved (N, 3) layout, facet.project's) computes what
-    // projectVertices does on columns, bit for bit, odd count and loop tails included.
+    // projectVertices does on columns, bit for bit, over several chunks, with an odd count for
+    // the shuffles' and the loop's tails.
     const std::size_t n = 1003;
     std::mt19937 rng(5);
     std::uniform_real_distribution<float> pos(-50.0f, 50.0f);
@@ -257,9 +258,14 @@ TEST(CpuPipeline, SeedProjectionOverRowsEqualsColumns) {
     projectVertexRows({rows.data(), rows.data() + 1, rows.data() + 2, outRows.data(), outRows.data() + 1,
                        outRows.data() + 2, std::uint32_t(n), eye, cam.rotation(), 5.0f},
                       0, n);
+    // In place too (the rows are read a chunk ahead of being written).
+    projectVertexRows({rows.data(), nullptr, nullptr, rows.data(), nullptr, nullptr, std::uint32_t(n), eye,
+                       cam.rotation(), 5.0f},
+                      0, n);
     for (std::size_t i = 0; i < n; ++i) {
         const float column[3] = {x[i], y[i], z[i]};
         ASSERT_EQ(std::memcmp(column, &outRows[3 * i], sizeof column), 0) << "vertex " << i;
+        ASSERT_EQ(std::memcmp(column, &rows[3 * i], sizeof column), 0) << "in place, vertex " << i;
     }
 }
 

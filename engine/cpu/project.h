@@ -11,9 +11,10 @@ namespace facet {
 
 void projectVertices(const ProjectParams& params, std::size_t begin, std::size_t end);
 
-// The same over interleaved (x, y, z) rows, the seed's NumPy layout: params.px, py and pz point
-// at the first row's x, y and z (rows, rows + 1, rows + 2), params.x, y and z likewise into the
-// output rows, which must not overlap the input; begin and end count rows.
+// The same over interleaved (x, y, z) rows, the seed's NumPy layout: params.px points at the
+// input rows and params.x at the output rows (py, pz, y and z are not read), which are either
+// the input itself (in place) or do not overlap it; begin and end count rows. The rows are
+// turned into columns a few hundred at a time for the loop above.
 void projectVertexRows(const ProjectParams& params, std::size_t begin, std::size_t end);
 
 // The same one vertex at a time, with vectorisation disabled: the scalar baseline.

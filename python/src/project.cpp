@@ -21,24 +21,9 @@ namespace facet::python {
 
 namespace {
 
-// Rows through the engine's vectorised loop; where out overlaps the input (in place), each
-// chunk is first copied aside, as the loop's input and output must not overlap.
 void projectOnCpu(const float* v, float* out, std::size_t n, ProjectParams p) {
-    const bool overlap = out < v + 3 * n && v < out + 3 * n;
-    if (!overlap) {
-        p.px = v, p.py = v + 1, p.pz = v + 2, p.x = out, p.y = out + 1, p.z = out + 2;
-        projectVertexRows(p, 0, n);
-        return;
-    }
-    constexpr std::size_t kChunk = 1024;
-    alignas(64) std::array<float, 3 * kChunk> rows;
-    p.px = rows.data(), p.py = rows.data() + 1, p.pz = rows.data() + 2;
-    for (std::size_t begin = 0; begin < n; begin += kChunk) {
-        const std::size_t count = std::min(kChunk, n - begin);
-        std::copy(v + 3 * begin, v + 3 * (begin + count), rows.begin());
-        p.x = out + 3 * begin, p.y = p.x + 1, p.z = p.x + 2;
-        projectVertexRows(p, 0, count);
-    }
+    p.px = v, p.x = out;
+    projectVertexRows(p, 0, n);
 }
 
 #if defined(FACET_HAVE_CUDA)
@@ -109,6 +94,8 @@ py::array_t<float> project(py::handle vertices, py::handle rotation, py::handle 
     p.focus = focus;
     const float* in = v.data();
     float* o = result.mutable_data();
+    if (o != in && o < in + 3 * n && in < o + 3 * n)
+        throw py::value_error("out overlaps vertices without being the same array: pass out=vertices to work in place");
     py::gil_scoped_release release;
     if (on == "gpu") projectOnGpu(in, o, n, p, device.value_or(-1));
     else projectOnCpu(in, o, n, p);

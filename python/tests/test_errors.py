@@ -70,6 +70,9 @@ def test_project_refuses_bad_out_and_parameters():
         facet.project(v, np.eye(4), SHIFT, 5.0)
     with pytest.raises(ValueError, match=r"shift must be an array of shape \(3,\)"):
         facet.project(v, R, [0, 0], 5.0)
+    rows = np.zeros((11, 3), np.float32)
+    with pytest.raises(ValueError, match="overlaps"):
+        facet.project(rows[:10], R, SHIFT, 5.0, out=rows[1:])
     with pytest.raises(ValueError, match="'cpu' or 'gpu'"):
         facet.project(v, R, SHIFT, 5.0, on="tpu")
 
