@@ -67,7 +67,9 @@ void projectOnGpu(const float*, float*, std::size_t, ProjectParams, int) {
 // real dtype, unlike the vertices.
 template <std::size_t count>
 std::array<float, count> smallArray(py::handle value, const char* name, const std::vector<py::ssize_t>& shape) {
-    const auto a = py::array_t<float, py::array::forcecast | py::array::c_style>::ensure(value);
+    using Floats = py::array_t<float, py::array::forcecast | py::array::c_style>;
+    // Float32 arrays as they are (the common case, and the cheap one), anything else converted.
+    const auto a = Floats::check_(value) ? py::reinterpret_borrow<Floats>(value) : Floats::ensure(value);
     if (!a || a.ndim() != static_cast<py::ssize_t>(shape.size()) ||
         !std::equal(shape.begin(), shape.end(), a.shape()))
         throw py::value_error(std::string(name) + " must be an array of shape " + shapeText(shape) + ", got " +
