@@ -41,6 +41,15 @@ def per_call(function, calls):
     return (time.perf_counter() - start) / calls
 
 
+def per_call_cpu(function, calls):
+    """Seconds of this process's CPU time per call: for single-threaded calls, what a busy
+    machine's other work does not add to (wall time does, when this process waits its turn)."""
+    start = time.process_time()
+    for _ in range(calls):
+        function()
+    return (time.process_time() - start) / calls
+
+
 def bench_project(rounds):
     print("facet.project against the seed's NumPy render_all_verts (identity R, shift (0, 0, 10), focus 5):")
     R, shift, focus = np.eye(3, dtype=np.float32), np.array([0, 0, 10], np.float32), np.float32(5)
@@ -51,16 +60,17 @@ def bench_project(rounds):
         cases = {"numpy": lambda: render_all_verts(verts, R, shift, focus),
                  "facet": lambda: facet.project(verts, R, shift, focus),
                  "facet out=": lambda: facet.project(verts, R, shift, focus, out)}
-        times = {name: [] for name in cases}
+        wall, cpu = {name: [] for name in cases}, {name: [] for name in cases}
         for _ in range(rounds):  # alternating, so a busy moment of the machine hits all alike
             for name, function in cases.items():
                 function()
-                times[name].append(per_call(function, calls))
-        numpy_us = statistics.median(times["numpy"]) * 1e6
+                wall[name].append(per_call(function, calls))
+                cpu[name].append(per_call_cpu(function, calls))
+        numpy_wall, numpy_cpu = statistics.median(wall["numpy"]), statistics.median(cpu["numpy"])
         for name in cases:
-            us = statistics.median(times[name]) * 1e6
-            ratio = "" if name == "numpy" else f"  {numpy_us / us:6.1f}x (target {target}x)"
-            print(f"  n={n:>8} {name:11} {us:12.2f} us per call{ratio}")
+            w, c = statistics.median(wall[name]), statistics.median(cpu[name])
+            ratio = "" if name == "numpy" else f"  {numpy_wall / w:6.1f}x wall, {numpy_cpu / c:6.1f}x CPU (target {target}x)"
+            print(f"  n={n:>8} {name:11} {w * 1e6:12.2f} us per call wall, {c * 1e6:12.2f} CPU{ratio}")
 
 
 def cli_frame_ms(facet_render, size, frames):
