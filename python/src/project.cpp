@@ -98,6 +98,7 @@ py::array_t<float> project(py::handle vertices, py::handle rotation, py::handle 
     float* o = result.mutable_data();
     if (o != in && o < in + 3 * n && in < o + 3 * n)
         throw py::value_error("out overlaps vertices without being the same array: pass out=vertices to work in place");
+    if (n == 0) return result; // nothing to launch
     py::gil_scoped_release release;
     if (on == "gpu") projectOnGpu(in, o, n, p, device.value_or(-1));
     else projectOnCpu(in, o, n, p);
