@@ -117,7 +117,13 @@ public:
         return frame;
     }
 
-    Renderer& renderer() { return renderer_; }
+    // Reads the renderer's state between renders (one on another thread may change it).
+    template <class Read>
+    auto read(Read&& reader) {
+        py::gil_scoped_release release;
+        const std::lock_guard<std::mutex> lock(mutex_);
+        return reader(static_cast<const Renderer&>(renderer_));
+    }
 
 private:
     std::mutex mutex_;
@@ -178,11 +184,14 @@ void bindRenderer(py::module_& m) {
              py::arg("msaa") = 1, py::arg("view") = "shaded", py::arg("cull") = "none", py::arg("out") = py::none(),
              "Renders model seen by camera into a new Frame of size (width, height), or into out (a Frame or a "
              "(color, depth) pair of C-contiguous arrays of that size).")
-        .def_property_readonly("placement", [](PyRenderer& r) { return r.renderer().placement().describe(); })
-        .def_property_readonly("note", [](PyRenderer& r) { return r.renderer().placement().note; })
-        .def_property_readonly("threads", [](PyRenderer& r) { return r.renderer().threadCount(); })
-        .def_property_readonly("device_name", [](PyRenderer& r) { return r.renderer().deviceName(); })
-        .def_property_readonly("gpu_unavailable", [](PyRenderer& r) { return r.renderer().gpuUnavailable(); });
+        .def_property_readonly("placement",
+                               [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.placement().describe(); }); })
+        .def_property_readonly("note", [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.placement().note; }); })
+        .def_property_readonly("threads", [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.threadCount(); }); })
+        .def_property_readonly("device_name",
+                               [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.deviceName(); }); })
+        .def_property_readonly("gpu_unavailable",
+                               [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.gpuUnavailable(); }); });
 }
 
 } // namespace facet::python
