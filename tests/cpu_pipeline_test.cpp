@@ -252,16 +252,16 @@ TEST(CpuPipeline, SeedProjectionOverRowsEqualsColumns) {
     cam.yawDegrees = 37.0f;
     cam.pitchDegrees = -12.0f;
     const glm::vec3 eye(1.0f, 2.0f, 10.0f);
-    projectVertices({px.data(), py.data(), pz.data(), x.data(), y.data(), z.data(), std::uint32_t(n), eye,
-                     cam.rotation(), 5.0f},
-                    0, n);
+    projectVertices(
+        {px.data(), py.data(), pz.data(), x.data(), y.data(), z.data(), std::uint32_t(n), eye, cam.rotation(), 5.0f}, 0,
+        n);
     projectVertexRows({rows.data(), rows.data() + 1, rows.data() + 2, outRows.data(), outRows.data() + 1,
                        outRows.data() + 2, std::uint32_t(n), eye, cam.rotation(), 5.0f},
                       0, n);
     // In place too (the rows are read a chunk ahead of being written).
-    projectVertexRows({rows.data(), nullptr, nullptr, rows.data(), nullptr, nullptr, std::uint32_t(n), eye,
-                       cam.rotation(), 5.0f},
-                      0, n);
+    projectVertexRows(
+        {rows.data(), nullptr, nullptr, rows.data(), nullptr, nullptr, std::uint32_t(n), eye, cam.rotation(), 5.0f}, 0,
+        n);
     for (std::size_t i = 0; i < n; ++i) {
         const float column[3] = {x[i], y[i], z[i]};
         ASSERT_EQ(std::memcmp(column, &outRows[3 * i], sizeof column), 0) << "vertex " << i;

@@ -54,9 +54,7 @@ struct RowShuffle {
 };
 
 // Lanes 0, 3, 6 from a, 1, 4, 7 from b, 2, 5 from c.
-inline __m256 pick(__m256 a, __m256 b, __m256 c) {
-    return _mm256_blend_ps(_mm256_blend_ps(a, b, 0x92), c, 0x24);
-}
+inline __m256 pick(__m256 a, __m256 b, __m256 c) { return _mm256_blend_ps(_mm256_blend_ps(a, b, 0x92), c, 0x24); }
 
 void splitRows(const float* rows, std::size_t n, float* x, float* y, float* z) {
     const RowShuffle s;

@@ -6,14 +6,10 @@ namespace facet::python {
 
 namespace {
 
-template <class T>
-const char* dtypeName();
-template <>
-const char* dtypeName<float>() { return "float32"; }
-template <>
-const char* dtypeName<std::uint8_t>() { return "uint8"; }
-template <>
-const char* dtypeName<std::uint32_t>() { return "uint32"; }
+template <class T> const char* dtypeName();
+template <> const char* dtypeName<float>() { return "float32"; }
+template <> const char* dtypeName<std::uint8_t>() { return "uint8"; }
+template <> const char* dtypeName<std::uint32_t>() { return "uint32"; }
 
 std::string describeValue(py::handle value) {
     if (!py::isinstance<py::array>(value)) return std::string(py::str(py::type::of(value).attr("__name__")));
@@ -39,7 +35,8 @@ std::string shapeText(const std::vector<py::ssize_t>& shape, const char* letters
 template <class T>
 py::array_t<T> requireArray(py::handle value, const std::string& name, const std::vector<py::ssize_t>& shape,
                             bool writable) {
-    const std::string expected = std::string("a C-contiguous ") + dtypeName<T>() + " array of shape " + shapeText(shape);
+    const std::string expected =
+        std::string("a C-contiguous ") + dtypeName<T>() + " array of shape " + shapeText(shape);
     if (!py::array_t<T>::check_(value))
         throw py::type_error(name + " must be " + expected + ", got " + describeValue(value) +
                              " (facet converts nothing silently: use .astype(numpy." + dtypeName<T>() + "))");
@@ -48,7 +45,8 @@ py::array_t<T> requireArray(py::handle value, const std::string& name, const std
     for (std::size_t i = 0; fits && i < shape.size(); ++i) fits = shape[i] == kAny || a.shape(i) == shape[i];
     if (!fits) throw py::value_error(name + " must be " + expected + ", got " + describeValue(value));
     if (!(a.flags() & py::array::c_style))
-        throw py::value_error(name + " must be " + expected + ", got a non-contiguous one (use numpy.ascontiguousarray)");
+        throw py::value_error(name + " must be " + expected +
+                              ", got a non-contiguous one (use numpy.ascontiguousarray)");
     if (writable && !a.writeable()) throw py::value_error(name + " must be writable, got a read-only array");
     return a;
 }

@@ -7,7 +7,6 @@
 #include "core/camera.h"
 #include "core/error.h"
 
-
 #include <array>
 #include <cmath>
 
@@ -70,9 +69,9 @@ py::array_t<float> rotationArray(const Camera& c) {
 
 std::string repr(const Camera& c) {
     return "facet.Camera(eye=(" + std::to_string(c.eye.x) + ", " + std::to_string(c.eye.y) + ", " +
-           std::to_string(c.eye.z) + "), yaw=" + std::to_string(c.yawDegrees) + ", pitch=" +
-           std::to_string(c.pitchDegrees) + ", fov=" + std::to_string(c.fovYDegrees) + ", near=" +
-           std::to_string(c.nearPlane) + ", far=" + std::to_string(c.farPlane) + ")";
+           std::to_string(c.eye.z) + "), yaw=" + std::to_string(c.yawDegrees) +
+           ", pitch=" + std::to_string(c.pitchDegrees) + ", fov=" + std::to_string(c.fovYDegrees) +
+           ", near=" + std::to_string(c.nearPlane) + ", far=" + std::to_string(c.farPlane) + ")";
 }
 
 } // namespace
@@ -85,10 +84,12 @@ void bindCamera(py::module_& m) {
                     py::arg("fov") = 60.0f, py::arg("near") = 0.1f, py::arg("far") = 1000.0f,
                     "A camera at eye looking at target (as glm::lookAt; facet's camera has no roll).")
         .def_static(
-            "framing", [](const Model& model, float aspect, float fov) { return Camera::framing(model.mesh, aspect, fov); },
+            "framing",
+            [](const Model& model, float aspect, float fov) { return Camera::framing(model.mesh, aspect, fov); },
             py::arg("model"), py::arg("aspect"), py::arg("fov") = 60.0f,
             "facet-render's default view of the whole model for an image of this aspect (width / height).")
-        .def_property("eye", [](const Camera& c) { return tuple(c.eye); }, [](Camera& c, const Vec3& v) { c.eye = vec(v); })
+        .def_property(
+            "eye", [](const Camera& c) { return tuple(c.eye); }, [](Camera& c, const Vec3& v) { c.eye = vec(v); })
         .def_readwrite("yaw", &Camera::yawDegrees)
         .def_readwrite("pitch", &Camera::pitchDegrees)
         .def_readwrite("fov", &Camera::fovYDegrees)
@@ -101,7 +102,10 @@ void bindCamera(py::module_& m) {
         .def_property_readonly("focus", &Camera::focus, "1 / tan(fov / 2)")
         .def("__repr__", &repr)
         .def(py::pickle(
-            [](const Camera& c) { return py::make_tuple(tuple(c.eye), c.yawDegrees, c.pitchDegrees, c.fovYDegrees, c.nearPlane, c.farPlane); },
+            [](const Camera& c) {
+                return py::make_tuple(tuple(c.eye), c.yawDegrees, c.pitchDegrees, c.fovYDegrees, c.nearPlane,
+                                      c.farPlane);
+            },
             [](const py::tuple& t) {
                 return make(t[0].cast<Vec3>(), t[1].cast<float>(), t[2].cast<float>(), t[3].cast<float>(),
                             t[4].cast<float>(), t[5].cast<float>());

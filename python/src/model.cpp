@@ -90,8 +90,10 @@ Model fromArrays(py::handle positions, py::handle triangles, py::handle uv, py::
     Mesh& mesh = model.mesh;
     splitColumns(p, {&mesh.px, &mesh.py, &mesh.pz});
     mesh.indices.assign(t.data(), t.data() + t.size());
-    if (!uv.is_none()) splitColumns(requireArray<float>(uv, "uv", {n, 2}), {&mesh.u, &mesh.v});
-    else mesh.u.assign(std::size_t(n), 0.0f), mesh.v.assign(std::size_t(n), 0.0f);
+    if (!uv.is_none())
+        splitColumns(requireArray<float>(uv, "uv", {n, 2}), {&mesh.u, &mesh.v});
+    else
+        mesh.u.assign(std::size_t(n), 0.0f), mesh.v.assign(std::size_t(n), 0.0f);
     mesh.hasTexCoords = !uv.is_none();
     if (!colors.is_none()) splitColumns(requireArray<float>(colors, "colors", {n, 3}), {&mesh.cr, &mesh.cg, &mesh.cb});
     mesh.ranges.push_back({0, static_cast<std::uint32_t>(t.shape(0)), 0});
@@ -103,8 +105,10 @@ Model fromArrays(py::handle positions, py::handle triangles, py::handle uv, py::
     }
     try {
         validateMesh(mesh, model.materials.size(), name); // indices within the vertices, before normals read them
-        if (!normals.is_none()) splitColumns(requireArray<float>(normals, "normals", {n, 3}), {&mesh.nx, &mesh.ny, &mesh.nz});
-        else generateNormals(mesh);
+        if (!normals.is_none())
+            splitColumns(requireArray<float>(normals, "normals", {n, 3}), {&mesh.nx, &mesh.ny, &mesh.nz});
+        else
+            generateNormals(mesh);
     } catch (const Error& e) {
         throw py::value_error(e.what());
     }
@@ -115,13 +119,11 @@ Model fromArrays(py::handle positions, py::handle triangles, py::handle uv, py::
     return model;
 }
 
-template <class T>
-py::bytes bytesOf(const std::vector<T>& v) {
+template <class T> py::bytes bytesOf(const std::vector<T>& v) {
     return py::bytes(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
 }
 
-template <class T>
-std::vector<T> vectorOf(const py::bytes& b) {
+template <class T> std::vector<T> vectorOf(const py::bytes& b) {
     const std::string s = b;
     std::vector<T> v(s.size() / sizeof(T));
     std::memcpy(v.data(), s.data(), v.size() * sizeof(T));
@@ -187,7 +189,8 @@ py::tuple boundsOf(const Model& m) {
 } // namespace
 
 void bindModel(py::module_& m) {
-    py::class_<Model>(m, "Model", "A mesh with its materials and textures (immutable); see facet.load and Model.from_arrays.")
+    py::class_<Model>(m, "Model",
+                      "A mesh with its materials and textures (immutable); see facet.load and Model.from_arrays.")
         .def_static("from_arrays", &fromArrays, py::arg("positions"), py::arg("triangles"), py::arg("uv") = py::none(),
                     py::arg("normals") = py::none(), py::arg("colors") = py::none(), py::arg("texture") = py::none(),
                     py::arg("name") = "from_arrays",
@@ -199,12 +202,24 @@ void bindModel(py::module_& m) {
         .def_property_readonly("triangle_count", [](const Model& x) { return x.mesh.triangleCount(); })
         .def_property_readonly("material_count", [](const Model& x) { return x.materials.size(); })
         .def_property_readonly("texture_count", [](const Model& x) { return x.textures.size(); })
-        .def_property_readonly("positions", [](const Model& x) { return joinColumns({&x.mesh.px, &x.mesh.py, &x.mesh.pz}); },
-                               "(N, 3) float32, a copy")
-        .def_property_readonly("normals", [](const Model& x) { return joinColumns({&x.mesh.nx, &x.mesh.ny, &x.mesh.nz}); },
-                               "(N, 3) float32, a copy")
-        .def_property_readonly("uv", [](const Model& x) { return joinColumns({&x.mesh.u, &x.mesh.v}); },
-                               "(N, 2) float32, a copy")
+        .def_property_readonly(
+            "positions",
+            [](const Model& x) {
+                return joinColumns({&x.mesh.px, &x.mesh.py, &x.mesh.pz});
+            },
+            "(N, 3) float32, a copy")
+        .def_property_readonly(
+            "normals",
+            [](const Model& x) {
+                return joinColumns({&x.mesh.nx, &x.mesh.ny, &x.mesh.nz});
+            },
+            "(N, 3) float32, a copy")
+        .def_property_readonly(
+            "uv",
+            [](const Model& x) {
+                return joinColumns({&x.mesh.u, &x.mesh.v});
+            },
+            "(N, 2) float32, a copy")
         .def_property_readonly(
             "triangles",
             [](const Model& x) {

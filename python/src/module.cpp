@@ -23,8 +23,8 @@ ErrorTypes& errorTypes() {
 
 void bindErrors(py::module_& m) {
     ErrorTypes& types = errorTypes();
-    types.error = py::reinterpret_steal<py::object>(
-        PyErr_NewExceptionWithDoc("facet.Error", "A failure facet reports (facet::Error).", PyExc_RuntimeError, nullptr));
+    types.error = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
+        "facet.Error", "A failure facet reports (facet::Error).", PyExc_RuntimeError, nullptr));
     types.parseError = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
         "facet.ParseError", "A rejected input file; .file and .line (1-based, 0: the whole file) say where.",
         types.error.ptr(), nullptr));

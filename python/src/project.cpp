@@ -10,7 +10,6 @@
 #include "cuda/device_buffer.h"
 #endif
 
-
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -52,8 +51,8 @@ void projectOnGpu(const float* v, float* out, std::size_t n, ProjectParams p, in
     p.x = result.data(), p.y = result.data() + n, p.z = result.data() + 2 * n;
     p.count = static_cast<std::uint32_t>(n);
     launchProject(p, stream.get());
-    FACET_CUDA_CHECK(cudaMemcpyAsync(columns.data(), result.data(), 3 * n * sizeof(float), cudaMemcpyDeviceToHost,
-                                     stream.get()));
+    FACET_CUDA_CHECK(
+        cudaMemcpyAsync(columns.data(), result.data(), 3 * n * sizeof(float), cudaMemcpyDeviceToHost, stream.get()));
     FACET_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
     joinRows(columns.data(), columns.data() + n, columns.data() + 2 * n, n, out);
 }
@@ -70,8 +69,7 @@ std::array<float, count> smallArray(py::handle value, const char* name, const st
     using Floats = py::array_t<float, py::array::forcecast | py::array::c_style>;
     // Float32 arrays as they are (the common case, and the cheap one), anything else converted.
     const auto a = Floats::check_(value) ? py::reinterpret_borrow<Floats>(value) : Floats::ensure(value);
-    if (!a || a.ndim() != static_cast<py::ssize_t>(shape.size()) ||
-        !std::equal(shape.begin(), shape.end(), a.shape()))
+    if (!a || a.ndim() != static_cast<py::ssize_t>(shape.size()) || !std::equal(shape.begin(), shape.end(), a.shape()))
         throw py::value_error(std::string(name) + " must be an array of shape " + shapeText(shape) + ", got " +
                               std::string(py::repr(value)));
     std::array<float, count> out;
@@ -100,8 +98,10 @@ py::array_t<float> project(py::handle vertices, py::handle rotation, py::handle 
         throw py::value_error("out overlaps vertices without being the same array: pass out=vertices to work in place");
     if (n == 0) return result; // nothing to launch
     py::gil_scoped_release release;
-    if (on == "gpu") projectOnGpu(in, o, n, p, device.value_or(-1));
-    else projectOnCpu(in, o, n, p);
+    if (on == "gpu")
+        projectOnGpu(in, o, n, p, device.value_or(-1));
+    else
+        projectOnCpu(in, o, n, p);
     return result;
 }
 

@@ -9,7 +9,6 @@
 #include "core/line_aligned.h"
 #include "renderer.h"
 
-
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -21,8 +20,7 @@ namespace facet::python {
 namespace {
 
 // A name from E's table (core/names.h), or ValueError listing the names.
-template <class E>
-E choice(const char* what, const std::string& name) {
+template <class E> E choice(const char* what, const std::string& name) {
     if (const std::optional<E> value = fromName<E>(name)) return *value;
     throw py::value_error(std::string(what) + " must be " + nameChoices<E>() + ", got '" + name + "'");
 }
@@ -64,8 +62,10 @@ Frame newFrame(int width, int height) {
     Buffers* raw = buffers.get();
     const py::capsule owner(buffers.release(), [](void* p) { delete static_cast<Buffers*>(p); });
     const py::ssize_t h = height, w = width;
-    return Frame{py::array_t<std::uint8_t>({h, w, py::ssize_t(4)}, reinterpret_cast<std::uint8_t*>(raw->color.data()), owner),
-                 py::array_t<float>({h, w}, raw->depth.data(), owner), {}};
+    return Frame{
+        py::array_t<std::uint8_t>({h, w, py::ssize_t(4)}, reinterpret_cast<std::uint8_t*>(raw->color.data()), owner),
+        py::array_t<float>({h, w}, raw->depth.data(), owner),
+        {}};
 }
 
 // The caller's out=: a Frame, or a (color, depth) pair, of the requested size.
@@ -81,7 +81,8 @@ Frame frameFrom(py::handle out, int width, int height) {
     }
     const py::ssize_t h = height, w = width;
     return Frame{requireArray<std::uint8_t>(color, "out color", {h, w, 4}, true),
-                 requireArray<float>(depth, "out depth", {h, w}, true), {}};
+                 requireArray<float>(depth, "out depth", {h, w}, true),
+                 {}};
 }
 
 class PyRenderer {
@@ -118,8 +119,7 @@ public:
     }
 
     // Reads the renderer's state between renders (one on another thread may change it).
-    template <class Read>
-    auto read(Read&& reader) {
+    template <class Read> auto read(Read&& reader) {
         py::gil_scoped_release release;
         const std::lock_guard<std::mutex> lock(mutex_);
         return reader(static_cast<const Renderer&>(renderer_));
@@ -133,7 +133,8 @@ private:
 };
 
 std::unique_ptr<PyRenderer> makeRenderer(const std::string& vertex, const std::string& raster,
-                                         std::optional<int> threads, std::optional<int> device, const std::string& stage) {
+                                         std::optional<int> threads, std::optional<int> device,
+                                         const std::string& stage) {
     RendererOptions o;
     o.backend = choice<Backend>("stage", stage);
     if (vertex != "auto") o.vertex = choice<Side>("vertex ('auto', or)", vertex);
@@ -180,18 +181,23 @@ void bindRenderer(py::module_& m) {
              "CUDA device; stage: 'auto', 'cpu', 'gpu', 'gl' (the OpenGL reference) or 'kernels' (the CUDA kernels on "
              "the CPU), as facet-render's --stage.")
         .def("render", &PyRenderer::render, py::arg("model"), py::arg("camera"), py::kw_only(),
-             py::arg("size") = std::pair<int, int>(1280, 720), py::arg("filter") = "trilinear", py::arg("light") = false,
-             py::arg("msaa") = 1, py::arg("view") = "shaded", py::arg("cull") = "none", py::arg("out") = py::none(),
+             py::arg("size") = std::pair<int, int>(1280, 720), py::arg("filter") = "trilinear",
+             py::arg("light") = false, py::arg("msaa") = 1, py::arg("view") = "shaded", py::arg("cull") = "none",
+             py::arg("out") = py::none(),
              "Renders model seen by camera into a new Frame of size (width, height), or into out (a Frame or a "
              "(color, depth) pair of C-contiguous arrays of that size).")
-        .def_property_readonly("placement",
-                               [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.placement().describe(); }); })
-        .def_property_readonly("note", [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.placement().note; }); })
-        .def_property_readonly("threads", [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.threadCount(); }); })
+        .def_property_readonly(
+            "placement",
+            [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.placement().describe(); }); })
+        .def_property_readonly(
+            "note", [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.placement().note; }); })
+        .def_property_readonly("threads",
+                               [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.threadCount(); }); })
         .def_property_readonly("device_name",
                                [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.deviceName(); }); })
-        .def_property_readonly("gpu_unavailable",
-                               [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.gpuUnavailable(); }); });
+        .def_property_readonly("gpu_unavailable", [](PyRenderer& r) {
+            return r.read([](const Renderer& x) { return x.gpuUnavailable(); });
+        });
 }
 
 } // namespace facet::python
