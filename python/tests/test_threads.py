@@ -1,5 +1,6 @@
 """Several threads render (and project) at once: each Renderer's pictures are the ones a
 single thread gets, whether threads share one Renderer or each has its own."""
+import sys
 import threading
 
 import numpy as np
@@ -73,3 +74,37 @@ def test_threads_projecting_at_once():
     got = [None] * 4
     run_threads(4, lambda i: got.__setitem__(i, facet.project(inputs[i], R, shift, 5.0)))
     assert all(np.array_equal(a, b) for a, b in zip(got, expected))
+
+
+def python_runs_during(call):
+    """How often this thread's Python ran while another thread was inside `call`. With a long
+    switch interval, a call that kept the GIL would let this thread run only after it returned
+    (and the other thread had finished); one that releases it lets this thread count until the
+    call wants the GIL back."""
+    inside, done, count = threading.Event(), threading.Event(), 0
+
+    def work():
+        inside.set()
+        call()
+        done.set()
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(0.5)
+    try:
+        thread = threading.Thread(target=work)
+        thread.start()
+        inside.wait()
+        while not done.is_set():
+            count += 1
+        thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    return count
+
+
+def test_rendering_and_projecting_release_the_gil(scene):
+    renderer = facet.Renderer(stage="cpu", threads=1)
+    camera = facet.Camera.framing(scene, 16 / 9)
+    assert python_runs_during(lambda: renderer.render(scene, camera, size=(1920, 1080))) > 1000
+    v = np.zeros((4_000_000, 3), np.float32)
+    assert python_runs_during(lambda: facet.project(v, np.eye(3), [0, 0, -1], 1.0, out=v)) > 1000
