@@ -132,13 +132,20 @@ private:
     const Model* current_ = nullptr;
 };
 
+// Where a stage runs: "auto" leaves it to the renderer.
+std::optional<Side> stageSide(const char* what, const std::string& name) {
+    if (name == "auto") return std::nullopt;
+    if (const std::optional<Side> side = fromName<Side>(name)) return side;
+    throw py::value_error(std::string(what) + " must be auto, " + nameChoices<Side>() + ", got '" + name + "'");
+}
+
 std::unique_ptr<PyRenderer> makeRenderer(const std::string& vertex, const std::string& raster,
                                          std::optional<int> threads, std::optional<int> device,
                                          const std::string& stage) {
     RendererOptions o;
     o.backend = choice<Backend>("stage", stage);
-    if (vertex != "auto") o.vertex = choice<Side>("vertex ('auto', or)", vertex);
-    if (raster != "auto") o.raster = choice<Side>("raster ('auto', or)", raster);
+    o.vertex = stageSide("vertex", vertex);
+    o.raster = stageSide("raster", raster);
     if (threads && *threads < 1) throw py::value_error("threads must be None (one per hardware thread) or >= 1");
     if (device && *device < 0) throw py::value_error("device must be None (FACET_DEVICE, else 0) or a CUDA index >= 0");
     o.threads = threads.value_or(0);

@@ -132,6 +132,8 @@ def test_render_refuses_bad_out_and_placements(scene):
         renderer.render(scene, camera, size=(8, 4), out=np.zeros((4, 8, 4), np.uint8))
     with pytest.raises(ValueError, match="stage must be auto, cpu, gpu, gl or kernels"):
         facet.Renderer(stage="vulkan")
+    with pytest.raises(ValueError, match="vertex must be auto, cpu or gpu, got 'tpu'"):
+        facet.Renderer(vertex="tpu")
     with pytest.raises(ValueError, match="threads"):
         facet.Renderer(threads=0)
     with pytest.raises(ValueError, match="fov"):
