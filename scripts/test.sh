@@ -82,7 +82,8 @@ if [ "${FACET_SKIP_SANITIZERS:-0}" = 1 ]; then
   echo "== facet: sanitizer pass skipped (FACET_SKIP_SANITIZERS=1)"
 else
   echo "== facet: test suite under AddressSanitizer + UndefinedBehaviorSanitizer (${asan_dir})"
-  build_tree "$asan_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFACET_CUDA=OFF -DFACET_SANITIZE=address,undefined
+  build_tree "$asan_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFACET_CUDA=OFF -DFACET_SANITIZE=address,undefined \
+    -DFACET_PYTHON=OFF # the module is tested on the normal build; an ASan one needs its runtime preloaded
   # Leaks inside Mesa, X and GLFW are suppressed by tests/lsan_suppressions.txt (third-party
   # libraries only); undefined behaviour prints its stack and fails the test.
   # The sanitizers exit with a code of their own (86), which no facet program uses, so a test
