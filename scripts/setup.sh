@@ -14,6 +14,7 @@ packages=(
   libglfw3-dev libgl-dev libegl-dev libimgui-dev python3-glad
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth xdotool fonts-dejavu-core
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-dask python3-distributed python3-tqdm python3-venv
 )
 
 # For the test command's fuzzing pass (clang with libFuzzer), and for facet-bench's NumPy

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets facet up (scripts/setup.sh) and runs the whole test suite through CTest, in three passes:
-#   1. the suite on the normal build (build/);
+#   1. the suite on the normal build (build/), then the Python module's pytest suite;
 #   2. a short libFuzzer run of each loader (build-fuzz/, clang; skipped with a message where
 #      clang or libFuzzer is missing, or with FACET_SKIP_FUZZ=1);
 #   3. the suite again under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/, without
@@ -45,6 +45,22 @@ libfuzzer_probe() {
 echo "== facet: test suite (${build_dir})"
 ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
 
+# The Python module's tests, with the interpreter CMake built it for (Debian's, which sees the
+# python3-* packages). pytest's exit 5 (no test collected) is a failure too.
+python_exe="$(sed -n 's/^FACET_PYTHON_EXECUTABLE:INTERNAL=//p' "$build_dir/CMakeCache.txt")"
+if [ -z "$python_exe" ]; then
+  why="$(grep -h 'facet: Python module' "$build_dir/configure.log" || echo 'see CMake output')"
+  if $ci; then echo "== facet: Python tests FAILED under CI=true: the module was not built: $why" >&2; exit 1; fi
+  echo "== facet: Python tests SKIPPED: the module was not built: $why"
+else
+  echo "== facet: Python tests (python/tests, $python_exe)"
+  pytest_status=0
+  PYTHONPATH="$build_dir/python" FACET_BUILD_DIR="$build_dir" "$python_exe" -m pytest -q -p no:cacheprovider \
+    "$root/python/tests" || pytest_status=$?
+  if [ "$pytest_status" = 5 ]; then echo "== facet: Python tests FAILED: pytest collected no test" >&2; exit 1; fi
+  if [ "$pytest_status" != 0 ]; then exit "$pytest_status"; fi
+fi
+
 fuzz_dir="$root/build-fuzz"
 if [ "${FACET_SKIP_FUZZ:-0}" = 1 ]; then
   echo "== facet: fuzzing skipped (FACET_SKIP_FUZZ=1)"
@@ -56,7 +72,7 @@ elif ! libfuzzer_error="$(libfuzzer_probe)"; then
   echo "== facet: fuzzing SKIPPED: clang++ with libFuzzer not found (install clang and libclang-rt-dev)"
 else
   echo "== facet: short fuzzing run (${fuzz_dir}; README 'Robustness' has the long one)"
-  build_tree "$fuzz_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFACET_FUZZ=ON -DFACET_CUDA=OFF \
+  build_tree "$fuzz_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFACET_FUZZ=ON -DFACET_CUDA=OFF -DFACET_PYTHON=OFF \
     -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
   ctest --test-dir "$fuzz_dir" --output-on-failure -j "$jobs"
 fi
@@ -66,7 +82,8 @@ if [ "${FACET_SKIP_SANITIZERS:-0}" = 1 ]; then
   echo "== facet: sanitizer pass skipped (FACET_SKIP_SANITIZERS=1)"
 else
   echo "== facet: test suite under AddressSanitizer + UndefinedBehaviorSanitizer (${asan_dir})"
-  build_tree "$asan_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFACET_CUDA=OFF -DFACET_SANITIZE=address,undefined
+  build_tree "$asan_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFACET_CUDA=OFF -DFACET_SANITIZE=address,undefined \
+    -DFACET_PYTHON=OFF # the module is tested on the normal build; an ASan one needs its runtime preloaded
   # Leaks inside Mesa, X and GLFW are suppressed by tests/lsan_suppressions.txt (third-party
   # libraries only); undefined behaviour prints its stack and fails the test.
   # The sanitizers exit with a code of their own (86), which no facet program uses, so a test

@@ -235,5 +235,39 @@ TEST(CpuPipeline, SeedProjectionEqualsTheCameraMath) {
     EXPECT_EQ(out[0][0][8], std::numeric_limits<float>::infinity());
 }
 
+TEST(CpuPipeline, SeedProjectionOverRowsEqualsColumns) {
+    // projectVertexRows (the seed's interleaved (N, 3) layout, facet.project's) computes what
+    // projectVertices does on columns, bit for bit, over several chunks, with an odd count for
+    // the shuffles' and the loop's tails.
+    const std::size_t n = 1003;
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> pos(-50.0f, 50.0f);
+    std::vector<float> px(n), py(n), pz(n), rows(3 * n), x(n), y(n), z(n), outRows(3 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+        px[i] = rows[3 * i] = pos(rng);
+        py[i] = rows[3 * i + 1] = pos(rng);
+        pz[i] = rows[3 * i + 2] = pos(rng);
+    }
+    Camera cam;
+    cam.yawDegrees = 37.0f;
+    cam.pitchDegrees = -12.0f;
+    const glm::vec3 eye(1.0f, 2.0f, 10.0f);
+    projectVertices(
+        {px.data(), py.data(), pz.data(), x.data(), y.data(), z.data(), std::uint32_t(n), eye, cam.rotation(), 5.0f}, 0,
+        n);
+    projectVertexRows({rows.data(), rows.data() + 1, rows.data() + 2, outRows.data(), outRows.data() + 1,
+                       outRows.data() + 2, std::uint32_t(n), eye, cam.rotation(), 5.0f},
+                      0, n);
+    // In place too (the rows are read a chunk ahead of being written).
+    projectVertexRows(
+        {rows.data(), nullptr, nullptr, rows.data(), nullptr, nullptr, std::uint32_t(n), eye, cam.rotation(), 5.0f}, 0,
+        n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const float column[3] = {x[i], y[i], z[i]};
+        ASSERT_EQ(std::memcmp(column, &outRows[3 * i], sizeof column), 0) << "vertex " << i;
+        ASSERT_EQ(std::memcmp(column, &rows[3 * i], sizeof column), 0) << "in place, vertex " << i;
+    }
+}
+
 } // namespace
 } // namespace facet

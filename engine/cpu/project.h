@@ -11,6 +11,12 @@ namespace facet {
 
 void projectVertices(const ProjectParams& params, std::size_t begin, std::size_t end);
 
+// The same over interleaved (x, y, z) rows, the seed's NumPy layout: params.px points at the
+// input rows and params.x at the output rows (py, pz, y and z are not read), which are either
+// the input itself (in place) or do not overlap it; begin and end count rows. The rows are
+// turned into columns a few hundred at a time for the loop above.
+void projectVertexRows(const ProjectParams& params, std::size_t begin, std::size_t end);
+
 // The same one vertex at a time, with vectorisation disabled: the scalar baseline.
 void projectVerticesScalar(const ProjectParams& params, std::size_t begin, std::size_t end);
 

@@ -1,0 +1,30 @@
+"""facet from Python: load or build a mesh, render it on the CPU or the GPU into NumPy arrays,
+and project vertices the way the seed's NumPy code does, without copies of the big arrays.
+
+    import facet
+    model = facet.load("scene.obj")
+    camera = facet.Camera.framing(model, aspect=640 / 480)
+    frame = facet.Renderer().render(model, camera, size=(640, 480))
+    frame.color  # (480, 640, 4) uint8 RGBA, frame.depth (480, 640) float32, frame.stats
+"""
+from ._facet import (  # noqa: F401
+    Camera,
+    Error,
+    Frame,
+    FrameStats,
+    LoadWarning,
+    Model,
+    ParseError,
+    Renderer,
+    gpus,
+    load,
+    model_extensions,
+    project,
+    read_image,
+    write_png,
+)
+
+__all__ = [
+    "Camera", "Error", "Frame", "FrameStats", "LoadWarning", "Model", "ParseError", "Renderer", "gpus", "load",
+    "model_extensions", "project", "read_image", "write_png",
+]

@@ -1,0 +1,210 @@
+// facet.Renderer: the front door (engine/renderer.h) for Python. render() returns a Frame whose
+// colour and depth are NumPy arrays over the buffers the engine drew into (no copy), or the
+// caller's own `out` arrays. The GIL is released while rendering; each Renderer serialises its
+// own calls, so one can be shared by threads, and several render at once.
+#include "bindings.h"
+
+#include "core/camera.h"
+#include "core/error.h"
+#include "core/line_aligned.h"
+#include "renderer.h"
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <utility>
+
+namespace facet::python {
+
+namespace {
+
+// A name from E's table (core/names.h), or ValueError listing the names.
+template <class E> E choice(const char* what, const std::string& name) {
+    if (const std::optional<E> value = fromName<E>(name)) return *value;
+    throw py::value_error(std::string(what) + " must be " + nameChoices<E>() + ", got '" + name + "'");
+}
+
+// render()'s keywords as RenderSettings, all in this one function: today's values are mapped,
+// the others refused with the supported ones named. A new setting is one more line here.
+RenderSettings renderSettings(const std::string& filter, py::handle light, int msaa, const std::string& view,
+                              const std::string& cull) {
+    RenderSettings s;
+    s.filter = choice<TextureFilter>("filter", filter);
+    s.cull = choice<CullMode>("cull", cull);
+    if (!py::isinstance<py::bool_>(light))
+        throw py::value_error("light must be True (a headlight, Lambert shading) or False, got " +
+                              std::string(py::repr(light)));
+    s.headlight = light.cast<bool>();
+    if (msaa != 1) throw py::value_error("msaa must be 1 (no multisampling yet), got " + std::to_string(msaa));
+    if (view != "shaded") throw py::value_error("view must be 'shaded' (the only view yet), got '" + view + "'");
+    return s;
+}
+
+// Colour and depth the renderer allocates, starting on cache lines like facet-render's.
+struct Buffers {
+    LineAlignedVector<std::uint32_t> color;
+    LineAlignedVector<float> depth;
+};
+
+struct Frame {
+    py::array_t<std::uint8_t> color;
+    py::array_t<float> depth;
+    FrameStats stats;
+};
+
+// New arrays over new buffers, which live as long as either array does.
+Frame newFrame(int width, int height) {
+    auto buffers = std::make_unique<Buffers>();
+    const std::size_t pixels = std::size_t(width) * std::size_t(height);
+    buffers->color.resize(pixels);
+    buffers->depth.resize(pixels);
+    Buffers* raw = buffers.get();
+    const py::capsule owner(buffers.release(), [](void* p) { delete static_cast<Buffers*>(p); });
+    const py::ssize_t h = height, w = width;
+    return Frame{
+        py::array_t<std::uint8_t>({h, w, py::ssize_t(4)}, reinterpret_cast<std::uint8_t*>(raw->color.data()), owner),
+        py::array_t<float>({h, w}, raw->depth.data(), owner),
+        {}};
+}
+
+// The caller's out=: a Frame, or a (color, depth) pair, of the requested size.
+Frame frameFrom(py::handle out, int width, int height) {
+    py::object color, depth;
+    if (py::isinstance<Frame>(out)) {
+        const Frame& f = out.cast<const Frame&>();
+        color = f.color, depth = f.depth;
+    } else if (py::isinstance<py::tuple>(out) && py::len(out) == 2) {
+        color = out[py::int_(0)], depth = out[py::int_(1)];
+    } else {
+        throw py::type_error("out must be a facet.Frame or a (color, depth) tuple of arrays");
+    }
+    const py::ssize_t h = height, w = width;
+    return Frame{requireArray<std::uint8_t>(color, "out color", {h, w, 4}, true),
+                 requireArray<float>(depth, "out depth", {h, w}, true),
+                 {}};
+}
+
+class PyRenderer {
+public:
+    explicit PyRenderer(const RendererOptions& options) : renderer_(options) {}
+
+    Frame render(const py::object& model, const Camera& camera, std::pair<int, int> size, const std::string& filter,
+                 py::handle light, int msaa, const std::string& view, const std::string& cull, py::handle out) {
+        const auto [width, height] = size;
+        if (width < 1 || height < 1)
+            throw py::value_error("size must be (width, height) of at least (1, 1), got (" + std::to_string(width) +
+                                  ", " + std::to_string(height) + ")");
+        const Model& m = model.cast<const Model&>();
+        const RenderSettings settings = renderSettings(filter, light, msaa, view, cull);
+        ViewParams params;
+        try {
+            params = camera.view(static_cast<float>(width) / static_cast<float>(height));
+        } catch (const Error& e) {
+            throw py::value_error(e.what());
+        }
+        Frame frame = out.is_none() ? newFrame(width, height) : frameFrom(out, width, height);
+        const FrameView target{reinterpret_cast<std::uint32_t*>(frame.color.mutable_data()), frame.depth.mutable_data(),
+                               width, height};
+        py::gil_scoped_release release;
+        const std::lock_guard<std::mutex> lock(mutex_); // after releasing the GIL: no thread waits holding it
+        if (current_ != &m) {
+            renderer_.setModel(m);
+            current_ = &m;
+            const py::gil_scoped_acquire acquire;
+            model_ = model; // the renderer keeps reading it
+        }
+        frame.stats = renderer_.render(params, settings, target);
+        return frame;
+    }
+
+    // Reads the renderer's state between renders (one on another thread may change it).
+    template <class Read> auto read(Read&& reader) {
+        py::gil_scoped_release release;
+        const std::lock_guard<std::mutex> lock(mutex_);
+        return reader(static_cast<const Renderer&>(renderer_));
+    }
+
+private:
+    std::mutex mutex_;
+    Renderer renderer_;
+    py::object model_;
+    const Model* current_ = nullptr;
+};
+
+// Where a stage runs: "auto" leaves it to the renderer.
+std::optional<Side> stageSide(const char* what, const std::string& name) {
+    if (name == "auto") return std::nullopt;
+    if (const std::optional<Side> side = fromName<Side>(name)) return side;
+    throw py::value_error(std::string(what) + " must be auto, " + nameChoices<Side>() + ", got '" + name + "'");
+}
+
+std::unique_ptr<PyRenderer> makeRenderer(const std::string& vertex, const std::string& raster,
+                                         std::optional<int> threads, std::optional<int> device,
+                                         const std::string& stage) {
+    RendererOptions o;
+    o.backend = choice<Backend>("stage", stage);
+    o.vertex = stageSide("vertex", vertex);
+    o.raster = stageSide("raster", raster);
+    if (threads && *threads < 1) throw py::value_error("threads must be None (one per hardware thread) or >= 1");
+    if (device && *device < 0) throw py::value_error("device must be None (FACET_DEVICE, else 0) or a CUDA index >= 0");
+    o.threads = threads.value_or(0);
+    o.device = device.value_or(-1);
+    py::gil_scoped_release release;
+    return std::make_unique<PyRenderer>(o);
+}
+
+void bindStats(py::module_& m) {
+    py::class_<FrameStats>(m, "FrameStats", "What a render did and how long each stage took (milliseconds).")
+        .def_readonly("triangles_in", &FrameStats::trianglesIn)
+        .def_readonly("triangles_clipped", &FrameStats::trianglesClipped)
+        .def_readonly("triangles_culled", &FrameStats::trianglesCulled)
+        .def_readonly("triangles_drawn", &FrameStats::trianglesDrawn)
+        .def_readonly("fragments", &FrameStats::fragments)
+        .def_readonly("vertex_ms", &FrameStats::vertexMs)
+        .def_readonly("triangle_ms", &FrameStats::triangleMs)
+        .def_readonly("raster_ms", &FrameStats::rasterMs)
+        .def_readonly("frame_ms", &FrameStats::frameMs)
+        .def_property_readonly("placement", [](const FrameStats& s) { return s.placement.describe(); })
+        .def_property_readonly("note", [](const FrameStats& s) { return s.placement.note; })
+        .def("__repr__", [](const FrameStats& s) {
+            return "<facet.FrameStats " + s.placement.describe() + ": frame " + std::to_string(s.frameMs) + " ms, " +
+                   std::to_string(s.trianglesIn) + " triangles in, " + std::to_string(s.fragments) + " fragments>";
+        });
+    py::class_<Frame>(m, "Frame", "A rendered picture: color (h, w, 4) uint8 RGBA, depth (h, w) float32, stats.")
+        .def_readonly("color", &Frame::color)
+        .def_readonly("depth", &Frame::depth)
+        .def_readonly("stats", &Frame::stats);
+}
+
+} // namespace
+
+void bindRenderer(py::module_& m) {
+    bindStats(m);
+    py::class_<PyRenderer>(m, "Renderer", "facet's renderer; where each stage runs is chosen at construction.")
+        .def(py::init(&makeRenderer), py::arg("vertex") = "auto", py::arg("raster") = "auto",
+             py::arg("threads") = py::none(), py::arg("device") = py::none(), py::arg("stage") = "auto",
+             "vertex, raster: 'auto', 'cpu' or 'gpu'; threads: CPU threads (None: one per hardware thread); device: "
+             "CUDA device; stage: 'auto', 'cpu', 'gpu', 'gl' (the OpenGL reference) or 'kernels' (the CUDA kernels on "
+             "the CPU), as facet-render's --stage.")
+        .def("render", &PyRenderer::render, py::arg("model"), py::arg("camera"), py::kw_only(),
+             py::arg("size") = std::pair<int, int>(1280, 720), py::arg("filter") = "trilinear",
+             py::arg("light") = false, py::arg("msaa") = 1, py::arg("view") = "shaded", py::arg("cull") = "none",
+             py::arg("out") = py::none(),
+             "Renders model seen by camera into a new Frame of size (width, height), or into out (a Frame or a "
+             "(color, depth) pair of C-contiguous arrays of that size).")
+        .def_property_readonly(
+            "placement",
+            [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.placement().describe(); }); })
+        .def_property_readonly(
+            "note", [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.placement().note; }); })
+        .def_property_readonly("threads",
+                               [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.threadCount(); }); })
+        .def_property_readonly("device_name",
+                               [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.deviceName(); }); })
+        .def_property_readonly("gpu_unavailable", [](PyRenderer& r) {
+            return r.read([](const Renderer& x) { return x.gpuUnavailable(); });
+        });
+}
+
+} // namespace facet::python

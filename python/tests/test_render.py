@@ -1,0 +1,119 @@
+"""Pictures from Python are facet-render's, byte for byte; frames are NumPy arrays over the
+engine's buffers or the caller's; models built from arrays and pickled models render."""
+import pickle
+import subprocess
+
+import numpy as np
+import pytest
+
+import facet
+from conftest import DEFAULT_SCENE
+
+CASES = [
+    dict(size=(320, 240), filter="trilinear", light=False, cull="none"),
+    dict(size=(257, 131), filter="nearest", light=True, cull="back"),
+    dict(size=(96, 160), filter="bilinear", light=False, cull="none"),
+]
+
+
+def render_with_cli(facet_render, tmp_path, w, h, extra):
+    png, depth = tmp_path / "cli.png", tmp_path / "cli.depth"
+    subprocess.run([str(facet_render), str(DEFAULT_SCENE), "--stage", "cpu", "--size", f"{w}x{h}", "-o", str(png),
+                    "--depth", str(depth), *extra], check=True, capture_output=True)
+    return png.read_bytes(), np.fromfile(depth, dtype="<f4").reshape(h, w)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c['size'][0]}x{c['size'][1]}-{c['filter']}")
+def test_default_camera_matches_facet_render(facet_render, scene, tmp_path, case):
+    (w, h) = case["size"]
+    extra = ["--filter", case["filter"], "--cull", case["cull"]] + (["--light"] if case["light"] else [])
+    cli_png, cli_depth = render_with_cli(facet_render, tmp_path, w, h, extra)
+
+    frame = facet.Renderer(stage="cpu").render(scene, facet.Camera.framing(scene, w / h), **case)
+    png = tmp_path / "python.png"
+    facet.write_png(png, frame.color)
+    assert png.read_bytes() == cli_png
+    assert np.array_equal(frame.color, facet.read_image(tmp_path / "cli.png"))
+    assert frame.depth.tobytes() == cli_depth.tobytes()
+
+
+def test_explicit_camera_matches_facet_render(facet_render, scene, tmp_path):
+    w, h = 200, 150
+    cli_png, cli_depth = render_with_cli(facet_render, tmp_path, w, h, [
+        "--eye", "3,4,12", "--yaw", "10", "--pitch", "-12.5", "--fov", "50", "--near", "0.5", "--far", "80"])
+    camera = facet.Camera(eye=(3, 4, 12), yaw=10, pitch=-12.5, fov=50, near=0.5, far=80)
+    frame = facet.Renderer(stage="cpu").render(scene, camera, size=(w, h))
+    assert np.array_equal(frame.color, facet.read_image(tmp_path / "cli.png"))
+    assert frame.depth.tobytes() == cli_depth.tobytes()
+
+
+def test_frame_is_arrays_over_the_engine_buffers(scene):
+    renderer = facet.Renderer(stage="cpu", threads=1)
+    frame = renderer.render(scene, facet.Camera.framing(scene, 4 / 3), size=(64, 48))
+    assert frame.color.shape == (48, 64, 4) and frame.color.dtype == np.uint8
+    assert frame.depth.shape == (48, 64) and frame.depth.dtype == np.float32
+    assert frame.color.flags.c_contiguous and frame.color.flags.writeable
+    assert frame.stats.triangles_in == scene.triangle_count and frame.stats.frame_ms > 0
+    assert frame.stats.placement == "vertex cpu, raster cpu"
+    color = frame.color
+    del frame, renderer  # the arrays keep their buffers
+    assert color[24, 32, 3] == 255
+
+
+def test_render_into_out_arrays(scene):
+    renderer = facet.Renderer(stage="cpu")
+    camera = facet.Camera.framing(scene, 2.0)
+    fresh = renderer.render(scene, camera, size=(80, 40))
+    color, depth = np.zeros((40, 80, 4), np.uint8), np.zeros((40, 80), np.float32)
+    frame = renderer.render(scene, camera, size=(80, 40), out=(color, depth))
+    assert np.shares_memory(frame.color, color) and np.shares_memory(frame.depth, depth)
+    assert np.array_equal(color, fresh.color) and np.array_equal(depth, fresh.depth)
+    again = renderer.render(scene, camera, size=(80, 40), out=fresh)
+    assert np.shares_memory(again.color, fresh.color)
+
+
+def quad(**extra):
+    positions = np.array([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], np.float32)
+    triangles = np.array([[0, 1, 2], [0, 2, 3]], np.uint32)
+    return facet.Model.from_arrays(positions, triangles, **extra)
+
+
+def test_model_from_arrays_renders_its_material_colour_texture_and_vertex_colours():
+    camera = facet.Camera(eye=(0, 0, 3), near=0.1, far=10)
+    renderer = facet.Renderer(stage="cpu")
+    grey = renderer.render(quad(), camera, size=(32, 32)).color
+    assert tuple(grey[16, 16]) == (204, 204, 204, 255)  # the default material, Kd 0.8
+    red = np.zeros((4, 4, 3), np.uint8)
+    red[..., 0] = 255
+    uv = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    textured = renderer.render(quad(uv=uv, texture=red), camera, size=(32, 32), filter="nearest").color
+    assert tuple(textured[16, 16]) == (255, 0, 0, 255)
+    colors = np.tile(np.array([[0, 1, 0]], np.float32), (4, 1))
+    green = renderer.render(quad(colors=colors), camera, size=(32, 32)).color
+    assert tuple(green[16, 16]) == (0, 204, 0, 255)
+
+
+def test_model_and_camera_pickle(scene):
+    camera = facet.Camera(eye=(1, 2, 14), yaw=5, pitch=-10, fov=55, near=0.5, far=90)
+    model = pickle.loads(pickle.dumps(scene))
+    assert (model.vertex_count, model.triangle_count, model.source) == (scene.vertex_count, scene.triangle_count,
+                                                                         scene.source)
+    assert repr(pickle.loads(pickle.dumps(camera))) == repr(camera)
+    renderer = facet.Renderer(stage="cpu")
+    a = renderer.render(scene, camera, size=(96, 64)).color
+    b = renderer.render(model, pickle.loads(pickle.dumps(camera)), size=(96, 64)).color
+    assert np.array_equal(a, b)
+
+
+def test_look_at_points_the_camera_at_the_target():
+    camera = facet.Camera.look_at(eye=(1, 2, 3), target=(4, 0, -2), up=(0, 5, 0))
+    direction = np.array([3, -2, -5], np.float32) / np.linalg.norm([3, -2, -5])
+    assert np.allclose(camera.forward, direction, atol=1e-6)
+    assert abs(camera.right[1]) < 1e-7
+    rotation = camera.rotation
+    assert np.allclose(rotation @ rotation.T, np.eye(3), atol=1e-6)
+    assert np.allclose(rotation[2], direction, atol=1e-6)
+    with pytest.raises(ValueError, match="no roll"):
+        facet.Camera.look_at(eye=(0, 0, 0), target=(0, 0, -1), up=(1, 1, 0))
+    with pytest.raises(ValueError, match="pitch"):
+        facet.Camera.look_at(eye=(0, 0, 0), target=(0, -1, 0))
