@@ -10,6 +10,7 @@
 #include "bench/vertex_section.h"
 #include "cli.h"
 
+#include <csignal>
 #include <iostream>
 #include <vector>
 
@@ -21,14 +22,22 @@ int run(const facet::bench::Options& o) {
         std::cout << usageText();
         return 0;
     }
+    // SIGINT or SIGTERM stops the measuring between cases; what was measured is still shown
+    // and written (bench.json says "interrupted"), and the exit code says it was cut short.
+    facet::cli::installStopSignals();
     const Machine machine = probeMachine(o.device);
     printHeader(machine, o);
     std::vector<Record> records;
     if (o.vertex) runVertexSection(o, machine, records);
-    if (o.raster) runRasterSection(o, machine, records);
+    if (o.raster && !facet::cli::stopSignal()) runRasterSection(o, machine, records);
     if (o.vertex) printVertexTable(records);
     if (o.raster) printRasterTable(records);
     if (o.out) writeOutputs(*o.out, machine, o, records);
+    if (const int signal = facet::cli::stopSignal()) {
+        std::cerr << "facet-bench: interrupted by " << (signal == SIGINT ? "SIGINT" : "SIGTERM") << " after "
+                  << records.size() << " records\n";
+        return 128 + signal;
+    }
     return 0;
 }
 
