@@ -393,6 +393,9 @@ void Viewer::report() const {
               << "frames " << scenesFrames_ << "\n"
               << "size " << state_.renderWidth << "x" << state_.renderHeight << ", " << state_.threads << " threads\n"
               << "panel " << (state_.showPanel ? "shown" : "hidden") << "\n"
+              << "panel-rect " << state_.panelX << " " << state_.panelY << " " << state_.panelWidth << " "
+              << state_.panelHeight << " in " << ImGui::GetIO().DisplaySize.x << "x" << ImGui::GetIO().DisplaySize.y
+              << "\n"
               << "speed scale " << state_.fly.speedScale() << "\n"
               << "stages " << renderer_.placement().describe() << "\n"
               << "fps " << (scenesFrames_ > 1 && seconds > 0 ? (scenesFrames_ - 1) / seconds : 0.0) << "\n"

@@ -88,6 +88,7 @@ public:
     Process& operator=(const Process&) = delete;
 
     bool started() const { return pid_ > 0; }
+    pid_t pid() const { return pid_; }
 
     // The exit status, or nullopt when it is still running after `timeout`.
     std::optional<int> wait(std::chrono::milliseconds timeout) {
@@ -304,9 +305,10 @@ fs::path writeCube(const fs::path& dir) {
 // must reach the viewer waits (bounded, with a message) for a sign that it did.
 class ViewerSession {
 public:
+    // `prefix` runs the viewer through another command (e.g. a shell setting a ulimit).
     ViewerSession(const fs::path& xdotool, const std::string& display, const fs::path& dir,
-                  const std::vector<std::string>& extraArgs)
-        : xdotool_(xdotool), viewer_(viewerCommand(extraArgs), viewerSetup(display, dir)) {
+                  const std::vector<std::string>& extraArgs, const std::vector<std::string>& prefix = {})
+        : xdotool_(xdotool), viewer_(viewerCommand(extraArgs, prefix), viewerSetup(display, dir)) {
         tool_.env = {{"DISPLAY", display}};
         tool_.out = dir / "xdotool.txt";
         report_ = dir / "report.txt";
@@ -399,11 +401,13 @@ public:
     }
 
 private:
-    static std::vector<std::string> viewerCommand(const std::vector<std::string>& extraArgs) {
+    static std::vector<std::string> viewerCommand(const std::vector<std::string>& extraArgs,
+                                                  const std::vector<std::string>& prefix) {
         // A quarter of the resolution: quick frames keep the input handling prompt on a busy machine.
         std::vector<std::string> command = {kViewer.string(), "--size",  "640x480", "--scale", "0.25", "--vsync",
                                             "off",            "--stage", "cpu",     "--report"};
         command.insert(command.end(), extraArgs.begin(), extraArgs.end());
+        command.insert(command.begin(), prefix.begin(), prefix.end());
         return command;
     }
     static Process::Setup viewerSetup(const std::string& display, const fs::path& dir) {
@@ -579,3 +583,95 @@ TEST(Viewer, ResizingTheWindowResizesThePicture) {
 }
 
 } // namespace
+
+// The panel stays reachable: after the window shrinks to 1x1 and grows again, the panel is
+// whole inside the window (Dear ImGui alone leaves it pushed off the top left, title bar out of
+// reach). How long the window stays at 1x1 is not checked: it only has to be long enough for
+// some frames to run there.
+TEST(Viewer, PanelStaysInsideTheWindowAfterItShrinksTo1x1) {
+    DrivableDisplay drivable;
+    FACET_REQUIRE_DRIVABLE(drivable);
+    const fs::path dir = facet::test::scratchDir("viewer_panel_1x1");
+    const fs::path cube = writeCube(dir);
+    ViewerSession session(*drivable.xdotool, drivable.display.name(), dir, {cube.string()});
+    ASSERT_TRUE(session.open("cube.obj"));
+    ASSERT_EQ(session.xdo({"windowsize", "--sync", session.window(), "1", "1"}), 0);
+    std::this_thread::sleep_for(2s);
+    ASSERT_EQ(session.xdo({"windowsize", "--sync", session.window(), "640", "480"}), 0);
+    // The drag shows frames ran at the new size (see ResizingTheWindowResizesThePicture).
+    ASSERT_EQ(session.xdo({"mousemove", "--window", session.window(), "600", "450"}), 0);
+    ASSERT_TRUE(session.dragRightAndDown());
+    ASSERT_TRUE(session.quit());
+    const auto report = parseReport(session.report());
+    ASSERT_TRUE(report.count("panel-rect")) << session.report();
+    float x = -1, y = -1, w = 0, h = 0;
+    std::string in, display;
+    std::stringstream(report.at("panel-rect")) >> x >> y >> w >> h >> in >> display;
+    EXPECT_EQ(display, "640x480") << session.report();
+    EXPECT_GT(w, 100.0f) << session.report();
+    EXPECT_GT(h, 100.0f) << session.report();
+    EXPECT_GE(x, 0.0f) << "the panel is off the window's left edge: " << session.report();
+    EXPECT_GE(y, 0.0f) << "the panel's title bar is off the window's top edge: " << session.report();
+    EXPECT_LE(x + w, 640.0f) << session.report();
+    EXPECT_LE(y + h, 480.0f) << session.report();
+}
+
+// SIGTERM and SIGINT end the viewer as its close button would: status 0, --report printed
+// (without a handler either signal kills it and nothing is reported).
+TEST(Viewer, SigtermAndSigintEndItCleanlyWithItsReport) {
+    DrivableDisplay drivable;
+    FACET_REQUIRE_DRIVABLE(drivable);
+    for (const int number : {SIGTERM, SIGINT}) {
+        SCOPED_TRACE(number == SIGTERM ? "SIGTERM" : "SIGINT");
+        const fs::path dir = facet::test::scratchDir("viewer_signal_" + std::to_string(number));
+        const fs::path cube = writeCube(dir);
+        ViewerSession session(*drivable.xdotool, drivable.display.name(), dir, {cube.string()});
+        ASSERT_TRUE(session.open("cube.obj"));
+        ASSERT_EQ(::kill(session.viewer().pid(), number), 0);
+        const std::optional<int> status = session.viewer().wait(30000ms);
+        ASSERT_TRUE(status) << "the viewer did not end within 30 s";
+        EXPECT_EQ(*status, 0) << session.errors();
+        const auto report = parseReport(session.report());
+        ASSERT_TRUE(report.count("frames") && report.count("mesh")) << session.report();
+        EXPECT_GT(std::stoi(report.at("frames")), 0);
+        EXPECT_EQ(fs::path(report.at("mesh")), cube);
+    }
+}
+
+// A mesh too large for the memory left is refused before it is parsed, in words naming the
+// file, and the viewer keeps the mesh it shows. The file is sparse: 1 GiB long, no disk used.
+TEST(Viewer, AMeshTooLargeForTheMemoryLeftIsRefusedAndTheMeshKept) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    GTEST_SKIP() << "ulimit -v cannot be combined with the sanitizers, whose shadow memory takes terabytes of "
+                    "address space";
+#endif
+    DrivableDisplay drivable;
+    FACET_REQUIRE_DRIVABLE(drivable);
+    const fs::path dir = facet::test::scratchDir("viewer_memory");
+    const fs::path cube = writeCube(dir);
+    const fs::path huge = dir / "huge.obj";
+    std::ofstream(huge).close();
+    fs::resize_file(huge, std::uintmax_t(1) << 30);
+    // About 750 MB of address space is the viewer's own (Mesa, threads); 1.5 GB leaves no room
+    // for the 4 GiB the file would take.
+    ViewerSession session(*drivable.xdotool, drivable.display.name(), dir, {cube.string()},
+                          {"sh", "-c", "ulimit -v 1500000 && exec \"$0\" \"$@\""});
+    ASSERT_TRUE(session.open("cube.obj"));
+    const std::string expected = "facet-viewer: " + huge.string() + ": not enough memory to load this 1024 MiB file";
+    const auto refused = [&] {
+        const auto end = Clock::now() + 10s;
+        while (Clock::now() < end) {
+            if (session.errors().find(expected) != std::string::npos) return true;
+            std::this_thread::sleep_for(50ms);
+        }
+        return false;
+    };
+    ASSERT_TRUE(session.typePath(huge, refused));
+    EXPECT_FALSE(session.windowFor("cube.obj", 5s).empty()) << "the refused load replaced the cube";
+    ASSERT_TRUE(session.quit());
+    EXPECT_EQ(session.errors().find("bad_alloc"), std::string::npos) << session.errors();
+    const auto report = parseReport(session.report());
+    ASSERT_TRUE(report.count("mesh")) << session.report();
+    EXPECT_EQ(fs::path(report.at("mesh")), cube);
+    EXPECT_EQ(report.at("triangles"), "12");
+}
