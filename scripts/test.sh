@@ -89,10 +89,10 @@ else
   ctest --test-dir "$asan_dir" --output-on-failure -j "$jobs" -E '^Viewer\.'
 fi
 
-# ThreadSanitizer: the tests whose code runs on several threads: the thread pool and the CPU
-# renderer at 1 to N threads (CpuPipeline, Renderer, facet-render's thread counts), the CUDA
-# kernels run on the CPU with concurrent blocks and atomics (KernelPipeline), and the viewer with
-# its background loader (Viewer). Races inside Mesa, which is not built with TSan, are
+# ThreadSanitizer: the tests whose code runs on several threads: the thread pool and the
+# viewer's loader on their own (Concurrency), the CPU renderer at 1 to N threads (CpuPipeline,
+# Renderer, facet-render's thread counts), the CUDA kernels run on the CPU with concurrent
+# blocks and atomics (KernelPipeline), and the viewer with its background loader (Viewer). Races inside Mesa, which is not built with TSan, are
 # suppressed by tests/tsan_suppressions.txt (third-party libraries only).
 tsan_dir="$root/build-tsan"
 if [ "${FACET_SKIP_SANITIZERS:-0}" = 1 ]; then
@@ -102,6 +102,6 @@ else
   build_tree "$tsan_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFACET_CUDA=OFF -DFACET_SANITIZE=thread
   TSAN_OPTIONS="suppressions=$root/tests/tsan_suppressions.txt:halt_on_error=1:second_deadlock_stack=1:exitcode=86" \
     ctest --test-dir "$tsan_dir" --output-on-failure -j "$jobs" \
-      -R '^(CpuPipeline|Renderer|KernelPipeline|Viewer)\.|^Apps\.RenderThreadCountsDrawTheSamePicture$' \
+      -R '^(Concurrency|CpuPipeline|Renderer|KernelPipeline|Viewer)\.|^Apps\.RenderThreadCountsDrawTheSamePicture$' \
       -E '^Viewer\.Monkey'
 fi

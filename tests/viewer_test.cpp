@@ -587,8 +587,6 @@ TEST(Viewer, ResizingTheWindowResizesThePicture) {
     EXPECT_EQ(report.at("size").substr(0, report.at("size").find(',')), "200x150") << session.report();
 }
 
-} // namespace
-
 // The panel stays reachable: after the window shrinks to 1x1 and grows again, the panel is
 // whole inside the window (Dear ImGui alone leaves it pushed off the top left, title bar out of
 // reach). How long the window stays at 1x1 is not checked: it only has to be long enough for
@@ -905,3 +903,5 @@ TEST(Viewer, MonkeyRandomInputForASetTime) {
     EXPECT_GE(frames, seconds) << "the viewer stopped drawing";
     EXPECT_LT(peakKb / 1024, maxRssMb) << "peak resident memory";
 }
+
+} // namespace
