@@ -1,11 +1,24 @@
 #include "cli.h"
 
+#include <signal.h>
+
 #include <cmath>
+#include <csignal>
 #include <iostream>
 #include <sstream>
 #include <vector>
 
 namespace facet::cli {
+
+namespace {
+
+// The one global of the apps, and it must be one: all a signal handler may portably do is
+// write a volatile std::sig_atomic_t with static storage ([support.signal]).
+volatile std::sig_atomic_t stopRequest = 0;
+
+extern "C" void requestStop(int number) { stopRequest = number; }
+
+} // namespace
 
 bool Arguments::next(std::string& arg) {
     if (++i_ >= argc_) return false;
@@ -109,5 +122,15 @@ int runMain(const char* program, const std::function<int()>& body) {
         return 1;
     }
 }
+
+void installStopSignals() {
+    struct sigaction action {};
+    action.sa_handler = requestStop;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND; // a second Ctrl+C is not ignored when the first goes unheard
+    for (const int number : {SIGINT, SIGTERM}) ::sigaction(number, &action, nullptr);
+}
+
+int stopSignal() { return stopRequest; }
 
 } // namespace facet::cli

@@ -72,4 +72,11 @@ struct CameraFlags {
 // Runs body() and turns exceptions into a message on stderr and an exit code.
 int runMain(const char* program, const std::function<int()>& body);
 
+// SIGINT and SIGTERM as a request to stop, for the apps that run until told to (the viewer,
+// facet-bench): they poll stopSignal() and end as their own way of stopping would. A second
+// signal ends the program at once (the handler gives way to the default action).
+void installStopSignals();
+// The signal that asked to stop, or 0.
+int stopSignal();
+
 } // namespace facet::cli

@@ -3,6 +3,7 @@
 #include "app_info.h"
 #include "cli.h"
 
+#include "asset/file_write.h"
 #include "asset/image.h"
 #include "asset/load_model.h"
 #include "core/camera.h"
@@ -219,9 +220,7 @@ facet::FrameStats renderFrames(const Options& o, facet::Renderer& renderer, cons
 }
 
 void writeDepth(const std::string& path, const float* depth, std::size_t pixels) {
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(depth), static_cast<std::streamsize>(pixels * sizeof(float)));
-    if (!out) throw facet::Error(path + ": cannot write the depth file");
+    facet::writeFileAtomically(path, {reinterpret_cast<const char*>(depth), pixels * sizeof(float)}, "the depth file");
 }
 
 int run(const Options& o) {

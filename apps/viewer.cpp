@@ -394,6 +394,9 @@ void Viewer::report() const {
               << "frames " << scenesFrames_ << "\n"
               << "size " << state_.renderWidth << "x" << state_.renderHeight << ", " << state_.threads << " threads\n"
               << "panel " << (state_.showPanel ? "shown" : "hidden") << "\n"
+              << "panel-rect " << state_.panelX << " " << state_.panelY << " " << state_.panelWidth << " "
+              << state_.panelHeight << " in " << ImGui::GetIO().DisplaySize.x << "x" << ImGui::GetIO().DisplaySize.y
+              << "\n"
               << "speed scale " << state_.fly.speedScale() << "\n"
               << "stages " << renderer_.placement().describe() << "\n"
               << "fps " << (scenesFrames_ > 1 && seconds > 0 ? (scenesFrames_ - 1) / seconds : 0.0) << "\n"
@@ -410,12 +413,14 @@ int Viewer::run() {
         int fbWidth = 0, fbHeight = 0;
         glfwGetFramebufferSize(window_, &fbWidth, &fbHeight);
         const bool minimised = fbWidth <= 0 || fbHeight <= 0;
-        const bool closing = glfwWindowShouldClose(window_) || state_.quit;
+        // SIGINT and SIGTERM close the window as its close button would (--report still prints).
+        const bool closing = glfwWindowShouldClose(window_) || state_.quit || cli::stopSignal() != 0;
         const bool wantsFinalShots = options_.screenshot || options_.windowScreenshot;
         if (closing && (minimised || !wantsFinalShots)) break;
         if (minimised) {
-            // Nothing to draw into: sleep until the window comes back instead of spinning.
-            glfwWaitEvents();
+            // Nothing to draw into: sleep until the window comes back instead of spinning, waking
+            // now and then to see whether a signal asked to stop (glfwWaitEvents sleeps through one).
+            glfwWaitEventsTimeout(0.25);
             previous = Clock::now();
             continue;
         }
@@ -476,6 +481,7 @@ int run(const Options& options) {
         std::cout << app::versionLine("facet-viewer") << "\n";
         return 0;
     }
+    cli::installStopSignals();
     GlfwSession glfw;
     Window window(options.width, options.height, "facet-viewer");
     ImGuiSession imgui(window.get());

@@ -4,7 +4,9 @@
 #   2. a short libFuzzer run of each loader (build-fuzz/, clang; skipped with a message where
 #      clang or libFuzzer is missing, or with FACET_SKIP_FUZZ=1);
 #   3. the suite again under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/, without
-#      CUDA; FACET_SKIP_SANITIZERS=1 skips it).
+#      CUDA; FACET_SKIP_SANITIZERS=1 skips it), with the viewer's monkey test;
+#   4. the tests that run threads under ThreadSanitizer (build-tsan/, without CUDA; also skipped
+#      by FACET_SKIP_SANITIZERS=1).
 # Under CI (CI=true) nothing may be skipped: a missing clang or libFuzzer and the two skip
 # switches are errors.
 # The shared OBJ corpus is read from ../shared/models (FACET_MODELS_DIR overrides it).
@@ -102,4 +104,21 @@ else
   # tests keep every AddressSanitizer check except leak detection; the rest run with it.
   ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" ctest --test-dir "$asan_dir" --output-on-failure -j "$jobs" -R '^Viewer\.'
   ctest --test-dir "$asan_dir" --output-on-failure -j "$jobs" -E '^Viewer\.'
+fi
+
+# ThreadSanitizer: the tests whose code runs on several threads: the thread pool and the
+# viewer's loader on their own (Concurrency), the CPU renderer at 1 to N threads (CpuPipeline,
+# Renderer, facet-render's thread counts), the CUDA kernels run on the CPU with concurrent
+# blocks and atomics (KernelPipeline), and the viewer with its background loader (Viewer). Races inside Mesa, which is not built with TSan, are
+# suppressed by tests/tsan_suppressions.txt (third-party libraries only).
+tsan_dir="$root/build-tsan"
+if [ "${FACET_SKIP_SANITIZERS:-0}" = 1 ]; then
+  echo "== facet: ThreadSanitizer pass skipped (FACET_SKIP_SANITIZERS=1)"
+else
+  echo "== facet: threaded tests under ThreadSanitizer (${tsan_dir})"
+  build_tree "$tsan_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFACET_CUDA=OFF -DFACET_SANITIZE=thread -DFACET_PYTHON=OFF
+  TSAN_OPTIONS="suppressions=$root/tests/tsan_suppressions.txt:halt_on_error=1:second_deadlock_stack=1:exitcode=86" \
+    ctest --test-dir "$tsan_dir" --output-on-failure -j "$jobs" \
+      -R '^(Concurrency|CpuPipeline|Renderer|KernelPipeline|Viewer)\.|^Apps\.RenderThreadCountsDrawTheSamePicture$' \
+      -E '^Viewer\.Monkey'
 fi

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -25,6 +26,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -58,6 +60,7 @@ public:
     struct Setup {
         std::map<std::string, std::optional<std::string>> env; // nullopt: unset
         fs::path out = "/dev/null", err = "/dev/null";
+        fs::path cwd; // empty: the test's own
     };
 
     Process(const std::vector<std::string>& argv, const Setup& setup) {
@@ -79,6 +82,7 @@ public:
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
         posix_spawn_file_actions_addopen(&actions, 1, setup.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         posix_spawn_file_actions_addopen(&actions, 2, setup.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (!setup.cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, setup.cwd.c_str());
         const int rc = posix_spawnp(&pid_, args[0], &actions, nullptr, args.data(), envp.data());
         posix_spawn_file_actions_destroy(&actions);
         if (rc != 0) pid_ = -1;
@@ -88,6 +92,7 @@ public:
     Process& operator=(const Process&) = delete;
 
     bool started() const { return pid_ > 0; }
+    pid_t pid() const { return pid_; }
 
     // The exit status, or nullopt when it is still running after `timeout`.
     std::optional<int> wait(std::chrono::milliseconds timeout) {
@@ -304,9 +309,10 @@ fs::path writeCube(const fs::path& dir) {
 // must reach the viewer waits (bounded, with a message) for a sign that it did.
 class ViewerSession {
 public:
+    // `prefix` runs the viewer through another command (e.g. a shell setting a ulimit).
     ViewerSession(const fs::path& xdotool, const std::string& display, const fs::path& dir,
-                  const std::vector<std::string>& extraArgs)
-        : xdotool_(xdotool), viewer_(viewerCommand(extraArgs), viewerSetup(display, dir)) {
+                  const std::vector<std::string>& extraArgs, const std::vector<std::string>& prefix = {})
+        : xdotool_(xdotool), viewer_(viewerCommand(extraArgs, prefix), viewerSetup(display, dir)) {
         tool_.env = {{"DISPLAY", display}};
         tool_.out = dir / "xdotool.txt";
         report_ = dir / "report.txt";
@@ -399,11 +405,13 @@ public:
     }
 
 private:
-    static std::vector<std::string> viewerCommand(const std::vector<std::string>& extraArgs) {
+    static std::vector<std::string> viewerCommand(const std::vector<std::string>& extraArgs,
+                                                  const std::vector<std::string>& prefix) {
         // A quarter of the resolution: quick frames keep the input handling prompt on a busy machine.
         std::vector<std::string> command = {kViewer.string(), "--size",  "640x480", "--scale", "0.25", "--vsync",
                                             "off",            "--stage", "cpu",     "--report"};
         command.insert(command.end(), extraArgs.begin(), extraArgs.end());
+        command.insert(command.begin(), prefix.begin(), prefix.end());
         return command;
     }
     static Process::Setup viewerSetup(const std::string& display, const fs::path& dir) {
@@ -411,6 +419,7 @@ private:
         setup.env = {{"DISPLAY", display}};
         setup.out = dir / "report.txt";
         setup.err = dir / "viewer_err.txt";
+        setup.cwd = dir; // where the panel's Screenshot button writes
         return setup;
     }
     static int field(const std::string& shell, const std::string& name) {
@@ -576,6 +585,323 @@ TEST(Viewer, ResizingTheWindowResizesThePicture) {
     const auto report = parseReport(session.report());
     ASSERT_TRUE(report.count("size")) << session.report();
     EXPECT_EQ(report.at("size").substr(0, report.at("size").find(',')), "200x150") << session.report();
+}
+
+// The panel stays reachable: after the window shrinks to 1x1 and grows again, the panel is
+// whole inside the window (Dear ImGui alone leaves it pushed off the top left, title bar out of
+// reach). How long the window stays at 1x1 is not checked: it only has to be long enough for
+// some frames to run there.
+TEST(Viewer, PanelStaysInsideTheWindowAfterItShrinksTo1x1) {
+    DrivableDisplay drivable;
+    FACET_REQUIRE_DRIVABLE(drivable);
+    const fs::path dir = facet::test::scratchDir("viewer_panel_1x1");
+    const fs::path cube = writeCube(dir);
+    ViewerSession session(*drivable.xdotool, drivable.display.name(), dir, {cube.string()});
+    ASSERT_TRUE(session.open("cube.obj"));
+    ASSERT_EQ(session.xdo({"windowsize", "--sync", session.window(), "1", "1"}), 0);
+    std::this_thread::sleep_for(2s);
+    ASSERT_EQ(session.xdo({"windowsize", "--sync", session.window(), "640", "480"}), 0);
+    // The drag shows frames ran at the new size (see ResizingTheWindowResizesThePicture).
+    ASSERT_EQ(session.xdo({"mousemove", "--window", session.window(), "600", "450"}), 0);
+    ASSERT_TRUE(session.dragRightAndDown());
+    ASSERT_TRUE(session.quit());
+    const auto report = parseReport(session.report());
+    ASSERT_TRUE(report.count("panel-rect")) << session.report();
+    float x = -1, y = -1, w = 0, h = 0;
+    std::string in, display;
+    std::stringstream(report.at("panel-rect")) >> x >> y >> w >> h >> in >> display;
+    EXPECT_EQ(display, "640x480") << session.report();
+    EXPECT_GT(w, 100.0f) << session.report();
+    EXPECT_GT(h, 100.0f) << session.report();
+    EXPECT_GE(x, 0.0f) << "the panel is off the window's left edge: " << session.report();
+    EXPECT_GE(y, 0.0f) << "the panel's title bar is off the window's top edge: " << session.report();
+    EXPECT_LE(x + w, 640.0f) << session.report();
+    EXPECT_LE(y + h, 480.0f) << session.report();
+}
+
+// SIGTERM and SIGINT end the viewer as its close button would: status 0, --report printed
+// (without a handler either signal kills it and nothing is reported).
+TEST(Viewer, SigtermAndSigintEndItCleanlyWithItsReport) {
+    DrivableDisplay drivable;
+    FACET_REQUIRE_DRIVABLE(drivable);
+    for (const int number : {SIGTERM, SIGINT}) {
+        SCOPED_TRACE(number == SIGTERM ? "SIGTERM" : "SIGINT");
+        const fs::path dir = facet::test::scratchDir("viewer_signal_" + std::to_string(number));
+        const fs::path cube = writeCube(dir);
+        ViewerSession session(*drivable.xdotool, drivable.display.name(), dir, {cube.string()});
+        ASSERT_TRUE(session.open("cube.obj"));
+        ASSERT_EQ(::kill(session.viewer().pid(), number), 0);
+        const std::optional<int> status = session.viewer().wait(30000ms);
+        ASSERT_TRUE(status) << "the viewer did not end within 30 s";
+        EXPECT_EQ(*status, 0) << session.errors();
+        const auto report = parseReport(session.report());
+        ASSERT_TRUE(report.count("frames") && report.count("mesh")) << session.report();
+        EXPECT_GT(std::stoi(report.at("frames")), 0);
+        EXPECT_EQ(fs::path(report.at("mesh")), cube);
+    }
+}
+
+// A mesh too large for the memory left is refused before it is parsed, in words naming the
+// file, and the viewer keeps the mesh it shows. The file is sparse: 1 GiB long, no disk used.
+TEST(Viewer, AMeshTooLargeForTheMemoryLeftIsRefusedAndTheMeshKept) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    GTEST_SKIP() << "ulimit -v cannot be combined with the sanitizers, whose shadow memory takes terabytes of "
+                    "address space";
+#endif
+    DrivableDisplay drivable;
+    FACET_REQUIRE_DRIVABLE(drivable);
+    const fs::path dir = facet::test::scratchDir("viewer_memory");
+    const fs::path cube = writeCube(dir);
+    const fs::path huge = dir / "huge.obj";
+    std::ofstream(huge).close();
+    fs::resize_file(huge, std::uintmax_t(1) << 30);
+    // About 750 MB of address space is the viewer's own (Mesa, threads); 1.5 GB leaves no room
+    // for the 4 GiB the file would take.
+    ViewerSession session(*drivable.xdotool, drivable.display.name(), dir, {cube.string()},
+                          {"sh", "-c", "ulimit -v 1500000 && exec \"$0\" \"$@\""});
+    ASSERT_TRUE(session.open("cube.obj"));
+    const std::string expected = "facet-viewer: " + huge.string() + ": not enough memory to load this 1024 MiB file";
+    const auto refused = [&] {
+        const auto end = Clock::now() + 10s;
+        while (Clock::now() < end) {
+            if (session.errors().find(expected) != std::string::npos) return true;
+            std::this_thread::sleep_for(50ms);
+        }
+        return false;
+    };
+    ASSERT_TRUE(session.typePath(huge, refused));
+    EXPECT_FALSE(session.windowFor("cube.obj", 5s).empty()) << "the refused load replaced the cube";
+    ASSERT_TRUE(session.quit());
+    EXPECT_EQ(session.errors().find("bad_alloc"), std::string::npos) << session.errors();
+    const auto report = parseReport(session.report());
+    ASSERT_TRUE(report.count("mesh")) << session.report();
+    EXPECT_EQ(fs::path(report.at("mesh")), cube);
+    EXPECT_EQ(report.at("triangles"), "12");
+}
+
+// ---- The monkey test: random input for a set time ----
+
+// A whole number from the environment, or `fallback` when it is unset or not a number.
+long long environmentNumber(const char* name, long long fallback) {
+    const char* text = std::getenv(name);
+    if (!text || !*text) return fallback;
+    char* end = nullptr;
+    const long long value = std::strtoll(text, &end, 10);
+    return *end == '\0' ? value : fallback;
+}
+
+// A field of /proc/PID/status in kB ("VmRSS", "VmHWM"), or -1.
+long long processStatusKb(pid_t pid, const std::string& field) {
+    std::stringstream in(readText("/proc/" + std::to_string(pid) + "/status"));
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind(field + ":", 0) == 0) return std::atoll(line.c_str() + field.size() + 1);
+    return -1;
+}
+
+// Paths the monkey types: meshes that load, files that must be refused with a message (binary,
+// empty, a folder, a device, hostile OBJ text) and files that are not there.
+std::vector<std::string> monkeyPaths(const fs::path& dir) {
+    const fs::path cube = writeCube(dir);
+    std::vector<std::string> paths = {
+        cube.string(),
+        (facet::test::sourceDir() / "assets" / "default_scene" / "scene.obj").string(),
+        facet::test::writeFile(dir / "empty.obj", "").string(),
+        facet::test::writeFile(dir / "nan.obj", "v nan 0 0\nv 0 inf 0\nv 0 0 1\nf 1 2 3\n").string(),
+        facet::test::writeFile(dir / "index.obj", "v 0 0 0\nf 1 2 99999999999999999999\n").string(),
+        facet::test::writeFile(dir / "binary.obj", std::string("v 0\0\x01\xff 1 2\n", 12)).string(),
+        facet::test::writeFile(dir / "mtl.obj", "mtllib /dev/zero\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").string(),
+        facet::test::writeFile(dir / "texture.mtl", "newmtl m\nmap_Kd texture.mtl\n").string(),
+        dir.string(),
+        "/dev/zero",
+        "/dev/null",
+        (dir / "missing.obj").string(),
+        "/nonexistent/folder/mesh.obj",
+        "relative/../../mesh with spaces.obj",
+        kViewer.string(),
+    };
+    const fs::path corpus = facet::test::modelsDir();
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(corpus, ec))
+        if (entry.path().extension() == ".obj") paths.push_back(entry.path().string());
+    return paths;
+}
+
+// Random input through xdotool, every event seeded, counted by kind.
+class Monkey {
+public:
+    Monkey(ViewerSession& session, std::uint64_t seed, std::vector<std::string> paths)
+        : session_(session), random_(seed), paths_(std::move(paths)) {}
+
+    // One random event.
+    void step() {
+        const std::string& w = session_.window();
+        switch (pick(12)) {
+        case 0: tap(); break;
+        case 1: hold(); break;
+        case 2: move(w); break;
+        case 3: drag(); break;
+        case 4: scroll(); break;
+        case 5: typePath(); break;
+        case 6: resize(); break;
+        case 7: minimiseAndRestore(); break;
+        case 8: togglePanel(); break;
+        case 9: click(); break;
+        case 10: focus(w); break;
+        default: pause(); break;
+        }
+    }
+
+    // Back to a window that can be seen: mapped, 640x480.
+    void settle() {
+        session_.xdo({"keyup", "w", "shift", "ctrl"});
+        session_.xdo({"mouseup", "1"});
+        session_.xdo({"mouseup", "3"});
+        session_.xdo({"windowmap", session_.window()});
+        session_.xdo({"windowsize", "--sync", session_.window(), "640", "480"});
+    }
+
+    std::string counts() const {
+        std::string text;
+        for (const auto& [kind, n] : counts_) text += kind + " " + std::to_string(n) + ", ";
+        return text.substr(0, text.size() - 2);
+    }
+    int events() const {
+        int total = 0;
+        for (const auto& entry : counts_) total += entry.second;
+        return total;
+    }
+
+private:
+    int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(random_); }
+    std::string number(int low, int high) { return std::to_string(std::uniform_int_distribution<int>(low, high)(random_)); }
+    void count(const std::string& kind) { ++counts_[kind]; }
+
+    void move(const std::string& w) {
+        count("move");
+        session_.xdo({"mousemove", "--window", w, number(-50, 700), number(-50, 550)});
+    }
+    void scroll() {
+        count("scroll");
+        session_.xdo({"click", "--repeat", number(1, 5), pick(2) ? "4" : "5"});
+    }
+    void togglePanel() {
+        count("panel toggle");
+        session_.xdo({"key", "F1"});
+    }
+    void focus(const std::string& w) {
+        count("focus");
+        session_.xdo({"windowfocus", w});
+    }
+    void pause() {
+        count("pause");
+        std::this_thread::sleep_for(std::chrono::milliseconds(pick(300)));
+    }
+    void tap() {
+        static const char* const keys[] = {"w", "a", "s", "d", "q", "e", "r", "F1", "Tab", "Return", "space",
+                                            "BackSpace", "Up", "Down", "Left", "Right", "ctrl+l", "shift+w",
+                                            "ctrl+a", "Delete", "Home", "End", "1", "x", "ctrl+v", "F2"};
+        count("key");
+        session_.xdo({"key", keys[pick(int(std::size(keys)))]});
+    }
+    void hold() {
+        static const char* const keys[] = {"w", "a", "s", "d", "q", "e", "shift"};
+        const std::string key = keys[pick(int(std::size(keys)))];
+        count("key hold");
+        session_.xdo({"keydown", key});
+        std::this_thread::sleep_for(std::chrono::milliseconds(pick(500)));
+        session_.xdo({"keyup", key});
+    }
+    void drag() {
+        const std::string button = pick(2) ? "1" : "3";
+        count(button == "1" ? "left drag" : "right drag");
+        session_.xdo({"mousemove", "--window", session_.window(), number(0, 640), number(0, 480)});
+        session_.xdo({"mousedown", button});
+        for (int i = pick(6); i >= 0; --i) session_.xdo({"mousemove_relative", "--", number(-200, 200), number(-200, 200)});
+        session_.xdo({"mouseup", button});
+    }
+    void click() {
+        count("click");
+        session_.xdo({"mousemove", "--window", session_.window(), number(0, 400), number(0, 480)});
+        session_.xdo({"click", "--repeat", number(1, 2), pick(3) ? "1" : "3"});
+    }
+    void typePath() {
+        count("typed path");
+        session_.xdo({"key", "ctrl+l"});
+        std::this_thread::sleep_for(100ms);
+        session_.xdo({"type", "--delay", "5", paths_[std::size_t(pick(int(paths_.size())))]});
+        session_.xdo({"key", "Return"});
+    }
+    void resize() {
+        static const std::pair<const char*, const char*> sizes[] = {{"1", "1"}, {"4096", "2160"}, {"2", "700"},
+                                                                    {"900", "1"}, {"640", "480"}};
+        count("resize");
+        if (pick(2)) {
+            const auto& [w, h] = sizes[pick(int(std::size(sizes)))];
+            session_.xdo({"windowsize", session_.window(), w, h});
+        } else {
+            session_.xdo({"windowsize", session_.window(), number(1, 4096), number(1, 2160)});
+        }
+    }
+    // There is no window manager to iconify a window: unmapping it is what minimising does.
+    void minimiseAndRestore() {
+        count("minimise");
+        session_.xdo({"windowminimize", session_.window()});
+        session_.xdo({"windowunmap", session_.window()});
+        std::this_thread::sleep_for(std::chrono::milliseconds(pick(400)));
+        session_.xdo({"windowmap", session_.window()});
+    }
+
+    ViewerSession& session_;
+    std::mt19937_64 random_;
+    std::vector<std::string> paths_;
+    std::map<std::string, int> counts_;
+};
+
+// The monkey test: random keys, drags, scrolling, clicks on the panel, typed paths (meshes
+// that load, hostile files, missing ones), resizes from 1x1 to 4096x2160, minimising and
+// restoring, panel toggles, for FACET_MONKEY_SECONDS (default 30). It passes when the viewer
+// never dies, still answers SIGTERM with its report at the end, kept drawing (at least a frame
+// a second on average), and its peak resident memory stayed under FACET_MONKEY_MAX_RSS_MB
+// (default 3000, room for AddressSanitizer). FACET_MONKEY_SEED replays a run (each run prints
+// its seed).
+TEST(Viewer, MonkeyRandomInputForASetTime) {
+    DrivableDisplay drivable;
+    FACET_REQUIRE_DRIVABLE(drivable);
+    const long long seconds = environmentNumber("FACET_MONKEY_SECONDS", 30);
+    const long long maxRssMb = environmentNumber("FACET_MONKEY_MAX_RSS_MB", 3000);
+    const auto seed = static_cast<std::uint64_t>(
+        environmentNumber("FACET_MONKEY_SEED", std::chrono::system_clock::now().time_since_epoch().count() & 0xFFFFFFFF));
+    std::cout << "monkey: seed " << seed << " (replay with FACET_MONKEY_SEED=" << seed << "), " << seconds << " s"
+              << std::endl;
+    SCOPED_TRACE("FACET_MONKEY_SEED=" + std::to_string(seed));
+
+    const fs::path dir = facet::test::scratchDir("viewer_monkey");
+    ViewerSession session(*drivable.xdotool, drivable.display.name(), dir, {(dir / "cube.obj").string()});
+    Monkey monkey(session, seed, monkeyPaths(dir));
+    ASSERT_TRUE(session.open("cube.obj"));
+    const pid_t pid = session.viewer().pid();
+    const auto start = Clock::now(), end = start + std::chrono::seconds(seconds);
+    long long peakKb = 0;
+    while (Clock::now() < end) {
+        monkey.step();
+        peakKb = std::max(peakKb, processStatusKb(pid, "VmHWM"));
+        ASSERT_FALSE(session.viewer().wait(0ms)) << "the viewer ended after " << monkey.events()
+                                                 << " events (" << monkey.counts() << "): " << session.errors();
+    }
+    monkey.settle();
+    peakKb = std::max(peakKb, processStatusKb(pid, "VmHWM"));
+    ASSERT_EQ(::kill(pid, SIGTERM), 0);
+    const std::optional<int> status = session.viewer().wait(60000ms);
+    const double ran = std::chrono::duration<double>(Clock::now() - start).count();
+    ASSERT_TRUE(status) << "the viewer did not answer SIGTERM within 60 s";
+    EXPECT_EQ(*status, 0) << session.errors();
+    const auto report = parseReport(session.report());
+    ASSERT_TRUE(report.count("frames")) << session.report() << session.errors();
+    const long long frames = std::atoll(report.at("frames").c_str());
+    std::cout << "monkey: " << monkey.events() << " events in " << ran << " s (" << monkey.counts() << "); "
+              << frames << " frames; peak RSS " << peakKb / 1024 << " MB" << std::endl;
+    EXPECT_GE(frames, seconds) << "the viewer stopped drawing";
+    EXPECT_LT(peakKb / 1024, maxRssMb) << "peak resident memory";
 }
 
 } // namespace

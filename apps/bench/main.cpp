@@ -11,6 +11,7 @@
 #include "app_info.h"
 #include "cli.h"
 
+#include <csignal>
 #include <iostream>
 #include <memory>
 #include <vector>
@@ -31,6 +32,9 @@ int run(const facet::bench::Options& o) {
         printGpuModels();
         return 0;
     }
+    // SIGINT or SIGTERM stops the measuring between cases; what was measured is still shown
+    // and written (bench.json says "interrupted"), and the exit code says it was cut short.
+    facet::cli::installStopSignals();
     const Machine machine = probeMachine(o.device);
     printHeader(machine, o);
     std::vector<Record> records;
@@ -38,11 +42,16 @@ int run(const facet::bench::Options& o) {
     if (o.raster && !o.gpuModels.empty())
         estimator = std::make_unique<GpuEstimator>(o.gpuModels, o.threads > 0 ? o.threads : machine.hardwareThreads);
     if (o.vertex) runVertexSection(o, machine, records);
-    if (o.raster) runRasterSection(o, machine, records, estimator.get());
+    if (o.raster && !facet::cli::stopSignal()) runRasterSection(o, machine, records, estimator.get());
     if (o.vertex) printVertexTable(records);
     if (o.raster) printRasterTable(records);
     if (estimator) estimator->print();
     if (o.out) writeOutputs(*o.out, machine, o, records);
+    if (const int signal = facet::cli::stopSignal()) {
+        std::cerr << "facet-bench: interrupted by " << (signal == SIGINT ? "SIGINT" : "SIGTERM") << " after "
+                  << records.size() << " records\n";
+        return 128 + signal;
+    }
     return 0;
 }
 

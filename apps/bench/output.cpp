@@ -1,11 +1,13 @@
 #include "bench/output.h"
 
+#include "asset/file_write.h"
+#include "cli.h"
 #include "core/error.h"
 
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 #include <iostream>
 #include <optional>
 
@@ -54,7 +56,7 @@ std::optional<double> timed(const Record& r, double Timing::*field) {
 const char* boolText(bool b) { return b ? "true" : "false"; }
 
 void writeCsv(const std::string& path, const std::vector<Record>& records) {
-    std::ofstream csv(path);
+    std::ostringstream csv;
     csv << "section,case,path,label,n,item,width,height,status,median_ms,spread_low_ms,spread_high_ms,spread_kind,"
            "runs,ns_per_item,items_per_s,pixels_per_s,ratio_to_gl,note\n";
     for (const Record& r : records)
@@ -65,8 +67,7 @@ void writeCsv(const std::string& path, const std::vector<Record>& records) {
             << ",min-max," << (r.present ? r.time.runs : 0) << "," << numberText(r.nsPerItem, false) << ","
             << numberText(r.itemsPerS, false) << "," << numberText(r.pixelsPerS, false) << ","
             << numberText(r.ratioToGl, false) << "," << csvField(r.note) << "\n";
-    csv.close();
-    if (!csv) throw Error(path + ": cannot write");
+    writeFileAtomically(path, csv.str(), "the bench results");
 }
 
 void writeJsonRecord(std::ostream& json, const Record& r) {
@@ -84,19 +85,20 @@ void writeJsonRecord(std::ostream& json, const Record& r) {
 }
 
 void writeJson(const std::string& path, const Machine& m, const Options& o, const std::vector<Record>& records) {
-    std::ofstream json(path);
+    std::ostringstream json;
     json << "{\n  \"machine\": {\"cpu\": " << jsonEscape(m.cpu) << ", \"hardware_threads\": " << m.hardwareThreads
          << ", \"gpu\": " << jsonEscape(gpuText(m.gpu)) << ", \"gpu_usable\": " << boolText(m.gpu.usable)
          << ", \"gl\": " << jsonEscape(m.gl.text) << ", \"gl_usable\": " << boolText(m.gl.usable)
          << ", \"built_with_cuda\": " << boolText(builtWithCuda()) << "},\n"
-         << "  \"quick\": " << boolText(o.quick) << ",\n  \"spread_kind\": \"min-max\",\n  \"records\": [";
+         << "  \"quick\": " << boolText(o.quick) << ",\n"
+         << "  \"interrupted\": " << boolText(cli::stopSignal() != 0) << ",\n"
+         << "  \"spread_kind\": \"min-max\",\n  \"records\": [";
     for (std::size_t i = 0; i < records.size(); ++i) {
         json << (i ? ",\n" : "\n");
         writeJsonRecord(json, records[i]);
     }
     json << "\n  ]\n}\n";
-    json.close();
-    if (!json) throw Error(path + ": cannot write");
+    writeFileAtomically(path, json.str(), "the bench results");
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 
 #include "bench/raster_paths.h"
 #include "bench/scenes.h"
+#include "cli.h"
 #include "core/error.h"
 #include "core/line_aligned.h"
 
@@ -136,6 +137,7 @@ void measureCase(const FrameCase& c, RasterPaths& paths, std::vector<Record>& re
     const std::size_t first = records.size();
     std::optional<double> glMs;
     for (const RasterPath& path : paths.paths()) {
+        if (cli::stopSignal()) break; // interrupted: keep what was measured (bench/main.cpp)
         records.push_back(measurePath(c, paths, path));
         if (path.kind == RasterPathKind::OpenGl && records.back().present) glMs = records.back().time.medianMs;
     }
@@ -156,6 +158,7 @@ void runRasterSection(const Options& o, const Machine& machine, std::vector<Reco
         const Model model = makeScene(spec);
         paths.setScene(model);
         for (const Size size : plan.sizes) {
+            if (cli::stopSignal()) return;
             const float aspect = float(size.width) / float(size.height);
             LineAlignedVector<std::uint32_t> color(std::size_t(size.width) * std::size_t(size.height));
             LineAlignedVector<float> depth(color.size());

@@ -2,6 +2,7 @@
 
 #include "bench/numpy_runner.h"
 #include "bench/vertex_paths.h"
+#include "cli.h"
 #include "cpu/thread_pool.h"
 
 #include <algorithm>
@@ -91,6 +92,7 @@ void runVertexSection(const Options& o, const Machine& machine, std::vector<Reco
     records.push_back(numpyRecord(numpy, "seed", kSeedVertices));
     measureVertexCase("seed", kSeedVertices, plan.seedCalls, plan.runs, pool, machine, records);
     for (const std::size_t n : plan.sizes) {
+        if (cli::stopSignal()) return; // interrupted: keep what was measured (bench/main.cpp)
         std::cout << "  sweep n = " << n << "\n" << std::flush;
         records.push_back(numpyRecord(numpy, "sweep", n));
         measureVertexCase("sweep", n, plan.callsFor(n), plan.runs, pool, machine, records);

@@ -199,6 +199,22 @@ void screenshotSection(ViewerState& s) {
     ImGui::PopTextWrapPos();
 }
 
+// Dear ImGui keeps only a corner of a window on screen: once the window shrank to a few pixels
+// the panel was pushed up and left past the edge, and stayed there, its title bar out of reach,
+// when the window grew again. Keep it whole inside the display wherever it fits (call between
+// Begin and End).
+void keepInsideDisplay(ViewerState& s) {
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    const ImVec2 inside(std::max(0.0f, std::min(pos.x, display.x - size.x)),
+                        std::max(0.0f, std::min(pos.y, display.y - size.y)));
+    if (display.x > 0.0f && display.y > 0.0f && (inside.x != pos.x || inside.y != pos.y)) ImGui::SetWindowPos(inside);
+    s.panelX = inside.x;
+    s.panelY = inside.y;
+    s.panelWidth = size.x;
+    s.panelHeight = size.y;
+}
+
 } // namespace
 
 void resetView(ViewerState& state) { state.camera = state.home; }
@@ -217,6 +233,7 @@ void drawPanel(ViewerState& s) {
         ImGui::Separator();
         screenshotSection(s);
     }
+    keepInsideDisplay(s);
     ImGui::End();
 }
 

@@ -83,6 +83,7 @@ struct ViewerState {
     bool screenshotRequested = false;
     int screenshotCounter = 0;
     std::string screenshotMessage;
+    float panelX = 0, panelY = 0, panelWidth = 0, panelHeight = 0; // where the panel was last drawn (--report)
 
     // Input and loading.
     FlyCamera fly;

@@ -1,5 +1,6 @@
 #include "asset/image.h"
 
+#include "asset/file_write.h"
 #include "core/error.h"
 
 #include <stb_image.h>
@@ -230,6 +231,9 @@ Image decodeImage(const std::uint8_t* bytes, std::size_t size, const std::string
 
     std::unique_ptr<stbi_uc, void (*)(void*)> data(stbi_load_from_memory(bytes, len, &w, &h, &comp, 4),
                                                    stbi_image_free);
+    if (!data && stbReason() == "outofmem")
+        throw Error(name + ": not enough memory to decode this " + std::to_string(w) + "x" + std::to_string(h) +
+                    " image");
     if (!data) throw Error(name + ": cannot decode image: " + stbReason());
     // The decoder reports the size again; it must be the one checked above.
     if (w <= 0 || h <= 0 || static_cast<std::uint32_t>(w) > kMaxImageSide || static_cast<std::uint32_t>(h) > kMaxImageSide)
@@ -246,9 +250,15 @@ Image decodeImage(const std::uint8_t* bytes, std::size_t size, const std::string
 void writePng(const std::filesystem::path& path, const Image& image) {
     if (image.width == 0 || image.height == 0) throw Error(fileError(path, "cannot write an empty image"));
     const int stride = static_cast<int>(image.width * 4);
-    if (!stbi_write_png(path.string().c_str(), static_cast<int>(image.width), static_cast<int>(image.height), 4,
-                        image.pixels.data(), stride))
-        throw Error(fileError(path, "cannot write PNG (is the folder there and writable?)"));
+    // Encoded in memory, then written whole (asset/file_write.h): never a truncated PNG.
+    std::string bytes;
+    const auto append = [](void* out, void* data, int size) {
+        static_cast<std::string*>(out)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
+    };
+    if (!stbi_write_png_to_func(append, &bytes, static_cast<int>(image.width), static_cast<int>(image.height), 4,
+                                image.pixels.data(), stride))
+        throw Error(fileError(path, "cannot encode the PNG"));
+    writeFileAtomically(path, bytes, "PNG");
 }
 
 Texture makeTexture(const Image& image, std::string source) {

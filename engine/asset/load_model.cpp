@@ -1,10 +1,14 @@
 #include "asset/load_model.h"
 
+#include "asset/memory_budget.h"
 #include "asset/obj_loader.h"
 #include "core/error.h"
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <new>
+#include <system_error>
 
 namespace facet {
 
@@ -13,13 +17,27 @@ namespace {
 struct Loader {
     const char* extension; // lower case, with the dot
     Model (*load)(const std::filesystem::path& path);
+    std::uint64_t bytesPerFileByte; // the most memory a load takes per byte of the file
 };
 
 Model loadObjFile(const std::filesystem::path& path) { return loadObj(path); }
 
 constexpr Loader kLoaders[] = {
-    {".obj", loadObjFile},
+    {".obj", loadObjFile, kObjLoadBytesPerFileByte},
 };
+
+// The file's size is weighed against the memory left before parsing (asset/memory_budget.h);
+// a load that runs out of memory all the same (its textures, say) is said in words naming it.
+Model loadWithinMemory(const std::filesystem::path& path, const Loader& loader) {
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(path, ec); // a missing file is the loader's to report
+    if (!ec) checkLoadFits(path, size, loader.bytesPerFileByte, memoryRoom());
+    try {
+        return loader.load(path);
+    } catch (const std::bad_alloc&) {
+        throw Error(path.string() + ": not enough memory to load the file with its materials and textures");
+    }
+}
 
 std::string lowerCase(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -37,7 +55,7 @@ std::string extensionList() {
 Model loadModel(const std::filesystem::path& path) {
     const std::string extension = lowerCase(path.extension().string());
     for (const Loader& l : kLoaders)
-        if (extension == l.extension) return l.load(path);
+        if (extension == l.extension) return loadWithinMemory(path, l);
     const std::string what = path.extension().empty() ? "has no extension"
                                                       : "has the extension '" + path.extension().string() +
                                                             "', which no loader reads";

@@ -1,0 +1,91 @@
+// Concurrency under ThreadSanitizer (scripts/test.sh's TSan pass runs Concurrency.*): the thread
+// pool's per-thread promise (no two tasks share a `thread` index at once) at every thread
+// count, sections back to back and failing ones, and the viewer's background loader asked for
+// file after file while it loads.
+#include "test_support.h"
+
+#include "core/error.h"
+#include "cpu/thread_pool.h"
+#include "viewer/scene_loader.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using namespace facet;
+
+// Per-thread scratch written without atomics, as the renderer's tiles do: ThreadSanitizer
+// reports a race if two tasks ever run with the same `thread` at once.
+TEST(Concurrency, ThreadPoolScratchIsPrivateToEachThreadAtEveryCount) {
+    for (int threads = 1; threads <= 8; ++threads) {
+        ThreadPool pool(threads);
+        std::vector<std::uint64_t> scratch(std::size_t(threads), 0);
+        std::uint64_t expected = 0;
+        for (std::size_t section = 0; section < 60; ++section) {
+            const std::size_t count = 1 + section * 7 % 97;
+            std::vector<std::atomic<int>> hits(count);
+            pool.run(count, [&](std::size_t i, int thread) {
+                scratch[std::size_t(thread)] += i + 1;
+                hits[i]++;
+            });
+            for (auto& h : hits) ASSERT_EQ(h.load(), 1);
+            expected += count * (count + 1) / 2;
+        }
+        std::uint64_t total = 0;
+        for (const std::uint64_t s : scratch) total += s;
+        EXPECT_EQ(total, expected) << threads << " threads";
+    }
+}
+
+// A failing task stops the section; the error reaches the caller and the next section runs
+// whole, on every thread count.
+TEST(Concurrency, ThreadPoolSectionsAfterAFailureRunWhole) {
+    for (int threads = 1; threads <= 4; ++threads) {
+        ThreadPool pool(threads);
+        for (int round = 0; round < 20; ++round) {
+            EXPECT_THROW(pool.run(64, [&](std::size_t i, int) {
+                if (i % 16 == std::size_t(round % 16)) throw Error("task failed");
+            }),
+                         Error);
+            std::atomic<int> ran{0};
+            pool.run(64, [&](std::size_t, int) { ran++; });
+            EXPECT_EQ(ran.load(), 64);
+        }
+    }
+}
+
+// The viewer's loader: requests while a load runs replace the waiting one; every finished load
+// is handed over once, on the thread that polls, and the last file asked for is the last loaded.
+TEST(Concurrency, SceneLoaderTakesRequestsWhileItLoads) {
+    const std::filesystem::path dir = facet::test::scratchDir("concurrency_loader");
+    const std::string cube = (facet::test::sourceDir() / "tests" / "data" / "cube.obj").string();
+    const std::string missing = (dir / "missing.obj").string();
+    viewer::SceneLoader loader;
+    std::vector<viewer::LoadResult> results;
+    for (int i = 0; i < 40; ++i) {
+        loader.request(i % 3 == 1 ? missing : cube);
+        if (auto r = loader.poll()) results.push_back(std::move(*r));
+    }
+    loader.request(cube);
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (loader.busy() && std::chrono::steady_clock::now() < end) {
+        if (auto r = loader.poll()) results.push_back(std::move(*r));
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    ASSERT_FALSE(loader.busy()) << "the loader did not finish within 60 s";
+    ASSERT_FALSE(results.empty());
+    EXPECT_EQ(results.back().path, cube);
+    ASSERT_TRUE(results.back().model);
+    EXPECT_EQ(results.back().model->mesh.triangleCount(), 12u);
+    for (const viewer::LoadResult& r : results)
+        EXPECT_EQ(bool(r.model), r.path == cube) << r.path << ": " << r.error;
+}
+
+} // namespace
