@@ -35,6 +35,7 @@ Camera (defaults frame the whole mesh from the front right, slightly above):
   --filter F         nearest | bilinear | trilinear (default trilinear)
   --cull C           none | back (default none: OBJ files mix windings)
   --light            headlight Lambert shading
+  --msaa N           samples per pixel: 1 (default), 2, 4 or 8 (multisampling)
   --texture PATH     use this image as every material's texture (e.g. for a mesh without MTL)
   --stage S          cpu | gpu | gl | kernels | auto (default auto: the GPU when one is
                      usable, else the CPU; gl: the OpenGL reference path, offscreen;
@@ -46,7 +47,8 @@ Camera (defaults frame the whole mesh from the front right, slightly above):
 Output:
   -o, --output FILE  PNG to write (default facet.png)
   --depth FILE       also write the depth buffer: raw little-endian float32 window depth in
-                     [0, 1], top row first, as OpenGL would write it
+                     [0, 1], top row first, as OpenGL would write it (with --msaa, each
+                     pixel's nearest sample)
   --bench K          render K frames and print the median milliseconds per stage
   --info             print mesh statistics, the loader's warnings and the CUDA devices, render
                      nothing

@@ -12,6 +12,7 @@
 // that definition bit for bit, and the kernel pipeline tests the quad's against the CPU.
 #pragma once
 
+#include "core/multisample.h"
 #include "core/tiles.h"
 #include "core/triangle_setup.h"
 
@@ -36,14 +37,15 @@ FACET_HD auto depthPasses(F depth, F stored) {
 // The three edge values of edgeValues() at pixel (x, y), bias included, and their steps per
 // pixel, in integers I (64 bits, or 32 where the triangle is small enough). A triangle's edge
 // functions are affine in the pixel position, so rather than evaluating edgeValues() per pixel
-// a walk steps them exactly: one pixel right adds stepX, one pixel down adds stepY.
+// a walk steps them exactly: one pixel right adds stepX, one pixel down adds stepY. At a
+// sample point other than the centre, the same at (x, y) + the sample's offset.
 template <class I>
 struct EdgeStepper {
     I value[3];
     I stepX[3], stepY[3];
 
-    FACET_HD EdgeStepper(const ScreenTriangle& tri, int x, int y) {
-        const FixedPoint2 p{pixelCentreFixed(x), pixelCentreFixed(y)};
+    FACET_HD EdgeStepper(const ScreenTriangle& tri, int x, int y, const SamplePoint& s = pixelCentreSample()) {
+        const FixedPoint2 p{x * kSubpixelOne + s.fx, y * kSubpixelOne + s.fy};
         FACET_UNROLL
         for (int i = 0; i < 3; ++i) {
             // Edge i runs from vertex i + 1 to vertex i + 2 (see edgeValues).
@@ -86,9 +88,10 @@ FACET_HD bool quadRange(const ScreenTriangle& tri, const TileRect& rect, int qua
 
 // The walk: `tri`'s coverage and depth test over the range, block by block (L::kWidth x 2
 // pixels, starting at the first quad), reading the stored depths from `target` and handing it
-// the lanes that pass; returns how many passed. With `Bounds` the range's bounds mask the
-// lanes too; without, the caller knows the range is the triangle's whole bounds (lanes outside
-// them fail its edge tests). L supplies the lane types and their few width-specific steps:
+// the lanes that pass; returns how many passed. Each pixel is tested at `sample`: its centre,
+// or with multisampling one of its samples (one walk per sample, each into its own depths).
+// With `Bounds` the range's bounds mask the lanes too; without, the caller knows the range is
+// the triangle's whole bounds (lanes outside them fail its edge tests). L supplies the lane types and their few width-specific steps:
 //   EdgeScalar, Edge, Float, Mask; kWidth; kSkipEmpty (branch past blocks with no lane left,
 //   or go on branch-free); spread(v, sx, sy) (the lanes' edge values from a block's first
 //   pixel's); columns(x) and rows(y) (the lanes' pixel coordinates as floats); columnsIn and
@@ -97,10 +100,11 @@ FACET_HD bool quadRange(const ScreenTriangle& tri, const TileRect& rect, int qua
 // the stored depths of the block at (qx, qy) and write(qx, keep, depth, stored) takes the lanes
 // that passed.
 template <class L, bool Bounds, class Target>
-FACET_WALK_INLINE std::uint32_t walkCoverage(const ScreenTriangle& tri, const QuadRange& q, Target& target) {
+FACET_WALK_INLINE std::uint32_t walkCoverage(const ScreenTriangle& tri, const QuadRange& q, Target& target,
+                                             const SamplePoint& sample = pixelCentreSample()) {
     using Edge = typename L::Edge;
     using Float = typename L::Float;
-    const EdgeStepper<typename L::EdgeScalar> edges(tri, q.firstQx, q.firstQy);
+    const EdgeStepper<typename L::EdgeScalar> edges(tri, q.firstQx, q.firstQy, sample);
     Edge rowStart[3], right[3], down[3];
     FACET_UNROLL
     for (int i = 0; i < 3; ++i) {
@@ -114,6 +118,7 @@ FACET_WALK_INLINE std::uint32_t walkCoverage(const ScreenTriangle& tri, const Qu
     // The triangle's values in lanes, read once: the target's stores could alias the triangle.
     const BarycentricPlane<Float> plane(tri);
     const Float depths[3] = {Float(tri.v[0].depth), Float(tri.v[1].depth), Float(tri.v[2].depth)};
+    const Float sampleX(sample.x), sampleY(sample.y);
     std::uint32_t won = 0;
     for (int qy = q.firstQy; qy <= q.maxY; qy += 2) {
         Edge at[3] = {rowStart[0], rowStart[1], rowStart[2]};
@@ -130,7 +135,7 @@ FACET_WALK_INLINE std::uint32_t walkCoverage(const ScreenTriangle& tri, const Qu
                 if (L::none(covered)) continue;
 
             Float b[3];
-            plane.at(L::columns(qx), y, b);
+            plane.atPoint(L::columns(qx), y, sampleX, sampleY, b);
             const Float depth = interpolate(b, depths[0], depths[1], depths[2]);
             const Float stored = row.depthAt(qx);
             const typename L::Mask keep = covered & L::mask(depthPasses(depth, stored));

@@ -276,28 +276,37 @@ bool smallTriangle(const ScreenTriangle& tri) {
 // One walk of `tri` over the range in lanes L, into the tile's buffers.
 template <class L, bool Bounds>
 [[gnu::noinline]] std::size_t walkTile(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q,
-                                       const TileBuffers& buffers) {
+                                       const TileBuffers& buffers, const SamplePoint& sample) {
     TileVisibility<L> target{buffers, id};
-    return walkCoverage<L, Bounds>(tri, q, target);
+    return walkCoverage<L, Bounds>(tri, q, target, sample);
 }
+
+using WalkTile = std::size_t (*)(const ScreenTriangle&, std::uint32_t, const QuadRange&, const TileBuffers&,
+                                 const SamplePoint&);
 
 } // namespace
 
 // A small triangle takes the 32-bit blocks, any other the 64-bit quads. (The edge values are
 // set up per call, not once per triangle in the triangle stage: on the default scene a
 // triangle touches 1.0 tiles on average, and setting them up ahead cost more than it saved.)
+// With multisampling, one walk per sample, each into its own plane.
 std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
-                                const TileRect& tile, const TileBuffers& buffers) {
+                                const TileRect& tile, const TileBuffers& buffers, int samples) {
     QuadRange q;
     if (!quadRange(tri, tile, ctx.quadRowOffset, q)) return 0;
-    if (!smallTriangle(tri)) return walkTile<lanes::BigQuad, true>(tri, id, q, buffers);
-    // The tile's bounds matter only where they (or the target's) cut the triangle's: at its
-    // right or bottom, or above it (the first quad row of an odd-height target is row -1).
-    const FrameView& frame = ctx.target;
-    const bool cut = q.maxX != tri.maxX || q.minY != tri.minY || q.maxY != tri.maxY || tri.maxX == frame.width - 1 ||
-                     tri.minY == 0 || tri.maxY == frame.height - 1;
-    return cut ? walkTile<lanes::SmallBlock, true>(tri, id, q, buffers)
-               : walkTile<lanes::SmallBlock, false>(tri, id, q, buffers);
+    WalkTile walk = walkTile<lanes::BigQuad, true>;
+    if (smallTriangle(tri)) {
+        // The tile's bounds matter only where they (or the target's) cut the triangle's: at its
+        // right or bottom, or above it (the first quad row of an odd-height target is row -1).
+        const FrameView& frame = ctx.target;
+        const bool cut = q.maxX != tri.maxX || q.minY != tri.minY || q.maxY != tri.maxY ||
+                         tri.maxX == frame.width - 1 || tri.minY == 0 || tri.maxY == frame.height - 1;
+        walk = cut ? walkTile<lanes::SmallBlock, true> : walkTile<lanes::SmallBlock, false>;
+    }
+    if (samples == 1) return walk(tri, id, q, buffers, pixelCentreSample());
+    std::size_t won = 0;
+    for (int s = 0; s < samples; ++s) won += walk(tri, id, q, samplePlane(buffers, s), samplePoint(samples, s));
+    return won;
 }
 
 void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers) {
@@ -315,8 +324,8 @@ void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBu
 // colours (each lane shadeQuadPixel's) are kept in the pixels that triangle won, and the
 // other pixels get the clear colour. Bilinear and trilinear samples are taken four won
 // pixels at a time, across jobs (PixelStream). The tile's colours then go to the target.
-void shadeTile(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
-               const TileRect& tile, const TileBuffers& buffers) {
+void shadeTileColors(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
+                     const TileRect& tile, const TileBuffers& buffers) {
     const TileTriangles drawn{triangles, colors};
     const __m128i zero = _mm_setzero_si128(), clear = _mm_set1_epi32(int(ctx.settings.clearColor));
     ShadeJob jobs[kShadeBatch];
@@ -360,7 +369,11 @@ void shadeTile(const TileTriangle* triangles, const TriangleColors* const* color
     }
     shadeBatch(jobs, count, stream, drawn, ctx, buffers);
     flushPixels(stream, ctx, buffers);
+}
 
+void shadeTile(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
+               const TileRect& tile, const TileBuffers& buffers) {
+    shadeTileColors(triangles, colors, ctx, tile, buffers);
     const FrameView& target = ctx.target;
     for (int y = tile.y0; y <= tile.y1; ++y)
         streamRow(target.color + std::size_t(y) * std::size_t(target.width) + std::size_t(tile.x0),

@@ -1,0 +1,106 @@
+#include "cpu/multisample_tile.h"
+
+#include "core/multisample.h"
+#include "cpu/stream_store.h"
+
+#include <algorithm>
+
+namespace facet {
+
+namespace {
+
+constexpr std::size_t kPlane = kTileBufferElements;
+
+// One pixel's sample ids (ids[s * kPlane]) made distinct in place: plane L gets its L-th
+// distinct triangle in sample order, 0 past the last. Returns the samples each covers, nibble
+// L for layer L (a count of 8 fits 4 bits), and their number in `layers`.
+inline std::uint32_t layerPixel(std::uint32_t* ids, int samples, int& layers) {
+    const std::uint32_t first = ids[0];
+    bool same = true;
+    for (int s = 1; s < samples; ++s) same &= ids[std::size_t(s) * kPlane] == first;
+    if (same) { // the common case: one triangle covers every sample, or none does
+        for (int s = 1; s < samples; ++s) ids[std::size_t(s) * kPlane] = 0;
+        layers = first != 0 ? 1 : 0;
+        return first != 0 ? std::uint32_t(samples) : 0u;
+    }
+    std::uint32_t distinct[kMaxSamples], covered[kMaxSamples];
+    int n = 0;
+    for (int s = 0; s < samples; ++s) {
+        const std::uint32_t id = ids[std::size_t(s) * kPlane];
+        if (id == 0) continue;
+        int k = 0;
+        while (k < n && distinct[k] != id) ++k;
+        if (k == n) {
+            distinct[n] = id;
+            covered[n++] = 0;
+        }
+        ++covered[k];
+    }
+    std::uint32_t counts = 0;
+    for (int s = 0; s < samples; ++s) ids[std::size_t(s) * kPlane] = s < n ? distinct[s] : 0u;
+    for (int k = 0; k < n; ++k) counts |= covered[k] << (4 * k);
+    layers = n;
+    return counts;
+}
+
+// The layers of every pixel of the tile rect, and the resolved depths to the target (the
+// planes' depths back to 1). Returns the most layers any pixel has.
+int layerTile(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers, std::uint32_t* counts) {
+    const int samples = ctx.settings.msaa;
+    const FrameView& target = ctx.target;
+    int most = 0;
+    for (int y = tile.y0; y <= tile.y1; ++y) {
+        const std::size_t row = buffers.at(tile.x0, y), n = std::size_t(tile.x1 - tile.x0 + 1);
+        for (std::size_t i = row; i < row + n; ++i) {
+            int layers = 0;
+            counts[i] = layerPixel(buffers.ids + i, samples, layers);
+            most = std::max(most, layers);
+            float nearest = buffers.depth[i];
+            for (int s = 1; s < samples; ++s) nearest = resolveDepth(nearest, buffers.depth[i + std::size_t(s) * kPlane]);
+            buffers.depth[i] = nearest;
+        }
+        streamRow(target.depth + std::size_t(y) * std::size_t(target.width) + std::size_t(tile.x0), buffers.depth + row, n);
+        for (int s = 0; s < samples; ++s) std::fill_n(buffers.depth + row + std::size_t(s) * kPlane, n, 1.0f);
+    }
+    return most;
+}
+
+// Plane 0's colours become the resolved ones: each layer's colour weighted by the samples it
+// covers, the clear colour for the rest.
+void resolveColors(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers, const std::uint32_t* counts) {
+    const int samples = ctx.settings.msaa;
+    const auto all = std::uint32_t(samples);
+    for (int y = tile.y0; y <= tile.y1; ++y) {
+        const std::size_t row = buffers.at(tile.x0, y), n = std::size_t(tile.x1 - tile.x0 + 1);
+        for (std::size_t i = row; i < row + n; ++i) {
+            std::uint32_t left = counts[i];
+            if (left == all || left == 0) continue; // one triangle everywhere (or none): its colour as it is
+            ColorSum sum;
+            std::uint32_t covered = 0;
+            for (std::size_t plane = 0; left != 0; ++plane, left >>= 4) {
+                sum.add(buffers.color[i + plane * kPlane], left & 15u);
+                covered += left & 15u;
+            }
+            sum.add(ctx.settings.clearColor, all - covered);
+            buffers.color[i] = sum.resolve(samples);
+        }
+    }
+}
+
+} // namespace
+
+void resolveTileSamples(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
+                        const TileRect& tile, const TileBuffers& buffers, std::uint32_t* counts) {
+    const int layers = layerTile(ctx, tile, buffers, counts);
+    // Layer 0 also gives the clear colour to the pixels no sample of which is covered.
+    for (int layer = 0; layer < std::max(layers, 1); ++layer)
+        shadeTileColors(triangles, colors, ctx, tile, samplePlane(buffers, layer));
+    resolveColors(ctx, tile, buffers, counts);
+    const FrameView& target = ctx.target;
+    for (int y = tile.y0; y <= tile.y1; ++y)
+        streamRow(target.color + std::size_t(y) * std::size_t(target.width) + std::size_t(tile.x0),
+                  buffers.color + buffers.at(tile.x0, y), std::size_t(tile.x1 - tile.x0 + 1));
+    streamFence();
+}
+
+} // namespace facet
