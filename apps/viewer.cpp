@@ -392,6 +392,7 @@ void Viewer::report() const {
               << "fov " << c.fovYDegrees << "\n"
               << "frames " << scenesFrames_ << "\n"
               << "size " << state_.renderWidth << "x" << state_.renderHeight << ", " << state_.threads << " threads\n"
+              << "msaa " << state_.settings.msaa << "\n"
               << "panel " << (state_.showPanel ? "shown" : "hidden") << "\n"
               << "speed scale " << state_.fly.speedScale() << "\n"
               << "stages " << renderer_.placement().describe() << "\n"

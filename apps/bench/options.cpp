@@ -23,6 +23,7 @@ scripts/plot_bench.py).
   --frames K         measured frames per raster case (default 10; 3 with --quick)
   --threads N        CPU threads at most (default: one per hardware thread)
   --device N         CUDA device (default: FACET_DEVICE, else 0)
+  --msaa N           samples per pixel of the raster frames: 1 (default), 2, 4 or 8
   --out DIR          write DIR/bench.csv and DIR/bench.json
   -h, --help         this text
 )";
@@ -61,6 +62,8 @@ Options parseArguments(int argc, char** argv) {
             o.threads = static_cast<int>(parseInteger(arg, args.value(), 1, 1024));
         } else if (arg == "--device") {
             o.device = static_cast<int>(parseInteger(arg, args.value(), 0, 1023));
+        } else if (arg == "--msaa") {
+            o.msaa = parseSampleCount(arg, args.value());
         } else if (arg == "--out") {
             o.out = args.value();
             if (o.out->empty()) throw UsageError("--out expects a directory, got ''");

@@ -13,6 +13,7 @@ struct Options {
     std::optional<int> frames;
     int threads = 0; // 0: one per hardware thread
     int device = -1; // CUDA device; -1: FACET_DEVICE, else 0
+    int msaa = 1;    // samples per pixel of the raster section's frames
     std::optional<std::string> out;
     bool help = false;
 };

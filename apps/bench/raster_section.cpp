@@ -121,9 +121,10 @@ void measureCase(const FrameCase& c, RasterPaths& paths, std::vector<Record>& re
 
 void runRasterSection(const Options& o, const Machine& machine, std::vector<Record>& records) {
     const RasterPlan plan = rasterPlan(o);
-    std::cout << "raster: whole frames, " << plan.warmup << " warm-up + " << plan.frames << " measured each\n"
+    std::cout << "raster: whole frames, " << plan.warmup << " warm-up + " << plan.frames << " measured each"
+              << (o.msaa > 1 ? ", " + std::to_string(o.msaa) + " samples per pixel" : std::string()) << "\n"
               << std::flush;
-    RasterPaths paths(o.threads > 0 ? o.threads : machine.hardwareThreads, machine.gpuDevice);
+    RasterPaths paths(o.threads > 0 ? o.threads : machine.hardwareThreads, machine.gpuDevice, o.msaa);
     for (const SceneSpec& spec : plan.scenes) {
         std::cout << "  scene " << spec.name << "\n" << std::flush;
         const Model model = makeScene(spec);

@@ -4,6 +4,7 @@
 #include "cpu/stream_store.h"
 
 #include <algorithm>
+#include <immintrin.h>
 
 namespace facet {
 
@@ -43,21 +44,52 @@ inline std::uint32_t layerPixel(std::uint32_t* ids, int samples, int& layers) {
     return counts;
 }
 
+// Eight pixels from element i at once where every sample of each is one triangle's (or none
+// of them is covered), the common case: their counts, plane 0 kept, the other planes' ids
+// cleared. False, with nothing written, otherwise.
+inline bool layerUniform8(std::uint32_t* ids, std::uint32_t* counts, int samples) {
+    const auto load = [](const std::uint32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); };
+    const __m256i first = load(ids);
+    __m256i same = _mm256_set1_epi32(-1);
+    for (int s = 1; s < samples; ++s) same = _mm256_and_si256(same, _mm256_cmpeq_epi32(first, load(ids + std::size_t(s) * kPlane)));
+    if (_mm256_movemask_epi8(same) != -1) return false;
+    const __m256i none = _mm256_cmpeq_epi32(first, _mm256_setzero_si256());
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(counts), _mm256_andnot_si256(none, _mm256_set1_epi32(samples)));
+    for (int s = 1; s < samples; ++s)
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(ids + std::size_t(s) * kPlane), _mm256_setzero_si256());
+    return true;
+}
+
+// resolveDepth over the samples of eight pixels from element i, into plane 0 (the same
+// operation: _mm256_min_ps(b, a) is b < a ? b : a).
+inline void resolveDepth8(float* depth, int samples) {
+    __m256 nearest = _mm256_loadu_ps(depth);
+    for (int s = 1; s < samples; ++s) nearest = _mm256_min_ps(_mm256_loadu_ps(depth + std::size_t(s) * kPlane), nearest);
+    _mm256_storeu_ps(depth, nearest);
+}
+
 // The layers of every pixel of the tile rect, and the resolved depths to the target (the
-// planes' depths back to 1). Returns the most layers any pixel has.
+// planes' depths back to 1). Returns the most layers any pixel has. Rows are taken eight
+// elements at a time, the last group reaching past the rect at most to the tile's last column
+// (kTileSize is a multiple of 8), where nothing is ever covered.
 int layerTile(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers, std::uint32_t* counts) {
     const int samples = ctx.settings.msaa;
     const FrameView& target = ctx.target;
     int most = 0;
     for (int y = tile.y0; y <= tile.y1; ++y) {
         const std::size_t row = buffers.at(tile.x0, y), n = std::size_t(tile.x1 - tile.x0 + 1);
-        for (std::size_t i = row; i < row + n; ++i) {
-            int layers = 0;
-            counts[i] = layerPixel(buffers.ids + i, samples, layers);
-            most = std::max(most, layers);
-            float nearest = buffers.depth[i];
-            for (int s = 1; s < samples; ++s) nearest = resolveDepth(nearest, buffers.depth[i + std::size_t(s) * kPlane]);
-            buffers.depth[i] = nearest;
+        for (std::size_t i = row; i < row + n; i += 8) {
+            resolveDepth8(buffers.depth + i, samples);
+            if (layerUniform8(buffers.ids + i, counts + i, samples)) {
+                most = std::max(most, _mm256_testz_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(counts + i)),
+                                                         _mm256_set1_epi32(-1)) ? 0 : 1);
+                continue;
+            }
+            for (std::size_t k = i; k < i + 8; ++k) {
+                int layers = 0;
+                counts[k] = layerPixel(buffers.ids + k, samples, layers);
+                most = std::max(most, layers);
+            }
         }
         streamRow(target.depth + std::size_t(y) * std::size_t(target.width) + std::size_t(tile.x0), buffers.depth + row, n);
         for (int s = 0; s < samples; ++s) std::fill_n(buffers.depth + row + std::size_t(s) * kPlane, n, 1.0f);
@@ -70,9 +102,18 @@ int layerTile(const RasterContext& ctx, const TileRect& tile, const TileBuffers&
 void resolveColors(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers, const std::uint32_t* counts) {
     const int samples = ctx.settings.msaa;
     const auto all = std::uint32_t(samples);
+    const __m256i allOrNone = _mm256_set1_epi32(samples);
     for (int y = tile.y0; y <= tile.y1; ++y) {
         const std::size_t row = buffers.at(tile.x0, y), n = std::size_t(tile.x1 - tile.x0 + 1);
         for (std::size_t i = row; i < row + n; ++i) {
+            if ((i - row) % 8 == 0) { // eight pixels of one triangle each (or none): nothing to mix
+                const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(counts + i));
+                const __m256i plain = _mm256_or_si256(_mm256_cmpeq_epi32(c, allOrNone), _mm256_cmpeq_epi32(c, _mm256_setzero_si256()));
+                if (_mm256_movemask_epi8(plain) == -1) {
+                    i += 7;
+                    continue;
+                }
+            }
             std::uint32_t left = counts[i];
             if (left == all || left == 0) continue; // one triangle everywhere (or none): its colour as it is
             ColorSum sum;
