@@ -289,24 +289,25 @@ using WalkTile = std::size_t (*)(const ScreenTriangle&, std::uint32_t, const Qua
 // A small triangle takes the 32-bit blocks, any other the 64-bit quads. (The edge values are
 // set up per call, not once per triangle in the triangle stage: on the default scene a
 // triangle touches 1.0 tiles on average, and setting them up ahead cost more than it saved.)
-// With multisampling, one walk per sample, each into its own plane.
+// With multisampling, one walk per sample, each into its own plane. (`draw` is inlined, so each
+// walk is a direct call.)
 std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
                                 const TileRect& tile, const TileBuffers& buffers, int samples) {
     QuadRange q;
     if (!quadRange(tri, tile, ctx.quadRowOffset, q)) return 0;
-    WalkTile walk = walkTile<lanes::BigQuad, true>;
-    if (smallTriangle(tri)) {
-        // The tile's bounds matter only where they (or the target's) cut the triangle's: at its
-        // right or bottom, or above it (the first quad row of an odd-height target is row -1).
-        const FrameView& frame = ctx.target;
-        const bool cut = q.maxX != tri.maxX || q.minY != tri.minY || q.maxY != tri.maxY ||
-                         tri.maxX == frame.width - 1 || tri.minY == 0 || tri.maxY == frame.height - 1;
-        walk = cut ? walkTile<lanes::SmallBlock, true> : walkTile<lanes::SmallBlock, false>;
-    }
-    if (samples == 1) return walk(tri, id, q, buffers, pixelCentreSample());
-    std::size_t won = 0;
-    for (int s = 0; s < samples; ++s) won += walk(tri, id, q, samplePlane(buffers, s), samplePoint(samples, s));
-    return won;
+    const auto draw = [&](WalkTile walk) {
+        if (samples == 1) return walk(tri, id, q, buffers, pixelCentreSample());
+        std::size_t won = 0;
+        for (int s = 0; s < samples; ++s) won += walk(tri, id, q, samplePlane(buffers, s), samplePoint(samples, s));
+        return won;
+    };
+    if (!smallTriangle(tri)) return draw(walkTile<lanes::BigQuad, true>);
+    // The tile's bounds matter only where they (or the target's) cut the triangle's: at its
+    // right or bottom, or above it (the first quad row of an odd-height target is row -1).
+    const FrameView& frame = ctx.target;
+    const bool cut = q.maxX != tri.maxX || q.minY != tri.minY || q.maxY != tri.maxY || tri.maxX == frame.width - 1 ||
+                     tri.minY == 0 || tri.maxY == frame.height - 1;
+    return cut ? draw(walkTile<lanes::SmallBlock, true>) : draw(walkTile<lanes::SmallBlock, false>);
 }
 
 void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers) {
