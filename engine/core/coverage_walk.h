@@ -148,6 +148,71 @@ FACET_WALK_INLINE std::uint32_t walkCoverage(const ScreenTriangle& tri, const Qu
     return won;
 }
 
+// The walk at S samples per pixel (multisampling) in one pass over the blocks: per block, each
+// sample's lanes in turn, making exactly the decisions of walkCoverage at that sample point
+// (the edge values differ from the pixel corner's by exact integer offsets; the barycentrics
+// are atPoint's at the sample), without setting the triangle up once per sample. Target's
+// row(qy) has sample(s), a row of sample s's own depths as walkCoverage's target has.
+template <class L, bool Bounds, int S, class Target>
+FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const QuadRange& q, Target& target) {
+    using Edge = typename L::Edge;
+    using Float = typename L::Float;
+    using Scalar = typename L::EdgeScalar;
+    const EdgeStepper<Scalar> edges(tri, q.firstQx, q.firstQy, SamplePoint{0, 0, 0.0f, 0.0f});
+    Edge rowStart[3], right[3], down[3], offset[S][3];
+    Float sampleX[S], sampleY[S];
+    FACET_UNROLL
+    for (int i = 0; i < 3; ++i) {
+        rowStart[i] = L::spread(edges.value[i], edges.stepX[i], edges.stepY[i]);
+        right[i] = Edge(edges.stepX[i]);
+        for (int w = 1; w < L::kWidth; w *= 2) right[i] = right[i] + right[i];
+        down[i] = Edge(edges.stepY[i]) + Edge(edges.stepY[i]);
+    }
+    FACET_UNROLL
+    for (int s = 0; s < S; ++s) {
+        const SamplePoint p = samplePoint(S, s);
+        sampleX[s] = Float(p.x);
+        sampleY[s] = Float(p.y);
+        FACET_UNROLL
+        for (int i = 0; i < 3; ++i)
+            offset[s][i] = Edge(static_cast<Scalar>(edges.stepX[i] / kSubpixelOne * p.fx + edges.stepY[i] / kSubpixelOne * p.fy));
+    }
+    const BarycentricPlane<Float> plane(tri);
+    const Float depths[3] = {Float(tri.v[0].depth), Float(tri.v[1].depth), Float(tri.v[2].depth)};
+    std::uint32_t won = 0;
+    for (int qy = q.firstQy; qy <= q.maxY; qy += 2) {
+        Edge at[3] = {rowStart[0], rowStart[1], rowStart[2]};
+        FACET_UNROLL
+        for (int i = 0; i < 3; ++i) rowStart[i] = rowStart[i] + down[i];
+        const Float y = L::rows(qy);
+        decltype(auto) row = target.row(qy);
+        for (int qx = q.firstQx; qx <= q.maxX; qx += L::kWidth) {
+            const Float columns = L::columns(qx);
+            FACET_UNROLL
+            for (int s = 0; s < S; ++s) {
+                const Edge e[3] = {at[0] + offset[s][0], at[1] + offset[s][1], at[2] + offset[s][2]};
+                typename L::Mask covered = L::mask(edgesCover(e));
+                if constexpr (Bounds) covered = covered & L::rowsIn(qy, q) & L::columnsIn(qx, q);
+                if constexpr (L::kSkipEmpty)
+                    if (L::none(covered)) continue;
+                Float b[3];
+                plane.atPoint(columns, y, sampleX[s], sampleY[s], b);
+                const Float depth = interpolate(b, depths[0], depths[1], depths[2]);
+                decltype(auto) sampleRow = row.sample(s);
+                const Float stored = sampleRow.depthAt(qx);
+                const typename L::Mask keep = covered & L::mask(depthPasses(depth, stored));
+                if constexpr (L::kSkipEmpty)
+                    if (L::none(keep)) continue;
+                sampleRow.write(qx, keep, depth, stored);
+                won += L::count(keep);
+            }
+            FACET_UNROLL
+            for (int i = 0; i < 3; ++i) at[i] = at[i] + right[i];
+        }
+    }
+    return won;
+}
+
 // What the lanes of a 2x2 quad share, whatever holds their values: lane k is pixel
 // (qx + (k & 1), qy + (k >> 1)), and masks are 4-bit (bit k: lane k).
 struct QuadMasks {

@@ -259,6 +259,11 @@ struct TileVisibility {
             float *d0 = depth + (qx - originX), *d1 = d0 + kTileBufferStride;
             L::store(d0, d1, L::select(keep, value, stored));
         }
+        // The same row of sample s's plane (multisampling).
+        Row sample(int s) const {
+            const std::size_t plane = std::size_t(s) * kTileBufferElements;
+            return Row{ids + plane, depth + plane, id, originX};
+        }
     };
     Row row(int qy) const {
         const std::size_t at = buffers.at(buffers.originX, qy);
@@ -281,33 +286,44 @@ template <class L, bool Bounds>
     return walkCoverage<L, Bounds>(tri, q, target, sample);
 }
 
-using WalkTile = std::size_t (*)(const ScreenTriangle&, std::uint32_t, const QuadRange&, const TileBuffers&,
-                                 const SamplePoint&);
+// The same at S samples per pixel, each into its own plane.
+template <class L, bool Bounds, int S>
+[[gnu::noinline]] std::size_t walkTileSamples(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q,
+                                              const TileBuffers& buffers) {
+    TileVisibility<L> target{buffers, id};
+    return walkSamples<L, Bounds, S>(tri, q, target);
+}
+
+// The walk in lanes L for `samples` per pixel.
+template <class L, bool Bounds>
+std::size_t walkTileAt(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q, const TileBuffers& buffers,
+                       int samples) {
+    switch (samples) {
+    case 2: return walkTileSamples<L, Bounds, 2>(tri, id, q, buffers);
+    case 4: return walkTileSamples<L, Bounds, 4>(tri, id, q, buffers);
+    case 8: return walkTileSamples<L, Bounds, 8>(tri, id, q, buffers);
+    default: return walkTile<L, Bounds>(tri, id, q, buffers, pixelCentreSample());
+    }
+}
 
 } // namespace
 
 // A small triangle takes the 32-bit blocks, any other the 64-bit quads. (The edge values are
 // set up per call, not once per triangle in the triangle stage: on the default scene a
 // triangle touches 1.0 tiles on average, and setting them up ahead cost more than it saved.)
-// With multisampling, one walk per sample, each into its own plane. (`draw` is inlined, so each
-// walk is a direct call.)
+// With multisampling, the walk over every sample (walkSamples).
 std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
                                 const TileRect& tile, const TileBuffers& buffers, int samples) {
     QuadRange q;
     if (!quadRange(tri, tile, ctx.quadRowOffset, q)) return 0;
-    const auto draw = [&](WalkTile walk) {
-        if (samples == 1) return walk(tri, id, q, buffers, pixelCentreSample());
-        std::size_t won = 0;
-        for (int s = 0; s < samples; ++s) won += walk(tri, id, q, samplePlane(buffers, s), samplePoint(samples, s));
-        return won;
-    };
-    if (!smallTriangle(tri)) return draw(walkTile<lanes::BigQuad, true>);
+    if (!smallTriangle(tri)) return walkTileAt<lanes::BigQuad, true>(tri, id, q, buffers, samples);
     // The tile's bounds matter only where they (or the target's) cut the triangle's: at its
     // right or bottom, or above it (the first quad row of an odd-height target is row -1).
     const FrameView& frame = ctx.target;
     const bool cut = q.maxX != tri.maxX || q.minY != tri.minY || q.maxY != tri.maxY || tri.maxX == frame.width - 1 ||
                      tri.minY == 0 || tri.maxY == frame.height - 1;
-    return cut ? draw(walkTile<lanes::SmallBlock, true>) : draw(walkTile<lanes::SmallBlock, false>);
+    return cut ? walkTileAt<lanes::SmallBlock, true>(tri, id, q, buffers, samples)
+               : walkTileAt<lanes::SmallBlock, false>(tri, id, q, buffers, samples);
 }
 
 void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers) {
