@@ -53,12 +53,14 @@ struct ColorSum {
         FACET_UNROLL
         for (int k = 0; k < 4; ++k) c[k] += ((rgba >> (8 * k)) & 0xFFu) * times;
     }
-    // The box resolve: each channel's mean over `samples`, rounded to nearest (halves up).
+    // The box resolve: each channel's mean over `samples` (1, 2, 4 or 8), rounded to nearest
+    // (halves up); the division by a power of two as a shift.
     FACET_HD std::uint32_t resolve(int samples) const {
-        const auto n = static_cast<std::uint32_t>(samples);
+        const int shift = samples == 8 ? 3 : samples == 4 ? 2 : samples == 2 ? 1 : 0;
+        const std::uint32_t half = (1u << shift) >> 1;
         std::uint32_t rgba = 0;
         FACET_UNROLL
-        for (int k = 0; k < 4; ++k) rgba |= ((c[k] + n / 2) / n) << (8 * k);
+        for (int k = 0; k < 4; ++k) rgba |= ((c[k] + half) >> shift) << (8 * k);
         return rgba;
     }
 };

@@ -44,20 +44,37 @@ inline std::uint32_t layerPixel(std::uint32_t* ids, int samples, int& layers) {
     return counts;
 }
 
-// Eight pixels from element i at once where every sample of each is one triangle's (or none
-// of them is covered), the common case: their counts, plane 0 kept, the other planes' ids
-// cleared. False, with nothing written, otherwise.
-inline bool layerUniform8(std::uint32_t* ids, std::uint32_t* counts, int samples) {
-    const auto load = [](const std::uint32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); };
-    const __m256i first = load(ids);
-    __m256i same = _mm256_set1_epi32(-1);
-    for (int s = 1; s < samples; ++s) same = _mm256_and_si256(same, _mm256_cmpeq_epi32(first, load(ids + std::size_t(s) * kPlane)));
-    if (_mm256_movemask_epi8(same) != -1) return false;
-    const __m256i none = _mm256_cmpeq_epi32(first, _mm256_setzero_si256());
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(counts), _mm256_andnot_si256(none, _mm256_set1_epi32(samples)));
-    for (int s = 1; s < samples; ++s)
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(ids + std::size_t(s) * kPlane), _mm256_setzero_si256());
-    return true;
+// Eight pixels from element i at once where each has at most two distinct ids among its
+// samples, the common case (inside a triangle, or on one edge): plane 0 gets the first
+// sample's id, plane 1 the first other one, each with its count (a layer of id 0, no
+// triangle, counts 0: the resolve adds its colour 0 times; the order of layers changes no
+// sum). The other planes' ids are cleared. Returns the most layers among the eight, or -1
+// with nothing written where a pixel has more.
+inline int layerTwo8(std::uint32_t* ids, std::uint32_t* counts, int samples) {
+    const auto load = [ids](int s) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ids + std::size_t(s) * kPlane)); };
+    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1);
+    const __m256i first = load(0);
+    __m256i second = zero; // the first id other than `first`, in sample order
+    for (int s = samples - 1; s >= 1; --s) {
+        const __m256i id = load(s);
+        second = _mm256_blendv_epi8(second, id, _mm256_andnot_si256(_mm256_cmpeq_epi32(id, first), _mm256_set1_epi32(-1)));
+    }
+    __m256i n0 = zero, n1 = zero, either = _mm256_set1_epi32(-1);
+    for (int s = 0; s < samples; ++s) {
+        const __m256i id = load(s), is0 = _mm256_cmpeq_epi32(id, first), is1 = _mm256_cmpeq_epi32(id, second);
+        n0 = _mm256_add_epi32(n0, _mm256_and_si256(is0, one));
+        n1 = _mm256_add_epi32(n1, _mm256_andnot_si256(is0, _mm256_and_si256(is1, one)));
+        either = _mm256_and_si256(either, _mm256_or_si256(is0, is1));
+    }
+    if (_mm256_movemask_epi8(either) != -1) return -1;
+    n0 = _mm256_andnot_si256(_mm256_cmpeq_epi32(first, zero), n0); // id 0 covers nothing
+    n1 = _mm256_andnot_si256(_mm256_cmpeq_epi32(second, zero), n1);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(counts), _mm256_or_si256(n0, _mm256_slli_epi32(n1, 4)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(ids + kPlane), _mm256_andnot_si256(_mm256_cmpeq_epi32(n1, zero), second));
+    for (int s = 2; s < samples; ++s)
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(ids + std::size_t(s) * kPlane), zero);
+    if (!_mm256_testz_si256(n1, n1)) return 2;
+    return _mm256_testz_si256(n0, n0) ? 0 : 1;
 }
 
 // resolveDepth over the samples of eight pixels from element i, into plane 0 (the same
@@ -80,9 +97,8 @@ int layerTile(const RasterContext& ctx, const TileRect& tile, const TileBuffers&
         const std::size_t row = buffers.at(tile.x0, y), n = std::size_t(tile.x1 - tile.x0 + 1);
         for (std::size_t i = row; i < row + n; i += 8) {
             resolveDepth8(buffers.depth + i, samples);
-            if (layerUniform8(buffers.ids + i, counts + i, samples)) {
-                most = std::max(most, _mm256_testz_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(counts + i)),
-                                                         _mm256_set1_epi32(-1)) ? 0 : 1);
+            if (const int layers = layerTwo8(buffers.ids + i, counts + i, samples); layers >= 0) {
+                most = std::max(most, layers);
                 continue;
             }
             for (std::size_t k = i; k < i + 8; ++k) {
