@@ -86,6 +86,49 @@ FACET_HD bool quadRange(const ScreenTriangle& tri, const TileRect& rect, int qua
 #define FACET_WALK_INLINE [[gnu::always_inline]] inline
 #endif
 
+// What both walks keep of a triangle in lanes, read once (the target's stores could alias the
+// triangle): the edge values at the first block and their steps a block right and a quad row
+// down, the barycentric plane and the vertex depths.
+template <class L>
+struct TriangleLanes {
+    using Edge = typename L::Edge;
+    using Float = typename L::Float;
+    Edge rowStart[3], right[3], down[3];
+    BarycentricPlane<Float> plane;
+    Float depths[3];
+
+    FACET_HD TriangleLanes(const ScreenTriangle& tri, const EdgeStepper<typename L::EdgeScalar>& edges)
+        : plane(tri), depths{Float(tri.v[0].depth), Float(tri.v[1].depth), Float(tri.v[2].depth)} {
+        FACET_UNROLL
+        for (int i = 0; i < 3; ++i) {
+            rowStart[i] = L::spread(edges.value[i], edges.stepX[i], edges.stepY[i]);
+            // kWidth (a power of two) and 2 steps, by doubling: the lanes' adds are their
+            // cheapest operation.
+            right[i] = Edge(edges.stepX[i]);
+            for (int w = 1; w < L::kWidth; w *= 2) right[i] = right[i] + right[i];
+            down[i] = Edge(edges.stepY[i]) + Edge(edges.stepY[i]);
+        }
+    }
+
+    // The depth test of the block at (qx, y)'s `covered` lanes, at their points (sx, sy) within
+    // the pixels, against `row`'s stored depths; writes the lanes that pass and returns how many.
+    template <class Row>
+    FACET_WALK_INLINE std::uint32_t depthTest(Row& row, int qx, const Float& y, const Float& sx, const Float& sy,
+                                              typename L::Mask covered) const {
+        if constexpr (L::kSkipEmpty)
+            if (L::none(covered)) return 0;
+        Float b[3];
+        plane.atPoint(L::columns(qx), y, sx, sy, b);
+        const Float depth = interpolate(b, depths[0], depths[1], depths[2]);
+        const Float stored = row.depthAt(qx);
+        const typename L::Mask keep = covered & L::mask(depthPasses(depth, stored));
+        if constexpr (L::kSkipEmpty)
+            if (L::none(keep)) return 0;
+        row.write(qx, keep, depth, stored);
+        return L::count(keep);
+    }
+};
+
 // The walk: `tri`'s coverage and depth test over the range, block by block (L::kWidth x 2
 // pixels, starting at the first quad), reading the stored depths from `target` and handing it
 // the lanes that pass; returns how many passed. Each pixel is tested at `sample`: its centre,
@@ -104,45 +147,22 @@ FACET_WALK_INLINE std::uint32_t walkCoverage(const ScreenTriangle& tri, const Qu
                                              const SamplePoint& sample = pixelCentreSample()) {
     using Edge = typename L::Edge;
     using Float = typename L::Float;
-    const EdgeStepper<typename L::EdgeScalar> edges(tri, q.firstQx, q.firstQy, sample);
-    Edge rowStart[3], right[3], down[3];
-    FACET_UNROLL
-    for (int i = 0; i < 3; ++i) {
-        rowStart[i] = L::spread(edges.value[i], edges.stepX[i], edges.stepY[i]);
-        // kWidth (a power of two) and 2 steps, by doubling: the lanes' adds are their cheapest
-        // operation.
-        right[i] = Edge(edges.stepX[i]);
-        for (int w = 1; w < L::kWidth; w *= 2) right[i] = right[i] + right[i];
-        down[i] = Edge(edges.stepY[i]) + Edge(edges.stepY[i]);
-    }
-    // The triangle's values in lanes, read once: the target's stores could alias the triangle.
-    const BarycentricPlane<Float> plane(tri);
-    const Float depths[3] = {Float(tri.v[0].depth), Float(tri.v[1].depth), Float(tri.v[2].depth)};
+    const TriangleLanes<L> lanes(tri, EdgeStepper<typename L::EdgeScalar>(tri, q.firstQx, q.firstQy, sample));
+    Edge rowStart[3] = {lanes.rowStart[0], lanes.rowStart[1], lanes.rowStart[2]};
     const Float sampleX(sample.x), sampleY(sample.y);
     std::uint32_t won = 0;
     for (int qy = q.firstQy; qy <= q.maxY; qy += 2) {
         Edge at[3] = {rowStart[0], rowStart[1], rowStart[2]};
         FACET_UNROLL
-        for (int i = 0; i < 3; ++i) rowStart[i] = rowStart[i] + down[i];
+        for (int i = 0; i < 3; ++i) rowStart[i] = rowStart[i] + lanes.down[i];
         const Float y = L::rows(qy);
         decltype(auto) row = target.row(qy);
         for (int qx = q.firstQx; qx <= q.maxX; qx += L::kWidth) {
             typename L::Mask covered = L::mask(edgesCover(at));
             if constexpr (Bounds) covered = covered & L::rowsIn(qy, q) & L::columnsIn(qx, q);
             FACET_UNROLL
-            for (int i = 0; i < 3; ++i) at[i] = at[i] + right[i];
-            if constexpr (L::kSkipEmpty)
-                if (L::none(covered)) continue;
-
-            Float b[3];
-            plane.atPoint(L::columns(qx), y, sampleX, sampleY, b);
-            const Float depth = interpolate(b, depths[0], depths[1], depths[2]);
-            const Float stored = row.depthAt(qx);
-            const typename L::Mask keep = covered & L::mask(depthPasses(depth, stored));
-            if constexpr (L::kSkipEmpty)
-                if (L::none(keep)) continue;
-            row.write(qx, keep, depth, stored);
-            won += L::count(keep);
+            for (int i = 0; i < 3; ++i) at[i] = at[i] + lanes.right[i];
+            won += lanes.depthTest(row, qx, y, sampleX, sampleY, covered);
         }
     }
     return won;
@@ -159,15 +179,9 @@ FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const Qua
     using Float = typename L::Float;
     using Scalar = typename L::EdgeScalar;
     const EdgeStepper<Scalar> edges(tri, q.firstQx, q.firstQy, SamplePoint{0, 0, 0.0f, 0.0f});
-    Edge rowStart[3], right[3], down[3], offset[S][3];
+    const TriangleLanes<L> lanes(tri, edges);
+    Edge rowStart[3] = {lanes.rowStart[0], lanes.rowStart[1], lanes.rowStart[2]}, offset[S][3];
     Float sampleX[S], sampleY[S];
-    FACET_UNROLL
-    for (int i = 0; i < 3; ++i) {
-        rowStart[i] = L::spread(edges.value[i], edges.stepX[i], edges.stepY[i]);
-        right[i] = Edge(edges.stepX[i]);
-        for (int w = 1; w < L::kWidth; w *= 2) right[i] = right[i] + right[i];
-        down[i] = Edge(edges.stepY[i]) + Edge(edges.stepY[i]);
-    }
     FACET_UNROLL
     for (int s = 0; s < S; ++s) {
         const SamplePoint p = samplePoint(S, s);
@@ -177,37 +191,24 @@ FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const Qua
         for (int i = 0; i < 3; ++i)
             offset[s][i] = Edge(static_cast<Scalar>(edges.stepX[i] / kSubpixelOne * p.fx + edges.stepY[i] / kSubpixelOne * p.fy));
     }
-    const BarycentricPlane<Float> plane(tri);
-    const Float depths[3] = {Float(tri.v[0].depth), Float(tri.v[1].depth), Float(tri.v[2].depth)};
     std::uint32_t won = 0;
     for (int qy = q.firstQy; qy <= q.maxY; qy += 2) {
         Edge at[3] = {rowStart[0], rowStart[1], rowStart[2]};
         FACET_UNROLL
-        for (int i = 0; i < 3; ++i) rowStart[i] = rowStart[i] + down[i];
+        for (int i = 0; i < 3; ++i) rowStart[i] = rowStart[i] + lanes.down[i];
         const Float y = L::rows(qy);
         decltype(auto) row = target.row(qy);
         for (int qx = q.firstQx; qx <= q.maxX; qx += L::kWidth) {
-            const Float columns = L::columns(qx);
             FACET_UNROLL
             for (int s = 0; s < S; ++s) {
                 const Edge e[3] = {at[0] + offset[s][0], at[1] + offset[s][1], at[2] + offset[s][2]};
                 typename L::Mask covered = L::mask(edgesCover(e));
                 if constexpr (Bounds) covered = covered & L::rowsIn(qy, q) & L::columnsIn(qx, q);
-                if constexpr (L::kSkipEmpty)
-                    if (L::none(covered)) continue;
-                Float b[3];
-                plane.atPoint(columns, y, sampleX[s], sampleY[s], b);
-                const Float depth = interpolate(b, depths[0], depths[1], depths[2]);
                 decltype(auto) sampleRow = row.sample(s);
-                const Float stored = sampleRow.depthAt(qx);
-                const typename L::Mask keep = covered & L::mask(depthPasses(depth, stored));
-                if constexpr (L::kSkipEmpty)
-                    if (L::none(keep)) continue;
-                sampleRow.write(qx, keep, depth, stored);
-                won += L::count(keep);
+                won += lanes.depthTest(sampleRow, qx, y, sampleX[s], sampleY[s], covered);
             }
             FACET_UNROLL
-            for (int i = 0; i < 3; ++i) at[i] = at[i] + right[i];
+            for (int i = 0; i < 3; ++i) at[i] = at[i] + lanes.right[i];
         }
     }
     return won;
