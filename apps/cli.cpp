@@ -64,7 +64,7 @@ void parseSize(const std::string& flag, const std::string& text, int& width, int
 }
 
 int parseSampleCount(const std::string& flag, const std::string& text) {
-    const long samples = parseInteger(flag, text, 1, 1024);
+    const long samples = parseInteger(flag, text, -1000000, 1000000); // any whole number: refused below, by name
     if (!validSampleCount(int(samples)))
         throw UsageError(flag + " expects 1, 2, 4 or 8 samples per pixel, got " + text);
     return int(samples);
