@@ -24,6 +24,7 @@ scripts/plot_bench.py).
   --threads N        CPU threads at most (default: one per hardware thread)
   --device N         CUDA device (default: FACET_DEVICE, else 0)
   --msaa N           samples per pixel of the raster frames: 1 (default), 2, 4 or 8
+  --scenes LIST      the raster section's scenes, e.g. default,quads_200 (default all)
   --out DIR          write DIR/bench.csv and DIR/bench.json
   -h, --help         this text
 )";
@@ -62,6 +63,8 @@ Options parseArguments(int argc, char** argv) {
             o.threads = static_cast<int>(parseInteger(arg, args.value(), 1, 1024));
         } else if (arg == "--device") {
             o.device = static_cast<int>(parseInteger(arg, args.value(), 0, 1023));
+        } else if (arg == "--scenes") {
+            o.scenes = args.value();
         } else if (arg == "--msaa") {
             o.msaa = parseSampleCount(arg, args.value());
         } else if (arg == "--out") {

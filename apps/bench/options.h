@@ -14,6 +14,7 @@ struct Options {
     int threads = 0; // 0: one per hardware thread
     int device = -1; // CUDA device; -1: FACET_DEVICE, else 0
     int msaa = 1;    // samples per pixel of the raster section's frames
+    std::optional<std::string> scenes; // the raster section's scenes, comma-separated; all when absent
     std::optional<std::string> out;
     bool help = false;
 };

@@ -2,14 +2,18 @@
 
 #include "bench/raster_paths.h"
 #include "bench/scenes.h"
+#include "cli.h"
 #include "core/error.h"
 #include "core/line_aligned.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace facet::bench {
 
@@ -26,6 +30,25 @@ struct RasterPlan {
     int frames = 10;
 };
 
+// The scenes `list` names, in the plan's order; a usage error naming an unknown one.
+std::vector<SceneSpec> chosenScenes(const std::vector<SceneSpec>& all, const std::string& list) {
+    std::string names;
+    for (const SceneSpec& s : all) names += (names.empty() ? "" : ", ") + s.name;
+    std::vector<std::string> wanted;
+    std::stringstream in(list);
+    for (std::string part; std::getline(in, part, ',');) {
+        bool known = false;
+        for (const SceneSpec& s : all) known = known || s.name == part;
+        if (!known) throw cli::UsageError("--scenes expects names among " + names + ", got '" + part + "'");
+        wanted.push_back(part);
+    }
+    std::vector<SceneSpec> chosen;
+    for (const SceneSpec& s : all)
+        if (std::find(wanted.begin(), wanted.end(), s.name) != wanted.end()) chosen.push_back(s);
+    if (chosen.empty()) throw cli::UsageError("--scenes expects names among " + names + ", got '" + list + "'");
+    return chosen;
+}
+
 RasterPlan rasterPlan(const Options& o) {
     RasterPlan plan;
     if (o.quick) {
@@ -40,6 +63,7 @@ RasterPlan rasterPlan(const Options& o) {
         plan.sizes = {{1280, 720}, {1920, 1080}};
     }
     if (o.frames) plan.frames = *o.frames;
+    if (o.scenes) plan.scenes = chosenScenes(plan.scenes, *o.scenes);
     return plan;
 }
 
