@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include "core/multisample.h"
+
 #include <signal.h>
 
 #include <cmath>
@@ -74,10 +76,18 @@ void parseSize(const std::string& flag, const std::string& text, int& width, int
     height = static_cast<int>(parseInteger(flag + " height", text.substr(x + 1), 1, 16384));
 }
 
+int parseSampleCount(const std::string& flag, const std::string& text) {
+    const long samples = parseInteger(flag, text, -1000000, 1000000); // any whole number: refused below, by name
+    if (!validSampleCount(int(samples)))
+        throw UsageError(flag + " expects 1, 2, 4 or 8 samples per pixel, got " + text);
+    return int(samples);
+}
+
 bool consumeRenderSetting(const std::string& arg, Arguments& args, RenderSettings& settings) {
     if (arg == "--filter") settings.filter = parseChoice<TextureFilter>(arg, args.value());
     else if (arg == "--cull") settings.cull = parseChoice<CullMode>(arg, args.value());
     else if (arg == "--light") settings.headlight = true;
+    else if (arg == "--msaa") settings.msaa = parseSampleCount(arg, args.value());
     else return false;
     return true;
 }

@@ -45,7 +45,10 @@ E parseChoice(const std::string& flag, const std::string& text) {
     throw UsageError(flag + " expects " + nameChoices<E>() + ", got '" + text + "'");
 }
 
-// --filter F, --cull C, --light into `settings`; false when `arg` is none of them.
+// --msaa N: 1, 2, 4 or 8, or a usage error naming the value.
+int parseSampleCount(const std::string& flag, const std::string& text);
+
+// --filter F, --cull C, --light, --msaa N into `settings`; false when `arg` is none of them.
 bool consumeRenderSetting(const std::string& arg, Arguments& args, RenderSettings& settings);
 
 // The one positional argument, a mesh path: an unknown option or a second mesh is an error.

@@ -38,6 +38,7 @@ Camera (defaults frame the whole mesh from the front right, slightly above):
   --filter F         nearest | bilinear | trilinear (default trilinear)
   --cull C           none | back (default none: OBJ files mix windings)
   --light            headlight Lambert shading
+  --msaa N           samples per pixel: 1 (default), 2, 4 or 8 (multisampling)
   --texture PATH     use this image as every material's texture (e.g. for a mesh without MTL)
   --view V           shaded | normals | depth | uv | overdraw | wireframe | triangles | tiles
                      (default shaded; README.md says how to read each; gl draws all but tiles)
@@ -51,7 +52,8 @@ Camera (defaults frame the whole mesh from the front right, slightly above):
 Output:
   -o, --output FILE  PNG to write (default facet.png)
   --depth FILE       also write the depth buffer: raw little-endian float32 window depth in
-                     [0, 1], top row first, as OpenGL would write it
+                     [0, 1], top row first, as OpenGL would write it (with --msaa, each
+                     pixel's nearest sample)
   --bench K          render K frames and print the median milliseconds per stage
   --info             print mesh statistics, the loader's warnings and the CUDA devices, render
                      nothing

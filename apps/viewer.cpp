@@ -393,6 +393,7 @@ void Viewer::report() const {
               << "fov " << c.fovYDegrees << "\n"
               << "frames " << scenesFrames_ << "\n"
               << "size " << state_.renderWidth << "x" << state_.renderHeight << ", " << state_.threads << " threads\n"
+              << "msaa " << state_.settings.msaa << "\n"
               << "panel " << (state_.showPanel ? "shown" : "hidden") << "\n"
               << "panel-rect " << state_.panelX << " " << state_.panelY << " " << state_.panelWidth << " "
               << state_.panelHeight << " in " << ImGui::GetIO().DisplaySize.x << "x" << ImGui::GetIO().DisplaySize.y

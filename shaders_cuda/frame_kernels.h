@@ -226,6 +226,59 @@ FACET_HD std::uint32_t viewWinnerColor(const RasterParams& p, std::uint32_t winn
     return viewQuadPixel(p.settings, p.viewForward, pixel, qx, qy, k);
 }
 
+// Pixel k of the quad at (qx, qy) as an index into the target, or -1 where it lies outside.
+FACET_HD long long quadPixelIndex(const FrameView& target, int qx, int qy, int k) {
+    const int x = qx + (k & 1), y = qy + (k >> 1);
+    if (x >= target.width || y < 0 || y >= target.height) return -1;
+    return static_cast<long long>(y) * target.width + x;
+}
+
+// The raster thread with S samples per pixel (S > 1): the quad's visibility per sample, each at
+// its own sample point; then per pixel each distinct winner shaded once at the pixel centre,
+// weighted by the samples it won, and the box resolve, exactly as the CPU's
+// resolveTileSamples (cpu/multisample_tile.h) adds it up, so the two agree bit for bit.
+template <int S>
+FACET_HD void rasterQuadSamples(const RasterParams& p, std::uint32_t tile, int qx, int qy) {
+    QuadVisibility visibility[S];
+    FACET_UNROLL
+    for (int s = 0; s < S; ++s)
+        visibility[s] = QuadVisibility{{1.0f, 1.0f, 1.0f, 1.0f}, {kNoTriangle, kNoTriangle, kNoTriangle, kNoTriangle}, 0};
+    for (std::uint32_t e = p.tileStart[tile]; e < p.tileStart[tile + 1]; ++e) {
+        const std::uint32_t id = p.tileTriangles[e];
+        const ScreenTriangle& tri = p.triangles[id];
+        QuadRange range;
+        if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) continue;
+        FACET_UNROLL
+        for (int s = 0; s < S; ++s) {
+            visibility[s].id = id;
+            walkCoverage<QuadLanes, true>(tri, range, visibility[s], samplePoint(S, s));
+        }
+    }
+    for (int k = 0; k < 4; ++k) {
+        const long long pixel = quadPixelIndex(p.target, qx, qy, k);
+        if (pixel < 0) continue;
+        ColorSum sum;
+        std::uint32_t covered = 0;
+        float depth = visibility[0].nearest[k];
+        for (int s = 0; s < S; ++s) {
+            depth = resolveDepth(depth, visibility[s].nearest[k]);
+            const std::uint32_t winner = visibility[s].winner[k];
+            bool seen = winner == kNoTriangle;
+            for (int t = 0; t < s; ++t) seen = seen || visibility[t].winner[k] == winner;
+            if (seen) continue; // no triangle, or one already shaded
+            std::uint32_t won = 0;
+            for (int t = s; t < S; ++t) won += visibility[t].winner[k] == winner ? 1u : 0u;
+            sum.add(shadeQuadPixel(p.triangles[winner], p.materials[p.triangleMaterials[winner]], p.settings,
+                                   p.viewForward, qx, qy, k, p.triangleColors ? &p.triangleColors[winner] : nullptr),
+                    won);
+            covered += won;
+        }
+        sum.add(p.settings.clearColor, static_cast<std::uint32_t>(S) - covered);
+        p.target.color[pixel] = sum.resolve(S);
+        p.target.depth[pixel] = depth;
+    }
+}
+
 // Thread i draws quad i % kQuadsPerTile of tile i / kQuadsPerTile.
 FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
     const std::uint32_t tile = i / kQuadsPerTile, q = i % kQuadsPerTile;
@@ -235,6 +288,12 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
     const int qy = place.y + 2 * static_cast<int>(q / kQuadsPerTileRow);
     const FrameView& target = p.target;
     if (qx >= target.width || qy >= target.height) return; // the quad is past the picture
+    switch (p.settings.msaa) {
+    case 2: return rasterQuadSamples<2>(p, tile, qx, qy);
+    case 4: return rasterQuadSamples<4>(p, tile, qx, qy);
+    case 8: return rasterQuadSamples<8>(p, tile, qx, qy);
+    default: break; // 1 (the pipeline refuses other counts)
+    }
 
     // Visibility; in the overdraw view, counting fragments too.
     QuadVisibility visibility{{1.0f, 1.0f, 1.0f, 1.0f}, {kNoTriangle, kNoTriangle, kNoTriangle, kNoTriangle}, 0};
@@ -253,10 +312,8 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
     // Shading: each pixel once, by its winner; the rest get the clear colour.
     FACET_UNROLL
     for (int k = 0; k < 4; ++k) {
-        const int x = qx + (k & 1), y = qy + (k >> 1);
-        if (x >= target.width || y < 0 || y >= target.height) continue;
-        const std::size_t pixel = static_cast<std::size_t>(y) * static_cast<std::size_t>(target.width) +
-                                  static_cast<std::size_t>(x);
+        const long long pixel = quadPixelIndex(target, qx, qy, k);
+        if (pixel < 0) continue;
         const std::uint32_t winner = visibility.winner[k];
         std::uint32_t color = viewBackground(p.settings);
         if (winner != kNoTriangle && byWinners)

@@ -31,6 +31,8 @@ writes bench.csv and bench.json (plot them with scripts/plot_bench.py).
   --frames K         measured frames per raster case (default 10; 3 with --quick)
   --threads N        CPU threads at most (default: one per hardware thread)
   --device N         CUDA device (default: FACET_DEVICE, else 0)
+  --msaa N           samples per pixel of the raster frames: 1 (default), 2, 4 or 8
+  --scenes LIST      the raster section's scenes, e.g. default,quads_200 (default all)
   --out DIR          write DIR/bench.csv and DIR/bench.json
   --gpu-model LIST   also estimate each raster case's frame of the CUDA kernels on these GPUs
                      (comma-separated names; 'list' lists them with their figures): the kernels
@@ -106,6 +108,8 @@ Options parseArguments(int argc, char** argv) {
             for (std::string name; std::getline(in, name, ',');) o.scenes.push_back(name);
         } else if (arg == "--gpu-model") {
             parseGpuModels(args.value(), o);
+        } else if (arg == "--msaa") {
+            o.msaa = parseSampleCount(arg, args.value());
         } else if (arg == "--out") {
             o.out = args.value();
             if (o.out->empty()) throw UsageError("--out expects a directory, got ''");
@@ -114,6 +118,9 @@ Options parseArguments(int argc, char** argv) {
                                                     : "unexpected argument '" + arg + "' (see --help)");
         }
     }
+    // The cost model counts the one-sample raster kernel's work only.
+    if (!o.gpuModels.empty() && o.msaa > 1)
+        throw UsageError("--gpu-model estimates frames of one sample per pixel: use it without --msaa");
     return o;
 }
 

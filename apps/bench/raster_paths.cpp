@@ -44,7 +44,7 @@ struct RasterPaths::Impl {
     std::string gpuWhy, glWhy;
     std::string uploadWhy; // why the scene could not be made resident on the GPU
     const Model* scene = nullptr;
-    const RenderSettings settings;
+    RenderSettings settings;
 
     Renderer& renderer(const RasterPath& path) {
         if (path.kind == RasterPathKind::Gpu) return *gpu;
@@ -55,7 +55,8 @@ struct RasterPaths::Impl {
     }
 };
 
-RasterPaths::RasterPaths(int maxThreads, int gpuDevice) : impl_(std::make_unique<Impl>()) {
+RasterPaths::RasterPaths(int maxThreads, int gpuDevice, int msaa) : impl_(std::make_unique<Impl>()) {
+    impl_->settings.msaa = msaa;
     std::string unused;
     for (int t = 1; t <= maxThreads; ++t) impl_->cpus.push_back(tryMake(Backend::Cpu, t, -1, unused));
     impl_->gpu = tryMake(Backend::Gpu, 0, gpuDevice, impl_->gpuWhy);

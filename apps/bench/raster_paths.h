@@ -45,7 +45,8 @@ public:
     // Makes the CPU renderers of 1..maxThreads threads, the GPU's (on CUDA device gpuDevice, -1
     // for FACET_DEVICE or 0) and OpenGL's renderers; a
     // renderer that cannot be made leaves its path absent, with the reason.
-    RasterPaths(int maxThreads, int gpuDevice);
+    // Frames have `msaa` samples per pixel.
+    RasterPaths(int maxThreads, int gpuDevice, int msaa = 1);
     ~RasterPaths();
     RasterPaths(const RasterPaths&) = delete;
     RasterPaths& operator=(const RasterPaths&) = delete;
@@ -63,7 +64,7 @@ public:
     std::string howMeasured(const RasterPath& path) const;
 
     // One frame of the scene seen through `view` into `target` (its size is the frame's), on
-    // `path`, with the default settings. Throws what the renderer throws.
+    // `path`, with the default settings (and the sample count). Throws what the renderer throws.
     FrameSample renderFrame(const RasterPath& path, const ViewParams& view, const FrameView& target);
 
 private:

@@ -11,7 +11,9 @@
 #include <exception>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace facet::bench {
 
@@ -45,7 +47,7 @@ std::vector<SceneSpec> chosenScenes(const std::vector<std::string>& names) {
         if (at == all.end()) {
             std::string known;
             for (const SceneSpec& s : all) known += (known.empty() ? "" : ", ") + s.name;
-            throw Error("--scenes: no scene '" + n + "' (the scenes are " + known + ")");
+            throw cli::UsageError("--scenes expects names among " + known + ", got '" + n + "'");
         }
         chosen.push_back(*at);
     }
@@ -150,9 +152,10 @@ void measureCase(const FrameCase& c, RasterPaths& paths, std::vector<Record>& re
 void runRasterSection(const Options& o, const Machine& machine, std::vector<Record>& records,
                       GpuEstimator* estimator) {
     const RasterPlan plan = rasterPlan(o);
-    std::cout << "raster: whole frames, " << plan.warmup << " warm-up + " << plan.frames << " measured each\n"
+    std::cout << "raster: whole frames, " << plan.warmup << " warm-up + " << plan.frames << " measured each"
+              << (o.msaa > 1 ? ", " + std::to_string(o.msaa) + " samples per pixel" : std::string()) << "\n"
               << std::flush;
-    RasterPaths paths(o.threads > 0 ? o.threads : machine.hardwareThreads, machine.gpuDevice);
+    RasterPaths paths(o.threads > 0 ? o.threads : machine.hardwareThreads, machine.gpuDevice, o.msaa);
     for (const SceneSpec& spec : plan.scenes) {
         std::cout << "  scene " << spec.name << "\n" << std::flush;
         const Model model = makeScene(spec);

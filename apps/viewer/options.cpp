@@ -22,6 +22,7 @@ Camera (defaults frame the whole mesh from the front right, slightly above):
   --filter F         nearest | bilinear | trilinear (default trilinear)
   --cull C           none | back (default none: OBJ files mix windings)
   --light            headlight Lambert shading
+  --msaa N           samples per pixel: 1 (default), 2, 4 or 8 (multisampling)
   --stage S          cpu | gpu | auto (default auto: the GPU when one is usable)
   --threads N        CPU threads (default: one per hardware thread)
   --device N         CUDA device for the GPU stages (default: FACET_DEVICE, else the GPU that

@@ -39,6 +39,13 @@ void choiceCombo(const char* label, E& value) {
         value = valueAt<E>(std::size_t(index));
 }
 
+// Samples per pixel: 1 (off), 2, 4 or 8.
+void msaaCombo(int& msaa) {
+    static const char* const kNames[] = {"off", "2x", "4x", "8x"};
+    int index = msaa == 8 ? 3 : msaa == 4 ? 2 : msaa == 2 ? 1 : 0;
+    if (ImGui::Combo("multisampling", &index, kNames, 4)) msaa = 1 << index;
+}
+
 // One row of CPU/GPU radio buttons; GPU is disabled, with the reason on hover, while unusable.
 void stageChoice(const char* label, Side& stage, const std::string& gpuUnavailable) {
     ImGui::PushID(label);
@@ -153,6 +160,12 @@ void renderSection(ViewerState& s) {
     ImGui::PushItemWidth(180.0f);
     choiceCombo("texture filter", s.settings.filter);
     choiceCombo("view", s.settings.view); // the debug views (README.md: how to read them)
+    // The debug views draw one sample per pixel (the renderer refuses them multisampled).
+    const bool debugView = s.settings.view != View::Shaded;
+    if (debugView) s.settings.msaa = 1;
+    ImGui::BeginDisabled(debugView);
+    msaaCombo(s.settings.msaa);
+    ImGui::EndDisabled();
     ImGui::SliderFloat("resolution scale", &s.resolutionScale, 0.25f, 1.0f, "%.2f");
     // The renderer is rebuilt for a new thread count, so only once the slider is let go.
     const int maxThreads = std::max(2 * static_cast<int>(std::thread::hardware_concurrency()), 2);

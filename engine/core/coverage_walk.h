@@ -12,6 +12,7 @@
 // that definition bit for bit, and the kernel pipeline tests the quad's against the CPU.
 #pragma once
 
+#include "core/multisample.h"
 #include "core/tiles.h"
 #include "core/triangle_setup.h"
 
@@ -36,14 +37,15 @@ FACET_HD auto depthPasses(F depth, F stored) {
 // The three edge values of edgeValues() at pixel (x, y), bias included, and their steps per
 // pixel, in integers I (64 bits, or 32 where the triangle is small enough). A triangle's edge
 // functions are affine in the pixel position, so rather than evaluating edgeValues() per pixel
-// a walk steps them exactly: one pixel right adds stepX, one pixel down adds stepY.
+// a walk steps them exactly: one pixel right adds stepX, one pixel down adds stepY. At a
+// sample point other than the centre, the same at (x, y) + the sample's offset.
 template <class I>
 struct EdgeStepper {
     I value[3];
     I stepX[3], stepY[3];
 
-    FACET_HD EdgeStepper(const ScreenTriangle& tri, int x, int y) {
-        const FixedPoint2 p{pixelCentreFixed(x), pixelCentreFixed(y)};
+    FACET_HD EdgeStepper(const ScreenTriangle& tri, int x, int y, const SamplePoint& s = pixelCentreSample()) {
+        const FixedPoint2 p{x * kSubpixelOne + s.fx, y * kSubpixelOne + s.fy};
         FACET_UNROLL
         for (int i = 0; i < 3; ++i) {
             // Edge i runs from vertex i + 1 to vertex i + 2 (see edgeValues).
@@ -84,11 +86,55 @@ FACET_HD bool quadRange(const ScreenTriangle& tri, const TileRect& rect, int qua
 #define FACET_WALK_INLINE [[gnu::always_inline]] inline
 #endif
 
+// What both walks keep of a triangle in lanes, read once (the target's stores could alias the
+// triangle): the edge values at the first block and their steps a block right and a quad row
+// down, the barycentric plane and the vertex depths.
+template <class L>
+struct TriangleLanes {
+    using Edge = typename L::Edge;
+    using Float = typename L::Float;
+    Edge rowStart[3], right[3], down[3];
+    BarycentricPlane<Float> plane;
+    Float depths[3];
+
+    FACET_HD TriangleLanes(const ScreenTriangle& tri, const EdgeStepper<typename L::EdgeScalar>& edges)
+        : plane(tri), depths{Float(tri.v[0].depth), Float(tri.v[1].depth), Float(tri.v[2].depth)} {
+        FACET_UNROLL
+        for (int i = 0; i < 3; ++i) {
+            rowStart[i] = L::spread(edges.value[i], edges.stepX[i], edges.stepY[i]);
+            // kWidth (a power of two) and 2 steps, by doubling: the lanes' adds are their
+            // cheapest operation.
+            right[i] = Edge(edges.stepX[i]);
+            for (int w = 1; w < L::kWidth; w *= 2) right[i] = right[i] + right[i];
+            down[i] = Edge(edges.stepY[i]) + Edge(edges.stepY[i]);
+        }
+    }
+
+    // The depth test of the block at (qx, y)'s `covered` lanes, at their points (sx, sy) within
+    // the pixels, against `row`'s stored depths; writes the lanes that pass and returns how many.
+    template <class Row>
+    FACET_WALK_INLINE std::uint32_t depthTest(Row& row, int qx, const Float& y, const Float& sx, const Float& sy,
+                                              typename L::Mask covered) const {
+        if constexpr (L::kSkipEmpty)
+            if (L::none(covered)) return 0;
+        Float b[3];
+        plane.atPoint(L::columns(qx), y, sx, sy, b);
+        const Float depth = interpolate(b, depths[0], depths[1], depths[2]);
+        const Float stored = row.depthAt(qx);
+        const typename L::Mask keep = covered & L::mask(depthPasses(depth, stored));
+        if constexpr (L::kSkipEmpty)
+            if (L::none(keep)) return 0;
+        row.write(qx, keep, depth, stored);
+        return L::count(keep);
+    }
+};
+
 // The walk: `tri`'s coverage and depth test over the range, block by block (L::kWidth x 2
 // pixels, starting at the first quad), reading the stored depths from `target` and handing it
-// the lanes that pass; returns how many passed. With `Bounds` the range's bounds mask the
-// lanes too; without, the caller knows the range is the triangle's whole bounds (lanes outside
-// them fail its edge tests). L supplies the lane types and their few width-specific steps:
+// the lanes that pass; returns how many passed. Each pixel is tested at `sample`: its centre,
+// or with multisampling one of its samples (one walk per sample, each into its own depths).
+// With `Bounds` the range's bounds mask the lanes too; without, the caller knows the range is
+// the triangle's whole bounds (lanes outside them fail its edge tests). L supplies the lane types and their few width-specific steps:
 //   EdgeScalar, Edge, Float, Mask; kWidth; kSkipEmpty (branch past blocks with no lane left,
 //   or go on branch-free); spread(v, sx, sy) (the lanes' edge values from a block's first
 //   pixel's); columns(x) and rows(y) (the lanes' pixel coordinates as floats); columnsIn and
@@ -97,47 +143,72 @@ FACET_HD bool quadRange(const ScreenTriangle& tri, const TileRect& rect, int qua
 // the stored depths of the block at (qx, qy) and write(qx, keep, depth, stored) takes the lanes
 // that passed.
 template <class L, bool Bounds, class Target>
-FACET_WALK_INLINE std::uint32_t walkCoverage(const ScreenTriangle& tri, const QuadRange& q, Target& target) {
+FACET_WALK_INLINE std::uint32_t walkCoverage(const ScreenTriangle& tri, const QuadRange& q, Target& target,
+                                             const SamplePoint& sample = pixelCentreSample()) {
     using Edge = typename L::Edge;
     using Float = typename L::Float;
-    const EdgeStepper<typename L::EdgeScalar> edges(tri, q.firstQx, q.firstQy);
-    Edge rowStart[3], right[3], down[3];
-    FACET_UNROLL
-    for (int i = 0; i < 3; ++i) {
-        rowStart[i] = L::spread(edges.value[i], edges.stepX[i], edges.stepY[i]);
-        // kWidth (a power of two) and 2 steps, by doubling: the lanes' adds are their cheapest
-        // operation.
-        right[i] = Edge(edges.stepX[i]);
-        for (int w = 1; w < L::kWidth; w *= 2) right[i] = right[i] + right[i];
-        down[i] = Edge(edges.stepY[i]) + Edge(edges.stepY[i]);
-    }
-    // The triangle's values in lanes, read once: the target's stores could alias the triangle.
-    const BarycentricPlane<Float> plane(tri);
-    const Float depths[3] = {Float(tri.v[0].depth), Float(tri.v[1].depth), Float(tri.v[2].depth)};
+    const TriangleLanes<L> lanes(tri, EdgeStepper<typename L::EdgeScalar>(tri, q.firstQx, q.firstQy, sample));
+    Edge rowStart[3] = {lanes.rowStart[0], lanes.rowStart[1], lanes.rowStart[2]};
+    const Float sampleX(sample.x), sampleY(sample.y);
     std::uint32_t won = 0;
     for (int qy = q.firstQy; qy <= q.maxY; qy += 2) {
         Edge at[3] = {rowStart[0], rowStart[1], rowStart[2]};
         FACET_UNROLL
-        for (int i = 0; i < 3; ++i) rowStart[i] = rowStart[i] + down[i];
+        for (int i = 0; i < 3; ++i) rowStart[i] = rowStart[i] + lanes.down[i];
         const Float y = L::rows(qy);
         decltype(auto) row = target.row(qy);
         for (int qx = q.firstQx; qx <= q.maxX; qx += L::kWidth) {
             typename L::Mask covered = L::mask(edgesCover(at));
             if constexpr (Bounds) covered = covered & L::rowsIn(qy, q) & L::columnsIn(qx, q);
             FACET_UNROLL
-            for (int i = 0; i < 3; ++i) at[i] = at[i] + right[i];
-            if constexpr (L::kSkipEmpty)
-                if (L::none(covered)) continue;
+            for (int i = 0; i < 3; ++i) at[i] = at[i] + lanes.right[i];
+            won += lanes.depthTest(row, qx, y, sampleX, sampleY, covered);
+        }
+    }
+    return won;
+}
 
-            Float b[3];
-            plane.at(L::columns(qx), y, b);
-            const Float depth = interpolate(b, depths[0], depths[1], depths[2]);
-            const Float stored = row.depthAt(qx);
-            const typename L::Mask keep = covered & L::mask(depthPasses(depth, stored));
-            if constexpr (L::kSkipEmpty)
-                if (L::none(keep)) continue;
-            row.write(qx, keep, depth, stored);
-            won += L::count(keep);
+// The walk at S samples per pixel (multisampling) in one pass over the blocks: per block, each
+// sample's lanes in turn, making exactly the decisions of walkCoverage at that sample point
+// (the edge values differ from the pixel corner's by exact integer offsets; the barycentrics
+// are atPoint's at the sample), without setting the triangle up once per sample. Target's
+// row(qy) has sample(s), a row of sample s's own depths as walkCoverage's target has.
+template <class L, bool Bounds, int S, class Target>
+FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const QuadRange& q, Target& target) {
+    using Edge = typename L::Edge;
+    using Float = typename L::Float;
+    using Scalar = typename L::EdgeScalar;
+    const EdgeStepper<Scalar> edges(tri, q.firstQx, q.firstQy, SamplePoint{0, 0, 0.0f, 0.0f});
+    const TriangleLanes<L> lanes(tri, edges);
+    Edge rowStart[3] = {lanes.rowStart[0], lanes.rowStart[1], lanes.rowStart[2]}, offset[S][3];
+    Float sampleX[S], sampleY[S];
+    FACET_UNROLL
+    for (int s = 0; s < S; ++s) {
+        const SamplePoint p = samplePoint(S, s);
+        sampleX[s] = Float(p.x);
+        sampleY[s] = Float(p.y);
+        FACET_UNROLL
+        for (int i = 0; i < 3; ++i)
+            offset[s][i] = Edge(static_cast<Scalar>(edges.stepX[i] / kSubpixelOne * p.fx + edges.stepY[i] / kSubpixelOne * p.fy));
+    }
+    std::uint32_t won = 0;
+    for (int qy = q.firstQy; qy <= q.maxY; qy += 2) {
+        Edge at[3] = {rowStart[0], rowStart[1], rowStart[2]};
+        FACET_UNROLL
+        for (int i = 0; i < 3; ++i) rowStart[i] = rowStart[i] + lanes.down[i];
+        const Float y = L::rows(qy);
+        decltype(auto) row = target.row(qy);
+        for (int qx = q.firstQx; qx <= q.maxX; qx += L::kWidth) {
+            FACET_UNROLL
+            for (int s = 0; s < S; ++s) {
+                const Edge e[3] = {at[0] + offset[s][0], at[1] + offset[s][1], at[2] + offset[s][2]};
+                typename L::Mask covered = L::mask(edgesCover(e));
+                if constexpr (Bounds) covered = covered & L::rowsIn(qy, q) & L::columnsIn(qx, q);
+                decltype(auto) sampleRow = row.sample(s);
+                won += lanes.depthTest(sampleRow, qx, y, sampleX[s], sampleY[s], covered);
+            }
+            FACET_UNROLL
+            for (int i = 0; i < 3; ++i) at[i] = at[i] + lanes.right[i];
         }
     }
     return won;

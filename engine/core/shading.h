@@ -14,6 +14,7 @@ struct RenderSettings {
     bool headlight = false;     // Lambert term for a light at the eye
     std::uint32_t clearColor = 0xFF3A2B22u; // dark slate blue, RGBA8 with R in the low byte
     View view = View::Shaded; // what the frame shows (core/view_shading.h)
+    int msaa = 1; // samples per pixel: 1, 2, 4 or 8 (core/multisample.h); others are refused
 };
 
 // A material as a kernel sees it.

@@ -64,12 +64,14 @@ enum class SetupResult { Ok, Degenerate, Culled, Offscreen };
 
 // Orients the triangle, applies back-face culling (front faces are counter-clockwise in
 // OpenGL's y-up window coordinates, i.e. negative area on our y-down screen) and computes
-// pixel bounds. Pixel i is a candidate when its centre lies within the snapped bounds.
+// pixel bounds. Pixel i is a candidate when its centre lies within the snapped bounds; with
+// `multisample`, within the bounds grown by half a pixel, which holds every pixel with a
+// sample inside them (samples lie within half a pixel of their pixel's centre).
 // Without `gradients` the barycentric gradients are left unset: enough to know whether the
 // triangle is drawn and which tiles it touches (the result is the same either way).
 FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c,
                                    bool cullBackFaces, int width, int height, ScreenTriangle& tri,
-                                   bool gradients = true) {
+                                   bool gradients = true, bool multisample = false) {
     std::int64_t area = edgeFunction(a.p, b.p, c.p);
     if (area == 0) return SetupResult::Degenerate;
     if (cullBackFaces && area > 0) return SetupResult::Culled;
@@ -81,8 +83,9 @@ FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b,
     tri.bias[1] = fillRuleBias(tri.v[2].p, tri.v[0].p);
     tri.bias[2] = fillRuleBias(tri.v[0].p, tri.v[1].p);
 
-    const std::int32_t loX = glm::min(a.p.x, glm::min(b.p.x, c.p.x)), hiX = glm::max(a.p.x, glm::max(b.p.x, c.p.x));
-    const std::int32_t loY = glm::min(a.p.y, glm::min(b.p.y, c.p.y)), hiY = glm::max(a.p.y, glm::max(b.p.y, c.p.y));
+    const std::int32_t grow = multisample ? kSubpixelOne / 2 : 0;
+    const std::int32_t loX = glm::min(a.p.x, glm::min(b.p.x, c.p.x)) - grow, hiX = glm::max(a.p.x, glm::max(b.p.x, c.p.x)) + grow;
+    const std::int32_t loY = glm::min(a.p.y, glm::min(b.p.y, c.p.y)) - grow, hiY = glm::max(a.p.y, glm::max(b.p.y, c.p.y)) + grow;
     // First centre >= lo: ceil((lo - half) / one); last centre <= hi: floor((hi - half) / one).
     const auto firstCentre = [](std::int32_t lo) {
         const std::int32_t t = lo - kSubpixelOne / 2 + kSubpixelOne - 1;
@@ -130,9 +133,13 @@ struct BarycentricPlane {
     // At the centres of pixels (x, y), given as floats: px = (x + 0.5) - v0.x,
     // b1 = db1.x px + db1.y py, b0 = (1 - b1) - b2. They extrapolate outside the triangle, for
     // the helper pixels of a 2x2 quad.
-    FACET_HD void at(F x, F y, F b[3]) const {
-        const F px = x + F(0.5f) - x0;
-        const F py = y + F(0.5f) - y0;
+    FACET_HD void at(F x, F y, F b[3]) const { atPoint(x, y, F(0.5f), F(0.5f), b); }
+
+    // The same at points (x + sx, y + sy): a sample point sx, sy within the pixels (0.5 for
+    // the centre, the same operations).
+    FACET_HD void atPoint(F x, F y, F sx, F sy, F b[3]) const {
+        const F px = x + sx - x0;
+        const F py = y + sy - y0;
         b[1] = db1x * px + db1y * py;
         b[2] = db2x * px + db2y * py;
         b[0] = F(1.0f) - b[1] - b[2];

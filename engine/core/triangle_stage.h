@@ -88,6 +88,7 @@ struct TriangleStageInput {
     ViewParams view;
     int width, height;
     bool cullBackFaces;
+    bool multisample; // RenderSettings::msaa > 1: pixel bounds hold every sample (setupTriangle)
 };
 
 // Beside the five plane bits of outsideMask: a camera-space coordinate is NaN or infinite.
@@ -149,7 +150,7 @@ FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::
     if (outAny == 0) { // the common case: inside every plane, the projections are ready
         ScreenTriangle& tri = slot();
         if (setupTriangle(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]],
-                          in.cullBackFaces, in.width, in.height, tri, gradients) == SetupResult::Ok) {
+                          in.cullBackFaces, in.width, in.height, tri, gradients, in.multisample) == SetupResult::Ok) {
             if constexpr (kKeepsColors<Colors>) {
                 if (in.mesh.cr) {
                     const auto color = [&in](std::uint32_t i) { return glm::vec3(in.mesh.cr[i], in.mesh.cg[i], in.mesh.cb[i]); };
@@ -173,8 +174,8 @@ FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::
     for (int k = 2; k < count; ++k) {
         const ScreenVertex next = projectVertex(poly[k], in.view, in.width, in.height);
         ScreenTriangle& tri = slot();
-        if (setupTriangle(first, previous, next, in.cullBackFaces, in.width, in.height, tri, gradients) ==
-            SetupResult::Ok) {
+        if (setupTriangle(first, previous, next, in.cullBackFaces, in.width, in.height, tri, gradients,
+                          in.multisample) == SetupResult::Ok) {
             if constexpr (kKeepsColors<Colors>) {
                 if (in.mesh.cr) colors(setupColors(first, previous, next, poly[0].c, poly[k - 1].c, poly[k].c));
             }

@@ -1,8 +1,10 @@
 #include "cpu/cpu_renderer.h"
 
 #include "core/error.h"
+#include "core/multisample.h"
 #include "core/triangle_stage.h"
 #include "core/view_shading.h"
+#include "cpu/multisample_tile.h"
 #include "cpu/stream_store.h"
 
 #include <algorithm>
@@ -38,6 +40,7 @@ CpuRenderer::CpuRenderer(int threads)
 CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, const RenderSettings& settings,
                                   const FrameView& target, const CameraSpacePositions& given) {
     requireTarget(target);
+    if (const std::string problem = sampleCountProblem(settings.msaa, settings.view); !problem.empty()) throw Error(problem);
     // Scratch buffers grow with the mesh and the target; running out of memory there is a
     // clear error, not a bare std::bad_alloc from deep inside a worker thread.
     try {
@@ -109,7 +112,7 @@ TriangleStageInput CpuRenderer::vertexStage(const Mesh& mesh, const ViewParams& 
                          projected_.data(), begin, end);
     });
     return TriangleStageInput{meshPointers, dx, dy, dz, outside_.data(), projected_.data(), planes, view,
-                              target.width, target.height, settings.cull == CullMode::Back};
+                              target.width, target.height, settings.cull == CullMode::Back, settings.msaa > 1};
 }
 
 // 2. Triangle stage: a few chunks per thread, each set up and binned on its own. Returns the
@@ -226,13 +229,17 @@ std::size_t CpuRenderer::rasterStage(const RasterContext& context, const TileGri
     for (std::uint32_t w : tileWork_) mostWork = std::max<std::size_t>(mostWork, w);
     // The scratch grows before any tile is drawn, so a failed allocation leaves no tile half
     // drawn.
+    // With multisampling, a plane of ids, depths and colours per sample.
+    const std::size_t planes = std::size_t(context.settings.msaa) * kTileBufferElements;
     for (TileScratch& scratch : tileScratch_) {
         scratch.fragments = 0;
-        if (scratch.ids.size() < kTileBufferElements) {
-            scratch.ids.assign(kTileBufferElements, 0u);
-            scratch.depth.assign(kTileBufferElements, 1.0f);
-            scratch.color.assign(kTileBufferElements, 0u);
+        if (scratch.ids.size() < planes) {
+            scratch.ids.assign(planes, 0u);
+            scratch.depth.assign(planes, 1.0f);
+            scratch.color.assign(planes, 0u);
         }
+        if (context.settings.msaa > 1 && scratch.sampleCounts.size() < kTileBufferElements)
+            scratch.sampleCounts.resize(kTileBufferElements);
         if (scratch.triangles.size() < mostWork) scratch.triangles.resize(mostWork);
         if (context.vertexColors && scratch.colors.size() < mostWork) scratch.colors.resize(mostWork);
         if (viewNeedsSources(context.settings.view) && scratch.sources.size() < mostWork) scratch.sources.resize(mostWork);
@@ -276,7 +283,9 @@ std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, Til
     const TileBuffers buffers{scratch.ids.data(), scratch.depth.data(), scratch.color.data(), place.x, place.y};
     // The buffers hold ids 0 and depth 1: as allocated, and as the last tile left them.
 
-    // Pass 1: coverage and depth, in input order; id n + 1 is the tile's n-th triangle.
+    // Pass 1: coverage and depth (per sample with multisampling), in input order; id n + 1 is
+    // the tile's n-th triangle.
+    const int samples = context.settings.msaa;
     std::size_t won = 0;
     std::uint32_t count = 0;
     for (std::size_t c = 0; c < chunkCount; ++c) {
@@ -291,8 +300,13 @@ std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, Til
             scratch.triangles[count] = TileTriangle{&chunk.triangles[i], &materials_[chunk.materials[i]]};
             if (context.vertexColors) scratch.colors[count] = &chunk.colors[i];
             ++count;
-            won += rasterizeVisibility(chunk.triangles[i], count, context, rect, buffers);
+            won += rasterizeVisibility(chunk.triangles[i], count, context, rect, buffers, samples);
         }
+    }
+    if (samples > 1) { // pass 2, multisampled: shading once per pixel and triangle, then the resolve
+        resolveTileSamples(scratch.triangles.data(), scratch.colors.data(), context, rect, buffers,
+                           scratch.sampleCounts.data());
+        return won;
     }
     storeTileDepth(context, rect, buffers);
     // Pass 2: each pixel shaded once, by the triangle that won it.

@@ -112,6 +112,7 @@ private:
         std::vector<float> depth;
         std::vector<std::uint32_t> color;
         std::vector<TileTriangle> triangles;
+        std::vector<std::uint32_t> sampleCounts; // multisampling: per pixel, the samples of each layer
         std::size_t fragments = 0; // passed the depth test in this frame's tiles
         std::vector<const TriangleColors*> colors; // of each of `triangles` (meshes with vertex colours only)
         std::vector<std::uint32_t> sources; // mesh triangle of each of `triangles` (views that need it only)

@@ -260,6 +260,11 @@ struct TileVisibility {
             float *d0 = depth + (qx - originX), *d1 = d0 + kTileBufferStride;
             L::store(d0, d1, L::select(keep, value, stored));
         }
+        // The same row of sample s's plane (multisampling).
+        Row sample(int s) const {
+            const std::size_t plane = std::size_t(s) * kTileBufferElements;
+            return Row{ids + plane, depth + plane, id, originX};
+        }
     };
     Row row(int qy) const {
         const std::size_t at = buffers.at(buffers.originX, qy);
@@ -277,9 +282,29 @@ struct TileVisibility {
 // One walk of `tri` over the range in lanes L, into the tile's buffers.
 template <class L, bool Bounds>
 [[gnu::noinline]] std::size_t walkTile(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q,
-                                       const TileBuffers& buffers) {
+                                       const TileBuffers& buffers, const SamplePoint& sample) {
     TileVisibility<L> target{buffers, id};
-    return walkCoverage<L, Bounds>(tri, q, target);
+    return walkCoverage<L, Bounds>(tri, q, target, sample);
+}
+
+// The same at S samples per pixel, each into its own plane.
+template <class L, bool Bounds, int S>
+[[gnu::noinline]] std::size_t walkTileSamples(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q,
+                                              const TileBuffers& buffers) {
+    TileVisibility<L> target{buffers, id};
+    return walkSamples<L, Bounds, S>(tri, q, target);
+}
+
+// The walk in lanes L for `samples` per pixel.
+template <class L, bool Bounds>
+std::size_t walkTileAt(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q, const TileBuffers& buffers,
+                       int samples) {
+    switch (samples) {
+    case 2: return walkTileSamples<L, Bounds, 2>(tri, id, q, buffers);
+    case 4: return walkTileSamples<L, Bounds, 4>(tri, id, q, buffers);
+    case 8: return walkTileSamples<L, Bounds, 8>(tri, id, q, buffers);
+    default: return walkTile<L, Bounds>(tri, id, q, buffers, pixelCentreSample());
+    }
 }
 
 // The overdraw view's target: the tile's visibility, and per pixel a count of the fragments
@@ -321,6 +346,7 @@ template <class L, bool Bounds>
 // with lanes and bounds as a lane type and a std::bool_constant. (The edge values are set up
 // per call, not once per triangle in the triangle stage: on the default scene a triangle
 // touches 1.0 tiles on average, and setting them up ahead cost more than it saved.)
+// With multisampling, the walk over every sample (walkSamples).
 template <class Walk>
 [[gnu::always_inline]] inline std::size_t chooseWalk(const ScreenTriangle& tri, const RasterContext& ctx,
                                                      const TileRect& tile, Walk&& walk) {
@@ -338,9 +364,9 @@ template <class Walk>
 } // namespace
 
 std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
-                                const TileRect& tile, const TileBuffers& buffers) {
+                                const TileRect& tile, const TileBuffers& buffers, int samples) {
     return chooseWalk(tri, ctx, tile, [&](auto lanes, auto bounds, const QuadRange& q) {
-        return walkTile<decltype(lanes), decltype(bounds)::value>(tri, id, q, buffers);
+        return walkTileAt<decltype(lanes), decltype(bounds)::value>(tri, id, q, buffers, samples);
     });
 }
 
@@ -366,8 +392,8 @@ void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBu
 // colours (each lane shadeQuadPixel's) are kept in the pixels that triangle won, and the
 // other pixels get the clear colour. Bilinear and trilinear samples are taken four won
 // pixels at a time, across jobs (PixelStream). The tile's colours then go to the target.
-void shadeTile(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
-               const TileRect& tile, const TileBuffers& buffers) {
+void shadeTileColors(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
+                     const TileRect& tile, const TileBuffers& buffers) {
     const TileTriangles drawn{triangles, colors};
     const __m128i zero = _mm_setzero_si128(), clear = _mm_set1_epi32(int(ctx.settings.clearColor));
     ShadeJob jobs[kShadeBatch];
@@ -411,7 +437,11 @@ void shadeTile(const TileTriangle* triangles, const TriangleColors* const* color
     }
     shadeBatch(jobs, count, stream, drawn, ctx, buffers);
     flushPixels(stream, ctx, buffers);
+}
 
+void shadeTile(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
+               const TileRect& tile, const TileBuffers& buffers) {
+    shadeTileColors(triangles, colors, ctx, tile, buffers);
     const FrameView& target = ctx.target;
     for (int y = tile.y0; y <= tile.y1; ++y)
         streamRow(target.color + std::size_t(y) * std::size_t(target.width) + std::size_t(tile.x0),

@@ -76,8 +76,17 @@ inline constexpr std::int32_t kSmallTriangleExtent = 1 << 14;
 // Pass 1: coverage and depth test of `tri` in the tile rect; where it passes, the tile's depth
 // is written and the pixel's id set to `id`. Returns the number of pixels it won (the fragments
 // drawing the triangle on its own would write).
+// With `samples` > 1 (multisampling), the same at each sample point of core/multisample.h:
+// sample s has buffers of its own, `buffers` moved on by s planes (kTileBufferElements), and
+// the count is of samples won.
 std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
-                                const TileRect& tile, const TileBuffers& buffers);
+                                const TileRect& tile, const TileBuffers& buffers, int samples = 1);
+
+// Buffers of sample plane s: each of `buffers`' arrays moved on by s planes.
+inline TileBuffers samplePlane(const TileBuffers& buffers, int s) {
+    const std::size_t at = std::size_t(s) * kTileBufferElements;
+    return TileBuffers{buffers.ids + at, buffers.depth + at, buffers.color + at, buffers.originX, buffers.originY};
+}
 
 // rasterizeVisibility for the overdraw view: also adds 1 to `counts` (laid out as the tile's
 // ids, left 0 by the last tile) at every pixel whose depth test the triangle passes.
@@ -91,6 +100,10 @@ std::size_t rasterizeVisibilityCounting(const ScreenTriangle& tri, std::uint32_t
 // (may be null).
 void shadeTile(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
                const TileRect& tile, const TileBuffers& buffers);
+// shadeTile's work without its last step: the colours are left in the tile's colour buffer
+// (for multisampling, which resolves several of them into one picture first).
+void shadeTileColors(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
+                     const TileRect& tile, const TileBuffers& buffers);
 
 // The tile rect's depths from the tile's depth buffer to the target; the tile's depths are left
 // 1 again. (The renderer starts every tile at depth 1; the tests, drawing over existing depths,

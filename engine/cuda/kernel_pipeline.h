@@ -10,6 +10,7 @@
 #pragma once
 
 #include "core/error.h"
+#include "core/multisample.h"
 #include "cuda/kernel_stats.h"
 #include "shaders_cuda/frame_kernels.h"
 
@@ -46,6 +47,7 @@ public:
                             const RenderSettings& settings, const FrameView& target,
                             const CameraSpacePositions& given = {}) { // given: executor memory
         requireTarget(target);
+        if (const std::string problem = sampleCountProblem(settings.msaa, settings.view); !problem.empty()) throw Error(problem);
         const TileGrid grid = makeTileGrid(target.width, target.height);
         sourcesWanted_ = viewNeedsSources(settings.view);
         KernelFrameStats stats;
@@ -95,7 +97,7 @@ private:
                          v);
         }
         const TriangleStageInput in{mesh, dx, dy, dz, outside_.data(), projected_.data(), planes, view,
-                                    target.width, target.height, settings.cull == CullMode::Back};
+                                    target.width, target.height, settings.cull == CullMode::Back, settings.msaa > 1};
         return in;
     }
 

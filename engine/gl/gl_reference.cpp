@@ -1,6 +1,7 @@
 #include "gl/gl_reference.h"
 
 #include "core/error.h"
+#include "core/multisample.h"
 #include "gl/gl_context.h"
 #include "gl/gl_objects.h"
 #include "gl/gl_views.h"
@@ -72,6 +73,25 @@ void main() {
         c.rgb *= ambient + (1.0 - ambient) * lambert;
     }
     fragColor = c / 255.0;
+}
+)";
+
+// The multisampled depth resolved as facet resolves it (core/multisample.h, resolveDepth): each
+// pixel's nearest sample, drawn by one triangle over the whole target.
+constexpr const char* kDepthResolveVertexShader = R"(#version 330 core
+void main() {
+    vec2 corner = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0);
+    gl_Position = vec4(corner, 0.0, 1.0);
+}
+)";
+constexpr const char* kDepthResolveFragmentShader = R"(#version 330 core
+uniform sampler2DMS depthSamples;
+uniform int samples;
+void main() {
+    ivec2 p = ivec2(gl_FragCoord.xy);
+    float nearest = texelFetch(depthSamples, p, 0).r;
+    for (int s = 1; s < samples; ++s) nearest = min(nearest, texelFetch(depthSamples, p, s).r);
+    gl_FragDepth = nearest;
 }
 )";
 
@@ -244,12 +264,16 @@ struct GlReferenceRenderer::Impl {
     struct Objects {
         GlObject program, vertexArray, vertexBuffer, indexBuffer;
         GlObject framebuffer, colorBuffer, depthBuffer;
+        // Multisampling: the framebuffer drawn into (colour renderbuffer, depth texture), resolved
+        // into the one above, and the depth resolve's program.
+        GlObject sampleFramebuffer, sampleColor, sampleDepth, depthResolve, depthResolveArray;
         std::vector<GlObject> textures; // one per Model::textures entry; empty for a texture without levels
         std::optional<GlViewPrograms> views; // the debug views' programs, made when first asked for
 
         void abandon() noexcept {
             for (GlObject* o : {&program, &vertexArray, &vertexBuffer, &indexBuffer, &framebuffer, &colorBuffer,
-                                &depthBuffer})
+                                &depthBuffer, &sampleFramebuffer, &sampleColor, &sampleDepth, &depthResolve,
+                                &depthResolveArray})
                 o->abandon();
             for (GlObject& t : textures) t.abandon();
             if (views) views->abandon();
@@ -264,10 +288,12 @@ struct GlReferenceRenderer::Impl {
     std::string renderer;
     GLint maxTextureSize = 0, maxRenderbufferSize = 0;
     GLint maxViewport[2] = {0, 0};
+    GLint maxSamples = 0; // the fewest of GL_MAX_SAMPLES, GL_MAX_COLOR_TEXTURE_SAMPLES, GL_MAX_DEPTH_TEXTURE_SAMPLES
     std::optional<Objects> gl;
     Uniforms uniforms{};
     std::optional<ModelKey> uploaded;
     int framebufferWidth = 0, framebufferHeight = 0;
+    int sampleWidth = 0, sampleHeight = 0, sampleCount = 0; // the multisampled framebuffer's
 
     explicit Impl(GlContext c) : context(std::move(c)) {}
     Impl(const Impl&) = delete;
@@ -288,6 +314,8 @@ struct GlReferenceRenderer::Impl {
     void uploadGeometry(const std::vector<float>& vertices, const Mesh& mesh);
     void uploadTextures(const Model& model);
     void ensureFramebuffer(int width, int height);
+    void ensureSampleFramebuffer(int width, int height, int samples);
+    void resolveSamples(const FrameView& target, int samples);
     // A frame: the fixed state and the clear, the camera and lighting, the draws.
     void setState(const RenderSettings& settings, const FrameView& target);
     void setUniforms(const ViewParams& view, const RenderSettings& settings);
@@ -377,6 +405,66 @@ void GlReferenceRenderer::Impl::ensureFramebuffer(int width, int height) {
     framebufferHeight = height;
 }
 
+// The multisampled framebuffer: an RGBA8 renderbuffer and a DEPTH_COMPONENT32F multisample
+// texture (which the depth resolve reads), `samples` each.
+void GlReferenceRenderer::Impl::ensureSampleFramebuffer(int width, int height, int samples) {
+    if (width == sampleWidth && height == sampleHeight && samples == sampleCount) return;
+    if (samples > maxSamples)
+        throw Error("msaa " + std::to_string(samples) + " is beyond this OpenGL (" + renderer + "), which offers at most " +
+                    std::to_string(maxSamples) + " samples");
+    sampleWidth = sampleHeight = sampleCount = 0;
+    if (!gl->sampleFramebuffer) {
+        gl->sampleFramebuffer = makeGlFramebuffer();
+        gl->sampleColor = makeGlRenderbuffer();
+        gl->sampleDepth = makeGlTexture();
+        gl->depthResolve = buildGlProgram(kDepthResolveVertexShader, kDepthResolveFragmentShader,
+                                          "the GL reference's depth resolve shaders");
+        gl->depthResolveArray = makeGlVertexArray(); // no attributes: the shader makes its corners
+    }
+    FACET_GL(glBindRenderbuffer(GL_RENDERBUFFER, gl->sampleColor.get()));
+    FACET_GL(glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_RGBA8, width, height));
+    FACET_GL(glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, gl->sampleDepth.get()));
+    FACET_GL(glTexImage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, samples, GL_DEPTH_COMPONENT32F, width, height, GL_TRUE));
+    FACET_GL(glBindFramebuffer(GL_FRAMEBUFFER, gl->sampleFramebuffer.get()));
+    FACET_GL(glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, gl->sampleColor.get()));
+    FACET_GL(glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D_MULTISAMPLE, gl->sampleDepth.get(), 0));
+    const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    if (status != GL_FRAMEBUFFER_COMPLETE)
+        throw Error("the GL reference's " + std::to_string(samples) + "-sample framebuffer is incomplete: status " +
+                    std::to_string(status));
+    GLint got = 0;
+    FACET_GL(glGetIntegerv(GL_SAMPLES, &got));
+    if (got != samples)
+        throw Error("this OpenGL (" + renderer + ") gave " + std::to_string(got) + " samples when asked for " +
+                    std::to_string(samples));
+    sampleWidth = width;
+    sampleHeight = height;
+    sampleCount = samples;
+}
+
+// Colour by a blit (OpenGL's box resolve), depth by the nearest sample, into the one-sample
+// framebuffer that readBack reads.
+void GlReferenceRenderer::Impl::resolveSamples(const FrameView& target, int samples) {
+    FACET_GL(glBindFramebuffer(GL_READ_FRAMEBUFFER, gl->sampleFramebuffer.get()));
+    FACET_GL(glBindFramebuffer(GL_DRAW_FRAMEBUFFER, gl->framebuffer.get()));
+    FACET_GL(glBlitFramebuffer(0, 0, target.width, target.height, 0, 0, target.width, target.height,
+                               GL_COLOR_BUFFER_BIT, GL_NEAREST));
+    FACET_GL(glBindFramebuffer(GL_FRAMEBUFFER, gl->framebuffer.get()));
+    FACET_GL(glDisable(GL_MULTISAMPLE));
+    FACET_GL(glDisable(GL_CULL_FACE));
+    FACET_GL(glDepthFunc(GL_ALWAYS));
+    FACET_GL(glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE));
+    FACET_GL(glUseProgram(gl->depthResolve.get()));
+    FACET_GL(glUniform1i(glGetUniformLocation(gl->depthResolve.get(), "depthSamples"), 0));
+    FACET_GL(glUniform1i(glGetUniformLocation(gl->depthResolve.get(), "samples"), samples));
+    FACET_GL(glActiveTexture(GL_TEXTURE0));
+    FACET_GL(glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, gl->sampleDepth.get()));
+    FACET_GL(glBindVertexArray(gl->depthResolveArray.get()));
+    FACET_GL(glDrawArrays(GL_TRIANGLES, 0, 3));
+    FACET_GL(glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE));
+    FACET_GL(glDepthFunc(GL_LESS));
+}
+
 GlReferenceRenderer::GlReferenceRenderer() : impl_(std::make_unique<Impl>(GlContext::create())) {
     Impl& im = *impl_;
     const CurrentScope current(im.context);
@@ -385,6 +473,11 @@ GlReferenceRenderer::GlReferenceRenderer() : impl_(std::make_unique<Impl>(GlCont
     FACET_GL(glGetIntegerv(GL_MAX_TEXTURE_SIZE, &im.maxTextureSize));
     FACET_GL(glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &im.maxRenderbufferSize));
     FACET_GL(glGetIntegerv(GL_MAX_VIEWPORT_DIMS, im.maxViewport));
+    GLint colorSamples = 0, depthSamples = 0;
+    FACET_GL(glGetIntegerv(GL_MAX_SAMPLES, &im.maxSamples));
+    FACET_GL(glGetIntegerv(GL_MAX_COLOR_TEXTURE_SAMPLES, &colorSamples));
+    FACET_GL(glGetIntegerv(GL_MAX_DEPTH_TEXTURE_SAMPLES, &depthSamples));
+    im.maxSamples = std::min({im.maxSamples, colorSamples, depthSamples});
     im.gl.emplace();
     im.createProgram();
     im.gl->vertexArray = makeGlVertexArray();
@@ -424,6 +517,22 @@ const std::string& GlReferenceRenderer::contextKind() const {
     return impl_->context.kind();
 }
 
+int GlReferenceRenderer::maxSamples() const {
+    if (!impl_) throw Error("GlReferenceRenderer used after being moved from");
+    return std::max(1, impl_->maxSamples);
+}
+
+std::vector<glm::vec2> GlReferenceRenderer::samplePositions(int samples) {
+    if (!impl_) throw Error("GlReferenceRenderer used after being moved from");
+    Impl& im = *impl_;
+    const CurrentScope current(im.context);
+    im.ensureSampleFramebuffer(std::max(1, im.framebufferWidth), std::max(1, im.framebufferHeight), samples);
+    FACET_GL(glBindFramebuffer(GL_FRAMEBUFFER, im.gl->sampleFramebuffer.get()));
+    std::vector<glm::vec2> positions(std::size_t(samples), glm::vec2(0.0f));
+    for (int i = 0; i < samples; ++i) FACET_GL(glGetMultisamplefv(GL_SAMPLE_POSITION, GLuint(i), &positions[std::size_t(i)].x));
+    return positions;
+}
+
 void GlReferenceRenderer::setModel(const Model& model) {
     if (!impl_) throw Error("GlReferenceRenderer used after being moved from");
     const CurrentScope current(impl_->context);
@@ -431,12 +540,14 @@ void GlReferenceRenderer::setModel(const Model& model) {
 }
 
 void GlReferenceRenderer::Impl::setState(const RenderSettings& settings, const FrameView& target) {
-    FACET_GL(glBindFramebuffer(GL_FRAMEBUFFER, gl->framebuffer.get()));
+    const bool multisample = settings.msaa > 1;
+    FACET_GL(glBindFramebuffer(GL_FRAMEBUFFER, multisample ? gl->sampleFramebuffer.get() : gl->framebuffer.get()));
     FACET_GL(glViewport(0, 0, target.width, target.height));
     FACET_GL(glDepthRange(0.0, 1.0));
     for (GLenum cap : {GL_DITHER, GL_BLEND, GL_SCISSOR_TEST, GL_STENCIL_TEST, GL_MULTISAMPLE, GL_FRAMEBUFFER_SRGB,
                        GL_POLYGON_OFFSET_FILL, GL_SAMPLE_ALPHA_TO_COVERAGE, GL_DEPTH_CLAMP})
         FACET_GL(glDisable(cap));
+    if (multisample) FACET_GL(glEnable(GL_MULTISAMPLE)); // coverage per sample; sample shading stays off
     FACET_GL(glEnable(GL_DEPTH_TEST));
     FACET_GL(glDepthFunc(GL_LESS));
     FACET_GL(glDepthMask(GL_TRUE));
@@ -508,7 +619,9 @@ void GlReferenceRenderer::render(const Model& model, const ViewParams& view, con
     Impl& im = *impl_;
     const CurrentScope current(im.context);
     if (!im.uploaded || !(*im.uploaded == ModelKey::of(model))) im.upload(model);
+    if (const std::string problem = sampleCountProblem(settings.msaa, settings.view); !problem.empty()) throw Error(problem);
     im.ensureFramebuffer(target.width, target.height);
+    if (settings.msaa > 1) im.ensureSampleFramebuffer(target.width, target.height, settings.msaa);
     im.setState(settings, target);
     im.setUniforms(view, settings);
     if (glViewDrawsShaded(settings.view)) im.drawSegments(model, settings);
@@ -516,6 +629,7 @@ void GlReferenceRenderer::render(const Model& model, const ViewParams& view, con
         if (!im.gl->views) im.gl->views.emplace(kVertexShader);
         im.gl->views->draw(settings.view, view, target, model.mesh.triangleCount(), im.gl->vertexArray.get());
     }
+    if (settings.msaa > 1) im.resolveSamples(target, settings.msaa);
     readBack(target);
     finishGlView(settings.view, target, view);
 }

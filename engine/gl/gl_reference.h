@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace facet {
 
@@ -39,6 +40,11 @@ public:
 
     const std::string& rendererName() const; // GL_RENDERER
     const std::string& contextKind() const;
+    // The most samples per pixel RenderSettings::msaa may ask of this GL (at least 1).
+    int maxSamples() const;
+    // GL_SAMPLE_POSITION of each sample of a `samples`-sample framebuffer: in OpenGL's window
+    // convention, from the pixel's bottom-left corner. Throws facet::Error beyond maxSamples().
+    std::vector<glm::vec2> samplePositions(int samples);
 
     // Uploads the mesh and textures now. render() uploads by itself when handed a different
     // model (another address, or vectors reallocated or resized since); call this after

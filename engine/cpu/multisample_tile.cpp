@@ -1,0 +1,187 @@
+#include "cpu/multisample_tile.h"
+
+#include "core/multisample.h"
+#include "cpu/stream_store.h"
+
+#include <algorithm>
+#include <immintrin.h>
+
+namespace facet {
+
+namespace {
+
+constexpr std::size_t kPlane = kTileBufferElements;
+
+// One pixel's sample ids (ids[s * kPlane]) made distinct in place: plane L gets its L-th
+// distinct triangle in sample order, 0 past the last. Returns the samples each covers, nibble
+// L for layer L (a count of 8 fits 4 bits), and their number in `layers`.
+inline std::uint32_t layerPixel(std::uint32_t* ids, int samples, int& layers) {
+    const std::uint32_t first = ids[0];
+    bool same = true;
+    for (int s = 1; s < samples; ++s) same &= ids[std::size_t(s) * kPlane] == first;
+    if (same) { // the common case: one triangle covers every sample, or none does
+        for (int s = 1; s < samples; ++s) ids[std::size_t(s) * kPlane] = 0;
+        layers = first != 0 ? 1 : 0;
+        return first != 0 ? std::uint32_t(samples) : 0u;
+    }
+    std::uint32_t distinct[kMaxSamples], covered[kMaxSamples];
+    int n = 0;
+    for (int s = 0; s < samples; ++s) {
+        const std::uint32_t id = ids[std::size_t(s) * kPlane];
+        if (id == 0) continue;
+        int k = 0;
+        while (k < n && distinct[k] != id) ++k;
+        if (k == n) {
+            distinct[n] = id;
+            covered[n++] = 0;
+        }
+        ++covered[k];
+    }
+    std::uint32_t counts = 0;
+    for (int s = 0; s < samples; ++s) ids[std::size_t(s) * kPlane] = s < n ? distinct[s] : 0u;
+    for (int k = 0; k < n; ++k) counts |= covered[k] << (4 * k);
+    layers = n;
+    return counts;
+}
+
+// Eight pixels from element i at once where each has at most two distinct ids among its
+// samples, the common case (inside a triangle, or on one edge): plane 0 gets the first
+// sample's id, plane 1 the first other one, each with its count (a layer of id 0, no
+// triangle, counts 0: the resolve adds its colour 0 times; the order of layers changes no
+// sum). The other planes' ids are cleared. Returns the most layers among the eight, or -1
+// with nothing written where a pixel has more.
+inline int layerTwo8(std::uint32_t* ids, std::uint32_t* counts, int samples) {
+    const auto load = [ids](int s) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ids + std::size_t(s) * kPlane)); };
+    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1);
+    const __m256i first = load(0);
+    __m256i second = zero; // the first id other than `first`, in sample order
+    for (int s = samples - 1; s >= 1; --s) {
+        const __m256i id = load(s);
+        second = _mm256_blendv_epi8(second, id, _mm256_andnot_si256(_mm256_cmpeq_epi32(id, first), _mm256_set1_epi32(-1)));
+    }
+    __m256i n0 = zero, n1 = zero, either = _mm256_set1_epi32(-1);
+    for (int s = 0; s < samples; ++s) {
+        const __m256i id = load(s), is0 = _mm256_cmpeq_epi32(id, first), is1 = _mm256_cmpeq_epi32(id, second);
+        n0 = _mm256_add_epi32(n0, _mm256_and_si256(is0, one));
+        n1 = _mm256_add_epi32(n1, _mm256_andnot_si256(is0, _mm256_and_si256(is1, one)));
+        either = _mm256_and_si256(either, _mm256_or_si256(is0, is1));
+    }
+    if (_mm256_movemask_epi8(either) != -1) return -1;
+    n0 = _mm256_andnot_si256(_mm256_cmpeq_epi32(first, zero), n0); // id 0 covers nothing
+    n1 = _mm256_andnot_si256(_mm256_cmpeq_epi32(second, zero), n1);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(counts), _mm256_or_si256(n0, _mm256_slli_epi32(n1, 4)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(ids + kPlane), _mm256_andnot_si256(_mm256_cmpeq_epi32(n1, zero), second));
+    for (int s = 2; s < samples; ++s)
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(ids + std::size_t(s) * kPlane), zero);
+    if (!_mm256_testz_si256(n1, n1)) return 2;
+    return _mm256_testz_si256(n0, n0) ? 0 : 1;
+}
+
+// resolveDepth over the samples of eight pixels from element i, into plane 0 (the same
+// operation: _mm256_min_ps(b, a) is b < a ? b : a).
+inline void resolveDepth8(float* depth, int samples) {
+    __m256 nearest = _mm256_loadu_ps(depth);
+    for (int s = 1; s < samples; ++s) nearest = _mm256_min_ps(_mm256_loadu_ps(depth + std::size_t(s) * kPlane), nearest);
+    _mm256_storeu_ps(depth, nearest);
+}
+
+// The rows holding layer L: the first and last with a pixel of more than L layers.
+struct LayerRows {
+    int first[kMaxSamples], last[kMaxSamples];
+};
+
+// The layers of every pixel of the tile rect, and the resolved depths to the target (the
+// planes' depths back to 1). Returns the most layers any pixel has, and in `rows` the rows
+// each layer is found in. Rows are taken eight
+// elements at a time, the last group reaching past the rect at most to the tile's last column
+// (kTileSize is a multiple of 8), where nothing is ever covered.
+int layerTile(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers, std::uint32_t* counts,
+              LayerRows& rows) {
+    const int samples = ctx.settings.msaa;
+    const FrameView& target = ctx.target;
+    int tileMost = 0;
+    for (int y = tile.y0; y <= tile.y1; ++y) {
+        const std::size_t row = buffers.at(tile.x0, y), n = std::size_t(tile.x1 - tile.x0 + 1);
+        int most = 0;
+        for (std::size_t i = row; i < row + n; i += 8) {
+            resolveDepth8(buffers.depth + i, samples);
+            if (const int layers = layerTwo8(buffers.ids + i, counts + i, samples); layers >= 0) {
+                most = std::max(most, layers);
+                continue;
+            }
+            for (std::size_t k = i; k < i + 8; ++k) {
+                int layers = 0;
+                counts[k] = layerPixel(buffers.ids + k, samples, layers);
+                most = std::max(most, layers);
+            }
+        }
+        streamRow(target.depth + std::size_t(y) * std::size_t(target.width) + std::size_t(tile.x0), buffers.depth + row, n);
+        for (int s = 0; s < samples; ++s) std::fill_n(buffers.depth + row + std::size_t(s) * kPlane, n, 1.0f);
+        for (int layer = 0; layer < most; ++layer) {
+            rows.first[layer] = std::min(rows.first[layer], y);
+            rows.last[layer] = y;
+        }
+        tileMost = std::max(tileMost, most);
+    }
+    return tileMost;
+}
+
+// Plane 0's colours become the resolved ones: each layer's colour weighted by the samples it
+// covers, the clear colour for the rest.
+void resolveColors(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers, const std::uint32_t* counts) {
+    const int samples = ctx.settings.msaa;
+    const auto all = std::uint32_t(samples);
+    const __m256i allOrNone = _mm256_set1_epi32(samples);
+    for (int y = tile.y0; y <= tile.y1; ++y) {
+        const std::size_t row = buffers.at(tile.x0, y), n = std::size_t(tile.x1 - tile.x0 + 1);
+        for (std::size_t i = row; i < row + n; ++i) {
+            if ((i - row) % 8 == 0) { // eight pixels of one triangle each (or none): nothing to mix
+                const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(counts + i));
+                const __m256i plain = _mm256_or_si256(_mm256_cmpeq_epi32(c, allOrNone), _mm256_cmpeq_epi32(c, _mm256_setzero_si256()));
+                if (_mm256_movemask_epi8(plain) == -1) {
+                    i += 7;
+                    continue;
+                }
+            }
+            std::uint32_t left = counts[i];
+            if (left == all || left == 0) continue; // one triangle everywhere (or none): its colour as it is
+            ColorSum sum;
+            std::uint32_t covered = 0;
+            for (std::size_t plane = 0; left != 0; ++plane, left >>= 4) {
+                sum.add(buffers.color[i + plane * kPlane], left & 15u);
+                covered += left & 15u;
+            }
+            sum.add(ctx.settings.clearColor, all - covered);
+            buffers.color[i] = sum.resolve(samples);
+        }
+    }
+}
+
+} // namespace
+
+void resolveTileSamples(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
+                        const TileRect& tile, const TileBuffers& buffers, std::uint32_t* counts) {
+    LayerRows rows;
+    std::fill_n(rows.first, kMaxSamples, tile.y1 + 1);
+    const int layers = layerTile(ctx, tile, buffers, counts, rows);
+    // Layer 0, over the whole tile, also gives the clear colour to the pixels no sample of
+    // which is covered; the others are shaded over the quad rows they are found in (their
+    // colours elsewhere are never read), from the quad holding their first row.
+    shadeTileColors(triangles, colors, ctx, tile, buffers);
+    for (int layer = 1; layer < layers; ++layer) {
+        const int skip = (rows.first[layer] - buffers.originY) & ~1; // whole quad rows
+        const std::size_t at = std::size_t(skip) * kTileBufferStride;
+        const TileBuffers plane = samplePlane(buffers, layer);
+        shadeTileColors(triangles, colors, ctx, TileRect{tile.x0, tile.y0, tile.x1, rows.last[layer]},
+                        TileBuffers{plane.ids + at, plane.depth + at, plane.color + at, plane.originX,
+                                    plane.originY + skip});
+    }
+    resolveColors(ctx, tile, buffers, counts);
+    const FrameView& target = ctx.target;
+    for (int y = tile.y0; y <= tile.y1; ++y)
+        streamRow(target.color + std::size_t(y) * std::size_t(target.width) + std::size_t(tile.x0),
+                  buffers.color + buffers.at(tile.x0, y), std::size_t(tile.x1 - tile.x0 + 1));
+    streamFence();
+}
+
+} // namespace facet
