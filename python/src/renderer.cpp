@@ -5,6 +5,7 @@
 #include "bindings.h"
 
 #include "core/camera.h"
+#include "core/multisample.h"
 #include "core/error.h"
 #include "core/line_aligned.h"
 #include "renderer.h"
@@ -36,8 +37,9 @@ RenderSettings renderSettings(const std::string& filter, py::handle light, int m
         throw py::value_error("light must be True (a headlight, Lambert shading) or False, got " +
                               std::string(py::repr(light)));
     s.headlight = light.cast<bool>();
-    if (msaa != 1) throw py::value_error("msaa must be 1 (no multisampling yet), got " + std::to_string(msaa));
-    if (view != "shaded") throw py::value_error("view must be 'shaded' (the only view yet), got '" + view + "'");
+    if (!validSampleCount(msaa)) throw py::value_error("msaa must be 1, 2, 4 or 8, got " + std::to_string(msaa));
+    s.msaa = msaa;
+    s.view = choice<View>("view", view);
     return s;
 }
 

@@ -111,8 +111,8 @@ def test_from_arrays_refuses_bad_arrays():
     ("filter", "cubic", "filter must be nearest, bilinear or trilinear, got 'cubic'"),
     ("cull", "front", "cull must be none or back"),
     ("light", "sun", "light must be True"),
-    ("msaa", 4, "msaa must be 1"),
-    ("view", "normals", "view must be 'shaded'"),
+    ("msaa", 3, "msaa must be 1, 2, 4 or 8, got 3"),
+    ("view", "heat", "view must be shaded, normals, depth, uv, overdraw, wireframe, triangles or tiles, got 'heat'"),
     ("size", (0, 10), "size must be"),
 ])
 def test_render_refuses_settings_it_does_not_have(scene, keyword, value, words):

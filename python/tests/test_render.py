@@ -13,6 +13,8 @@ CASES = [
     dict(size=(320, 240), filter="trilinear", light=False, cull="none"),
     dict(size=(257, 131), filter="nearest", light=True, cull="back"),
     dict(size=(96, 160), filter="bilinear", light=False, cull="none"),
+    dict(size=(160, 90), filter="trilinear", light=False, cull="none", msaa=4),
+    dict(size=(160, 90), filter="trilinear", light=False, cull="none", view="overdraw"),
 ]
 
 
@@ -23,10 +25,12 @@ def render_with_cli(facet_render, tmp_path, w, h, extra):
     return png.read_bytes(), np.fromfile(depth, dtype="<f4").reshape(h, w)
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c['size'][0]}x{c['size'][1]}-{c['filter']}")
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c['size'][0]}x{c['size'][1]}-{c['filter']}-msaa{c.get('msaa', 1)}-{c.get('view', 'shaded')}")
 def test_default_camera_matches_facet_render(facet_render, scene, tmp_path, case):
     (w, h) = case["size"]
     extra = ["--filter", case["filter"], "--cull", case["cull"]] + (["--light"] if case["light"] else [])
+    extra += ["--msaa", str(case["msaa"])] if "msaa" in case else []
+    extra += ["--view", case["view"]] if "view" in case else []
     cli_png, cli_depth = render_with_cli(facet_render, tmp_path, w, h, extra)
 
     frame = facet.Renderer(stage="cpu").render(scene, facet.Camera.framing(scene, w / h), **case)
