@@ -9,7 +9,8 @@ namespace {
 constexpr const char* kUsage = R"(usage: facet-viewer [MESH.obj] [options]
 
 Shows MESH.obj (default: the bundled scene, default_scene/scene.obj in facet's data folder:
-share/facet beside the program's bin/, or $FACET_DATA_DIR) in a window, rendered by facet, with a panel of settings and timings. Drop an OBJ file on the window to load it.
+share/facet beside the program's bin/, or $FACET_DATA_DIR) in a window, rendered by facet,
+with a panel of settings and timings. Drop an OBJ file on the window to load it.
 
 Controls: W/A/S/D move, Q/E down/up, hold the right mouse button to look around, scroll to
 change speed, Shift to go faster, R to reset the view, Ctrl+L to type a path, F1 to hide the
