@@ -6,7 +6,8 @@
 #   3. the suite again under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/, without
 #      CUDA; FACET_SKIP_SANITIZERS=1 skips it), with the viewer's monkey test;
 #   4. the tests that run threads under ThreadSanitizer (build-tsan/, without CUDA; also skipped
-#      by FACET_SKIP_SANITIZERS=1).
+#      by FACET_SKIP_SANITIZERS=1), then the Python module's threading tests with that tree's
+#      TSan-built module (the interpreter with the compiler's TSan runtime preloaded).
 # Under CI (CI=true) nothing may be skipped: a missing clang or libFuzzer and the two skip
 # switches are errors.
 # The shared OBJ corpus is read from ../shared/models (FACET_MODELS_DIR overrides it).
@@ -33,6 +34,11 @@ build_tree() {
   cmake --build "$dir" -j "$jobs"
 }
 
+# A value from a build tree's CMake cache (empty where it has none).
+cache_entry() {
+  sed -n "s/^$2:[A-Z]*=//p" "$1/CMakeCache.txt"
+}
+
 # setup.sh installs Mesa's OpenGL, Xvfb and xdotool, so here an unusable OpenGL or display is
 # a failure with its reason, not a skip (a developer running ctest alone still gets skips).
 export FACET_REQUIRE_GL=1 FACET_REQUIRE_DISPLAY=1
@@ -49,7 +55,7 @@ ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
 
 # The Python module's tests, with the interpreter CMake built it for (Debian's, which sees the
 # python3-* packages). pytest's exit 5 (no test collected) is a failure too.
-python_exe="$(sed -n 's/^FACET_PYTHON_EXECUTABLE:INTERNAL=//p' "$build_dir/CMakeCache.txt")"
+python_exe="$(cache_entry "$build_dir" FACET_PYTHON_EXECUTABLE)"
 if [ -z "$python_exe" ]; then
   why="$(grep -h 'facet: Python module' "$build_dir/configure.log" || echo 'see CMake output')"
   if $ci; then echo "== facet: Python tests FAILED under CI=true: the module was not built: $why" >&2; exit 1; fi
@@ -109,16 +115,41 @@ fi
 # ThreadSanitizer: the tests whose code runs on several threads: the thread pool and the
 # viewer's loader on their own (Concurrency), the CPU renderer at 1 to N threads (CpuPipeline,
 # Renderer, facet-render's thread counts), the CUDA kernels run on the CPU with concurrent
-# blocks and atomics (KernelPipeline), and the viewer with its background loader (Viewer). Races inside Mesa, which is not built with TSan, are
+# blocks and atomics (KernelPipeline), the viewer with its background loader (Viewer), and the
+# Python module's threads with the GIL released (python/tests/test_threads.py). Races inside Mesa, which is not built with TSan, are
 # suppressed by tests/tsan_suppressions.txt (third-party libraries only).
 tsan_dir="$root/build-tsan"
 if [ "${FACET_SKIP_SANITIZERS:-0}" = 1 ]; then
   echo "== facet: ThreadSanitizer pass skipped (FACET_SKIP_SANITIZERS=1)"
 else
   echo "== facet: threaded tests under ThreadSanitizer (${tsan_dir})"
-  build_tree "$tsan_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFACET_CUDA=OFF -DFACET_SANITIZE=thread -DFACET_PYTHON=OFF
-  TSAN_OPTIONS="suppressions=$root/tests/tsan_suppressions.txt:halt_on_error=1:second_deadlock_stack=1:exitcode=86" \
-    ctest --test-dir "$tsan_dir" --output-on-failure -j "$jobs" \
-      -R '^(Concurrency|CpuPipeline|Renderer|KernelPipeline|Viewer)\.|^Apps\.RenderThreadCountsDrawTheSamePicture$' \
-      -E '^Viewer\.Monkey'
+  build_tree "$tsan_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFACET_CUDA=OFF -DFACET_SANITIZE=thread
+  export TSAN_OPTIONS="suppressions=$root/tests/tsan_suppressions.txt:halt_on_error=1:second_deadlock_stack=1:exitcode=86"
+  ctest --test-dir "$tsan_dir" --output-on-failure -j "$jobs" \
+    -R '^(Concurrency|CpuPipeline|Renderer|KernelPipeline|Viewer)\.|^Apps\.RenderThreadCountsDrawTheSamePicture$' \
+    -E '^Viewer\.Monkey'
+  # The Python module with its GIL released: python/tests/test_threads.py (Python threads
+  # rendering, on their own and on shared Renderers, and projecting at once; the GIL-release
+  # test) with the TSan-built module. The interpreter is not built with TSan, so the runtime of
+  # the compiler that built the tree is preloaded; its interceptors see CPython's locks (the
+  # GIL is a pthread mutex and condition) and NumPy's allocations, so neither needs a
+  # suppression. --capture=sys leaves file descriptor 2 alone: a report TSan prints before
+  # exiting with 86 reaches the log instead of pytest's capture file.
+  tsan_python="$(cache_entry "$tsan_dir" FACET_PYTHON_EXECUTABLE)"
+  tsan_runtime="$("$(cache_entry "$tsan_dir" CMAKE_CXX_COMPILER)" -print-file-name=libtsan.so)"
+  if [ -z "$tsan_python" ] || [ ! -f "$tsan_runtime" ]; then
+    why="the compiler has no libtsan.so to preload (gcc's runtime; got '$tsan_runtime')"
+    if [ -z "$tsan_python" ]; then
+      why="the module was not built: $(grep -h 'facet: Python module' "$tsan_dir/configure.log" || echo 'see CMake output')"
+    fi
+    if $ci; then echo "== facet: Python threading tests under TSan FAILED under CI=true: $why" >&2; exit 1; fi
+    echo "== facet: Python threading tests under TSan SKIPPED: $why"
+  else
+    echo "== facet: Python threading tests under ThreadSanitizer ($tsan_python, $tsan_runtime preloaded)"
+    tsan_status=0
+    LD_PRELOAD="$tsan_runtime" PYTHONPATH="$tsan_dir/python" FACET_BUILD_DIR="$tsan_dir" "$tsan_python" -m pytest -q \
+      -p no:cacheprovider --capture=sys "$root/python/tests/test_threads.py" || tsan_status=$?
+    if [ "$tsan_status" = 5 ]; then echo "== facet: Python TSan tests FAILED: pytest collected no test" >&2; exit 1; fi
+    if [ "$tsan_status" != 0 ]; then exit "$tsan_status"; fi
+  fi
 fi
