@@ -39,6 +39,26 @@ cache_entry() {
   sed -n "s/^$2:[A-Z]*=//p" "$1/CMakeCache.txt"
 }
 
+# Runs pytest on the given tests with a build tree's module (DIR/python), with the interpreter
+# CMake built it for; pytest's exit 5 (no test collected) is a failure too.
+run_pytest() {
+  local dir="$1" python="$2" status=0; shift 2
+  PYTHONPATH="$dir/python" FACET_BUILD_DIR="$dir" "$python" -m pytest -q -p no:cacheprovider "$@" || status=$?
+  if [ "$status" = 5 ]; then echo "== facet: Python tests FAILED: pytest collected no test" >&2; exit 1; fi
+  if [ "$status" != 0 ]; then exit "$status"; fi
+}
+
+# Says a pass is skipped and why; under CI=true, where nothing may be skipped, fails instead.
+skip_or_fail() {
+  if $ci; then echo "== facet: $1 FAILED under CI=true: $2" >&2; exit 1; fi
+  echo "== facet: $1 SKIPPED: $2"
+}
+
+# Why a build tree has no Python module, from its configure log.
+module_missing() {
+  echo "the module was not built: $(grep -h 'facet: Python module' "$1/configure.log" || echo 'see CMake output')"
+}
+
 # setup.sh installs Mesa's OpenGL, Xvfb and xdotool, so here an unusable OpenGL or display is
 # a failure with its reason, not a skip (a developer running ctest alone still gets skips).
 export FACET_REQUIRE_GL=1 FACET_REQUIRE_DISPLAY=1
@@ -57,16 +77,10 @@ ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
 # python3-* packages). pytest's exit 5 (no test collected) is a failure too.
 python_exe="$(cache_entry "$build_dir" FACET_PYTHON_EXECUTABLE)"
 if [ -z "$python_exe" ]; then
-  why="$(grep -h 'facet: Python module' "$build_dir/configure.log" || echo 'see CMake output')"
-  if $ci; then echo "== facet: Python tests FAILED under CI=true: the module was not built: $why" >&2; exit 1; fi
-  echo "== facet: Python tests SKIPPED: the module was not built: $why"
+  skip_or_fail "Python tests" "$(module_missing "$build_dir")"
 else
   echo "== facet: Python tests (python/tests, $python_exe)"
-  pytest_status=0
-  PYTHONPATH="$build_dir/python" FACET_BUILD_DIR="$build_dir" "$python_exe" -m pytest -q -p no:cacheprovider \
-    "$root/python/tests" || pytest_status=$?
-  if [ "$pytest_status" = 5 ]; then echo "== facet: Python tests FAILED: pytest collected no test" >&2; exit 1; fi
-  if [ "$pytest_status" != 0 ]; then exit "$pytest_status"; fi
+  run_pytest "$build_dir" "$python_exe" "$root/python/tests"
 fi
 
 fuzz_dir="$root/build-fuzz"
@@ -136,20 +150,17 @@ else
   # suppression. --capture=sys leaves file descriptor 2 alone: a report TSan prints before
   # exiting with 86 reaches the log instead of pytest's capture file.
   tsan_python="$(cache_entry "$tsan_dir" FACET_PYTHON_EXECUTABLE)"
-  tsan_runtime="$("$(cache_entry "$tsan_dir" CMAKE_CXX_COMPILER)" -print-file-name=libtsan.so)"
-  if [ -z "$tsan_python" ] || [ ! -f "$tsan_runtime" ]; then
-    why="the compiler has no libtsan.so to preload (gcc's runtime; got '$tsan_runtime')"
-    if [ -z "$tsan_python" ]; then
-      why="the module was not built: $(grep -h 'facet: Python module' "$tsan_dir/configure.log" || echo 'see CMake output')"
-    fi
-    if $ci; then echo "== facet: Python threading tests under TSan FAILED under CI=true: $why" >&2; exit 1; fi
-    echo "== facet: Python threading tests under TSan SKIPPED: $why"
+  # The runtime is the one the module was linked against (gcc's libtsan.so.N, found by ldd),
+  # which is the compiler's own, not another version's.
+  tsan_runtime="$(ldd "$tsan_dir"/python/facet/_facet*.so 2> /dev/null |
+    sed -n 's/^[[:space:]]*libtsan[^ ]* => \([^ ]*\) .*/\1/p')" || true
+  if [ -z "$tsan_python" ]; then
+    skip_or_fail "Python threading tests under TSan" "$(module_missing "$tsan_dir")"
+  elif [ ! -f "$tsan_runtime" ]; then
+    skip_or_fail "Python threading tests under TSan" \
+      "the module links no libtsan to preload (gcc links it; clang links its runtime into executables only)"
   else
     echo "== facet: Python threading tests under ThreadSanitizer ($tsan_python, $tsan_runtime preloaded)"
-    tsan_status=0
-    LD_PRELOAD="$tsan_runtime" PYTHONPATH="$tsan_dir/python" FACET_BUILD_DIR="$tsan_dir" "$tsan_python" -m pytest -q \
-      -p no:cacheprovider --capture=sys "$root/python/tests/test_threads.py" || tsan_status=$?
-    if [ "$tsan_status" = 5 ]; then echo "== facet: Python TSan tests FAILED: pytest collected no test" >&2; exit 1; fi
-    if [ "$tsan_status" != 0 ]; then exit "$tsan_status"; fi
+    LD_PRELOAD="$tsan_runtime" run_pytest "$tsan_dir" "$tsan_python" --capture=sys "$root/python/tests/test_threads.py"
   fi
 fi
