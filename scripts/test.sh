@@ -8,7 +8,8 @@
 #   4. the tests that run threads under ThreadSanitizer (build-tsan/, without CUDA; also skipped
 #      by FACET_SKIP_SANITIZERS=1), then the Python module's threading tests with that tree's
 #      TSan-built module (the interpreter with the compiler's TSan runtime preloaded).
-# Under CI (CI=true) nothing may be skipped: a missing clang or libFuzzer and the two skip
+# Under CI (CI=true) nothing may be skipped: a missing clang or libFuzzer, a Python module not
+# built (in build/ or build-tsan/) or without a TSan runtime to preload, and the two skip
 # switches are errors.
 # The shared OBJ corpus is read from ../shared/models (FACET_MODELS_DIR overrides it).
 set -euo pipefail
