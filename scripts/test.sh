@@ -6,8 +6,10 @@
 #   3. the suite again under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/, without
 #      CUDA; FACET_SKIP_SANITIZERS=1 skips it), with the viewer's monkey test;
 #   4. the tests that run threads under ThreadSanitizer (build-tsan/, without CUDA; also skipped
-#      by FACET_SKIP_SANITIZERS=1).
-# Under CI (CI=true) nothing may be skipped: a missing clang or libFuzzer and the two skip
+#      by FACET_SKIP_SANITIZERS=1), then the Python module's threading tests with that tree's
+#      TSan-built module (the interpreter with the compiler's TSan runtime preloaded).
+# Under CI (CI=true) nothing may be skipped: a missing clang or libFuzzer, a Python module not
+# built (in build/ or build-tsan/) or without a TSan runtime to preload, and the two skip
 # switches are errors.
 # The shared OBJ corpus is read from ../shared/models (FACET_MODELS_DIR overrides it).
 set -euo pipefail
@@ -33,6 +35,31 @@ build_tree() {
   cmake --build "$dir" -j "$jobs"
 }
 
+# A value from a build tree's CMake cache (empty where it has none).
+cache_entry() {
+  sed -n "s/^$2:[A-Z]*=//p" "$1/CMakeCache.txt"
+}
+
+# Runs pytest on the given tests with a build tree's module (DIR/python), with the interpreter
+# CMake built it for; pytest's exit 5 (no test collected) is a failure too.
+run_pytest() {
+  local dir="$1" python="$2" status=0; shift 2
+  PYTHONPATH="$dir/python" FACET_BUILD_DIR="$dir" "$python" -m pytest -q -p no:cacheprovider "$@" || status=$?
+  if [ "$status" = 5 ]; then echo "== facet: Python tests FAILED: pytest collected no test" >&2; exit 1; fi
+  if [ "$status" != 0 ]; then exit "$status"; fi
+}
+
+# Says a pass is skipped and why; under CI=true, where nothing may be skipped, fails instead.
+skip_or_fail() {
+  if $ci; then echo "== facet: $1 FAILED under CI=true: $2" >&2; exit 1; fi
+  echo "== facet: $1 SKIPPED: $2"
+}
+
+# Why a build tree has no Python module, from its configure log.
+module_missing() {
+  echo "the module was not built: $(grep -h 'facet: Python module' "$1/configure.log" || echo 'see CMake output')"
+}
+
 # setup.sh installs Mesa's OpenGL, Xvfb and xdotool, so here an unusable OpenGL or display is
 # a failure with its reason, not a skip (a developer running ctest alone still gets skips).
 export FACET_REQUIRE_GL=1 FACET_REQUIRE_DISPLAY=1
@@ -49,18 +76,12 @@ ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
 
 # The Python module's tests, with the interpreter CMake built it for (Debian's, which sees the
 # python3-* packages). pytest's exit 5 (no test collected) is a failure too.
-python_exe="$(sed -n 's/^FACET_PYTHON_EXECUTABLE:INTERNAL=//p' "$build_dir/CMakeCache.txt")"
+python_exe="$(cache_entry "$build_dir" FACET_PYTHON_EXECUTABLE)"
 if [ -z "$python_exe" ]; then
-  why="$(grep -h 'facet: Python module' "$build_dir/configure.log" || echo 'see CMake output')"
-  if $ci; then echo "== facet: Python tests FAILED under CI=true: the module was not built: $why" >&2; exit 1; fi
-  echo "== facet: Python tests SKIPPED: the module was not built: $why"
+  skip_or_fail "Python tests" "$(module_missing "$build_dir")"
 else
   echo "== facet: Python tests (python/tests, $python_exe)"
-  pytest_status=0
-  PYTHONPATH="$build_dir/python" FACET_BUILD_DIR="$build_dir" "$python_exe" -m pytest -q -p no:cacheprovider \
-    "$root/python/tests" || pytest_status=$?
-  if [ "$pytest_status" = 5 ]; then echo "== facet: Python tests FAILED: pytest collected no test" >&2; exit 1; fi
-  if [ "$pytest_status" != 0 ]; then exit "$pytest_status"; fi
+  run_pytest "$build_dir" "$python_exe" "$root/python/tests"
 fi
 
 fuzz_dir="$root/build-fuzz"
@@ -109,16 +130,38 @@ fi
 # ThreadSanitizer: the tests whose code runs on several threads: the thread pool and the
 # viewer's loader on their own (Concurrency), the CPU renderer at 1 to N threads (CpuPipeline,
 # Renderer, facet-render's thread counts), the CUDA kernels run on the CPU with concurrent
-# blocks and atomics (KernelPipeline), and the viewer with its background loader (Viewer). Races inside Mesa, which is not built with TSan, are
+# blocks and atomics (KernelPipeline), the viewer with its background loader (Viewer), and the
+# Python module's threads with the GIL released (python/tests/test_threads.py). Races inside Mesa, which is not built with TSan, are
 # suppressed by tests/tsan_suppressions.txt (third-party libraries only).
 tsan_dir="$root/build-tsan"
 if [ "${FACET_SKIP_SANITIZERS:-0}" = 1 ]; then
   echo "== facet: ThreadSanitizer pass skipped (FACET_SKIP_SANITIZERS=1)"
 else
   echo "== facet: threaded tests under ThreadSanitizer (${tsan_dir})"
-  build_tree "$tsan_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFACET_CUDA=OFF -DFACET_SANITIZE=thread -DFACET_PYTHON=OFF
-  TSAN_OPTIONS="suppressions=$root/tests/tsan_suppressions.txt:halt_on_error=1:second_deadlock_stack=1:exitcode=86" \
-    ctest --test-dir "$tsan_dir" --output-on-failure -j "$jobs" \
-      -R '^(Concurrency|CpuPipeline|Renderer|KernelPipeline|Viewer)\.|^Apps\.RenderThreadCountsDrawTheSamePicture$' \
-      -E '^Viewer\.Monkey'
+  build_tree "$tsan_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFACET_CUDA=OFF -DFACET_SANITIZE=thread
+  export TSAN_OPTIONS="suppressions=$root/tests/tsan_suppressions.txt:halt_on_error=1:second_deadlock_stack=1:exitcode=86"
+  ctest --test-dir "$tsan_dir" --output-on-failure -j "$jobs" \
+    -R '^(Concurrency|CpuPipeline|Renderer|KernelPipeline|Viewer)\.|^Apps\.RenderThreadCountsDrawTheSamePicture$' \
+    -E '^Viewer\.Monkey'
+  # The Python module with its GIL released: python/tests/test_threads.py (Python threads
+  # rendering, on their own and on shared Renderers, and projecting at once; the GIL-release
+  # test) with the TSan-built module. The interpreter is not built with TSan, so the runtime of
+  # the compiler that built the tree is preloaded; its interceptors see CPython's locks (the
+  # GIL is a pthread mutex and condition) and NumPy's allocations, so neither needs a
+  # suppression. --capture=sys leaves file descriptor 2 alone: a report TSan prints before
+  # exiting with 86 reaches the log instead of pytest's capture file.
+  tsan_python="$(cache_entry "$tsan_dir" FACET_PYTHON_EXECUTABLE)"
+  # The runtime is the one the module was linked against (gcc's libtsan.so.N, found by ldd),
+  # which is the compiler's own, not another version's.
+  tsan_runtime="$(ldd "$tsan_dir"/python/facet/_facet*.so 2> /dev/null |
+    sed -n 's/^[[:space:]]*libtsan[^ ]* => \([^ ]*\) .*/\1/p')" || true
+  if [ -z "$tsan_python" ]; then
+    skip_or_fail "Python threading tests under TSan" "$(module_missing "$tsan_dir")"
+  elif [ ! -f "$tsan_runtime" ]; then
+    skip_or_fail "Python threading tests under TSan" \
+      "the module links no libtsan to preload (gcc links it; clang links its runtime into executables only)"
+  else
+    echo "== facet: Python threading tests under ThreadSanitizer ($tsan_python, $tsan_runtime preloaded)"
+    LD_PRELOAD="$tsan_runtime" run_pytest "$tsan_dir" "$tsan_python" --capture=sys "$root/python/tests/test_threads.py"
+  fi
 fi
