@@ -199,16 +199,26 @@ FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const Qua
         const Float y = L::rows(qy);
         decltype(auto) row = target.row(qy);
         for (int qx = q.firstQx; qx <= q.maxX; qx += L::kWidth) {
+            // Every sample's coverage first: a block none of whose samples is covered (a small
+            // triangle's bounds hold many) skips the S depth tests with one branch.
+            typename L::Mask covered[S];
             FACET_UNROLL
             for (int s = 0; s < S; ++s) {
                 const Edge e[3] = {at[0] + offset[s][0], at[1] + offset[s][1], at[2] + offset[s][2]};
-                typename L::Mask covered = L::mask(edgesCover(e));
-                if constexpr (Bounds) covered = covered & L::rowsIn(qy, q) & L::columnsIn(qx, q);
-                decltype(auto) sampleRow = row.sample(s);
-                won += lanes.depthTest(sampleRow, qx, y, sampleX[s], sampleY[s], covered);
+                covered[s] = L::mask(edgesCover(e));
+                if constexpr (Bounds) covered[s] = covered[s] & L::rowsIn(qy, q) & L::columnsIn(qx, q);
             }
             FACET_UNROLL
             for (int i = 0; i < 3; ++i) at[i] = at[i] + lanes.right[i];
+            bool empty = true;
+            FACET_UNROLL
+            for (int s = 0; s < S; ++s) empty = empty && L::none(covered[s]);
+            if (empty) continue;
+            FACET_UNROLL
+            for (int s = 0; s < S; ++s) {
+                decltype(auto) sampleRow = row.sample(s);
+                won += lanes.depthTest(sampleRow, qx, y, sampleX[s], sampleY[s], covered[s]);
+            }
         }
     }
     return won;

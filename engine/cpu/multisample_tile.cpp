@@ -126,33 +126,58 @@ int layerTile(const RasterContext& ctx, const TileRect& tile, const TileBuffers&
     return tileMost;
 }
 
+// A 32-bit count per lane (at most 15) in each of the four 16-bit channels of its pixel, for
+// four pixels: the low four lanes of `n` or, with `high`, the high four.
+inline __m256i channelWeights(__m256i n, bool high) {
+    const __m256i w = _mm256_cvtepu32_epi64(high ? _mm256_extracti128_si256(n, 1) : _mm256_castsi256_si128(n));
+    const __m256i w2 = _mm256_or_si256(w, _mm256_slli_epi64(w, 16));
+    return _mm256_or_si256(w2, _mm256_slli_epi64(w2, 32));
+}
+
+// The box resolve of ColorSum::add and ColorSum::resolve for eight pixels from element i at
+// once, in 16-bit channels (8 samples of 255 fit): per plane its colours times its counts
+// (nibble L of `counts`, as many planes as `layers`), plus the clear colour times the
+// samples left, rounded to nearest and divided by the sample count. A pixel of one triangle
+// (or none) comes out as its colour as it is, so every pixel may take it.
+inline void resolve8(std::uint32_t* color, const std::uint32_t* counts, int layers, int samples, std::uint32_t clear) {
+    const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(counts)), nibble = _mm256_set1_epi32(15);
+    __m256i lo = _mm256_setzero_si256(), hi = lo, covered = lo;
+    for (int plane = 0; plane < layers; ++plane) {
+        const __m256i n = _mm256_and_si256(_mm256_srli_epi32(c, 4 * plane), nibble);
+        covered = _mm256_add_epi32(covered, n);
+        const __m256i rgba = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(color + std::size_t(plane) * kPlane));
+        lo = _mm256_add_epi16(lo, _mm256_mullo_epi16(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(rgba)), channelWeights(n, false)));
+        hi = _mm256_add_epi16(hi, _mm256_mullo_epi16(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(rgba, 1)), channelWeights(n, true)));
+    }
+    const __m256i left = _mm256_sub_epi32(_mm256_set1_epi32(samples), covered);
+    const __m256i background = _mm256_cvtepu8_epi16(_mm_set1_epi32(int(clear)));
+    lo = _mm256_add_epi16(lo, _mm256_mullo_epi16(background, channelWeights(left, false)));
+    hi = _mm256_add_epi16(hi, _mm256_mullo_epi16(background, channelWeights(left, true)));
+    const int shift = samples == 8 ? 3 : samples == 4 ? 2 : 1;
+    const __m256i half = _mm256_set1_epi16(short(1 << (shift - 1)));
+    const __m128i count = _mm_cvtsi32_si128(shift);
+    lo = _mm256_srl_epi16(_mm256_add_epi16(lo, half), count);
+    hi = _mm256_srl_epi16(_mm256_add_epi16(hi, half), count);
+    // packus interleaves the halves' 128-bit lanes: pixels 0 1 4 5 2 3 6 7, put back in order.
+    const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi16(lo, hi), _MM_SHUFFLE(3, 1, 2, 0));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(color), packed);
+}
+
 // Plane 0's colours become the resolved ones: each layer's colour weighted by the samples it
-// covers, the clear colour for the rest.
-void resolveColors(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers, const std::uint32_t* counts) {
+// covers, the clear colour for the rest (resolve8, eight pixels at a time where any of them
+// mixes colours). The last group of a row reaches past the rect at most to the tile's last
+// column, whose counts layerTile made 0.
+void resolveColors(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers, const std::uint32_t* counts,
+                   int layers) {
     const int samples = ctx.settings.msaa;
-    const auto all = std::uint32_t(samples);
     const __m256i allOrNone = _mm256_set1_epi32(samples);
     for (int y = tile.y0; y <= tile.y1; ++y) {
         const std::size_t row = buffers.at(tile.x0, y), n = std::size_t(tile.x1 - tile.x0 + 1);
-        for (std::size_t i = row; i < row + n; ++i) {
-            if ((i - row) % 8 == 0) { // eight pixels of one triangle each (or none): nothing to mix
-                const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(counts + i));
-                const __m256i plain = _mm256_or_si256(_mm256_cmpeq_epi32(c, allOrNone), _mm256_cmpeq_epi32(c, _mm256_setzero_si256()));
-                if (_mm256_movemask_epi8(plain) == -1) {
-                    i += 7;
-                    continue;
-                }
-            }
-            std::uint32_t left = counts[i];
-            if (left == all || left == 0) continue; // one triangle everywhere (or none): its colour as it is
-            ColorSum sum;
-            std::uint32_t covered = 0;
-            for (std::size_t plane = 0; left != 0; ++plane, left >>= 4) {
-                sum.add(buffers.color[i + plane * kPlane], left & 15u);
-                covered += left & 15u;
-            }
-            sum.add(ctx.settings.clearColor, all - covered);
-            buffers.color[i] = sum.resolve(samples);
+        for (std::size_t i = row; i < row + n; i += 8) {
+            // Eight pixels of one triangle each (or none): nothing to mix.
+            const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(counts + i));
+            const __m256i plain = _mm256_or_si256(_mm256_cmpeq_epi32(c, allOrNone), _mm256_cmpeq_epi32(c, _mm256_setzero_si256()));
+            if (_mm256_movemask_epi8(plain) != -1) resolve8(buffers.color + i, counts + i, layers, samples, ctx.settings.clearColor);
         }
     }
 }
@@ -176,7 +201,7 @@ void resolveTileSamples(const TileTriangle* triangles, const TriangleColors* con
                         TileBuffers{plane.ids + at, plane.depth + at, plane.color + at, plane.originX,
                                     plane.originY + skip});
     }
-    resolveColors(ctx, tile, buffers, counts);
+    resolveColors(ctx, tile, buffers, counts, layers);
     const FrameView& target = ctx.target;
     for (int y = tile.y0; y <= tile.y1; ++y)
         streamRow(target.color + std::size_t(y) * std::size_t(target.width) + std::size_t(tile.x0),
