@@ -216,7 +216,7 @@ int run(const Options& o) {
     if (o.help) {
         std::string usage = kUsage;
         usage.replace(usage.find("%CAMERA%"), 8, facet::cli::CameraFlags::kHelp);
-        std::cout << usage;
+        std::cout << usage << facet::cli::kLightHelp;
         return 0;
     }
     facet::Renderer renderer = makeRenderer(o); // refuses an impossible placement before loading

@@ -44,7 +44,7 @@ Scripted runs (tests, demos, measurements):
 std::string usageText() {
     std::string usage = kUsage;
     usage.replace(usage.find("%CAMERA%"), 8, cli::CameraFlags::kHelp);
-    return usage;
+    return usage + cli::kLightHelp;
 }
 
 Options parseArguments(int argc, char** argv) {

@@ -17,10 +17,67 @@ FACET_HD glm::vec2 quadPixelUv(const ScreenTriangle& tri, int qx, int qy, int k)
     return interpolateUv(tri, b, interpolateInvW(tri, b));
 }
 
+// The uv differences a quad's level of detail comes from (see shadeQuadPixel), for the lit
+// model's maps, each of which scales them by its own size.
+struct QuadUvDerivatives {
+    glm::vec2 dx, dy;
+};
+
+template <class Texel>
+FACET_HD glm::vec4 sampleMap(const TextureView& t, TextureFilter filter, glm::vec2 uv, const QuadUvDerivatives& d,
+                             Texel texel) {
+    float lod = 0.0f;
+    if (filter == TextureFilter::Trilinear) {
+        const glm::vec2 texSize(t.levels[0].width, t.levels[0].height);
+        lod = textureLod(d.dx * texSize, d.dy * texSize);
+    }
+    return sampleTexture(t, filter, uv, lod, texel);
+}
+
+// The material's values at the pixel of barycentrics b in quad (qx, qy) (its maps sampled, the vertex colour applied).
+FACET_HD LitSurface litSurface(const ScreenTriangle& tri, const ShadeMaterial& m, TextureFilter filter, int qx, int qy,
+                               glm::vec3 b, float invW, const TriangleColors* colors) {
+    LitSurface s{m.kd, m.ks, m.ke, m.ns, m.opacity};
+    const bool mapped = m.texture.levelCount > 0 || m.specularMap.levelCount > 0 ||
+                        m.shininessMap.levelCount > 0 || m.emissionMap.levelCount > 0;
+    if (mapped) {
+        const glm::vec2 uv = interpolateUv(tri, b, invW);
+        QuadUvDerivatives d{glm::vec2(0.0f), glm::vec2(0.0f)};
+        if (filter == TextureFilter::Trilinear) {
+            const glm::vec2 uv0 = quadPixelUv(tri, qx, qy, 0), uv2 = quadPixelUv(tri, qx, qy, 2),
+                            uv3 = quadPixelUv(tri, qx, qy, 3);
+            d = QuadUvDerivatives{uv3 - uv2, uv0 - uv2}; // OpenGL's lower quad row, as shadeQuadPixel
+        }
+        if (m.texture.levelCount > 0) {
+            const glm::vec4 t = sampleMap(m.texture, filter, uv, d, SrgbTexel{});
+            s.kd *= glm::vec3(t);
+            s.alpha *= t.w;
+        }
+        if (m.specularMap.levelCount > 0) s.ks *= glm::vec3(sampleMap(m.specularMap, filter, uv, d, SrgbTexel{}));
+        if (m.shininessMap.levelCount > 0) s.ns *= sampleMap(m.shininessMap, filter, uv, d, UnitTexel{}).x;
+        if (m.emissionMap.levelCount > 0) s.ke *= glm::vec3(sampleMap(m.emissionMap, filter, uv, d, SrgbTexel{}));
+    }
+    if (colors) s.kd *= srgbToLinear(interpolateVertexColor(tri, *colors, b, invW));
+    return s;
+}
+
+// The lit model's pixel k (see shadeQuadPixel).
+FACET_HD std::uint32_t shadeQuadPixelLit(const ScreenTriangle& tri, const ShadeMaterial& material,
+                                         const RenderSettings& settings, glm::vec3 viewForward, int qx, int qy, int k,
+                                         const TriangleColors* colors) {
+    const glm::vec3 b = barycentrics(tri, qx + (k & 1), qy + (k >> 1));
+    const float invW = interpolateInvW(tri, b);
+    const LitSurface s = litSurface(tri, material, settings.filter, qx, qy, b, invW, colors);
+    const glm::vec3 n = interpolateNormal(tri, b, invW);
+    return packRgba8(shadeLitFragment(s, material.illumination, material.ka, settings.lights, n, viewForward));
+}
+
 // `colors`: the triangle's vertex colours, null for a mesh without them.
 FACET_HD std::uint32_t shadeQuadPixel(const ScreenTriangle& tri, const ShadeMaterial& material,
                                       const RenderSettings& settings, glm::vec3 viewForward, int qx, int qy, int k,
                                       const TriangleColors* colors = nullptr) {
+    if (settings.shading == ShadingModel::Lit)
+        return shadeQuadPixelLit(tri, material, settings, viewForward, qx, qy, k, colors);
     const bool textured = material.texture.levelCount > 0;
     const glm::vec3 b = barycentrics(tri, qx + (k & 1), qy + (k >> 1));
     const float invW = textured || settings.headlight || colors ? interpolateInvW(tri, b) : 0.0f;

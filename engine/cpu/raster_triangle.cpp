@@ -200,9 +200,12 @@ struct TileTriangles {
 // Shades a batch of jobs into the tile's colour buffer, each in the pixels it won.
 void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, TileTriangles drawn, const RasterContext& ctx,
                 const TileBuffers& buffers) {
-    if (__builtin_expect(ctx.vertexColors, false)) { // every triangle has vertex colours, or none has
+    // Every triangle has vertex colours, or none has. The lit model takes the scalar path too
+    // (its vectorised passes are not written yet).
+    if (__builtin_expect(ctx.vertexColors || ctx.settings.shading != ShadingModel::Classic, false)) {
         for (int j = 0; j < count; ++j)
-            shadeJobScalar(jobs[j], drawn.colors[jobs[j].triangle - drawn.triangles], ctx, buffers);
+            shadeJobScalar(jobs[j], ctx.vertexColors ? drawn.colors[jobs[j].triangle - drawn.triangles] : nullptr, ctx,
+                           buffers);
         return;
     }
     for (int j = 0; j < count; ++j) jobTexelCoordinates(jobs[j], ctx);
