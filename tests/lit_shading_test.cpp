@@ -1,0 +1,227 @@
+// The lit shading model (RenderSettings::shading = Lit, core/lighting.h): the shared sRGB and
+// power functions against the C library's, the lighting terms on pixels whose colour can be
+// worked out by hand, the CPU-run kernels drawing the CPU's bytes, and the OpenGL reference
+// (GLSL, sRGB textures and framebuffer) agreeing with the CPU on lit textured scenes.
+#include "asset/load_model.h"
+#include "core/camera.h"
+#include "core/quad_shading.h"
+#include "cpu/cpu_renderer.h"
+#include "gl/gl_reference.h"
+#include "renderer.h"
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <iostream>
+
+namespace facet {
+namespace {
+
+TEST(LitShading, SharedPowerAndSrgbMatchTheCLibrary) {
+    for (float x = 0.001f; x <= 1.0f; x += 0.0007f)
+        for (float e : {0.4166667f, 1.0f, 2.4f, 32.0f, 250.0f}) {
+            const float expected = std::pow(x, e);
+            EXPECT_NEAR(powShared(x, e), expected, 1e-7f + 4e-5f * expected) << x << "^" << e; // far below 8-bit steps
+        }
+    EXPECT_EQ(powShared(0.0f, 2.0f), 0.0f);
+    EXPECT_EQ(powShared(0.0f, 0.0f), 1.0f);
+    EXPECT_EQ(powShared(0.5f, 0.0f), 1.0f);
+    for (int b = 0; b <= 255; ++b) {
+        const float c = float(b) / 255.0f;
+        const double exact = c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+        EXPECT_NEAR(srgbToLinear(c), exact, 1e-6) << b;
+        // Encoding the decoded byte gives the byte back.
+        EXPECT_EQ(int(linearToSrgb(srgbToLinear(c)) * 255.0f + 0.5f), b);
+    }
+    EXPECT_EQ(linearToSrgb(-1.0f), 0.0f);
+    EXPECT_FLOAT_EQ(linearToSrgb(2.0f), 1.0f);
+}
+
+// One camera-facing quad filling a 16x16 target, normals towards the camera, the material `m`.
+Model facingQuad(const Material& m) {
+    Model model;
+    model.source = "facing quad";
+    Mesh& mesh = model.mesh;
+    const float xs[4] = {-2, 2, 2, -2}, ys[4] = {-2, -2, 2, 2};
+    for (int i = 0; i < 4; ++i) {
+        mesh.px.push_back(xs[i]);
+        mesh.py.push_back(ys[i]);
+        mesh.pz.push_back(-1.0f);
+        mesh.u.push_back(0.0f);
+        mesh.v.push_back(0.0f);
+        mesh.nx.push_back(0.0f);
+        mesh.ny.push_back(0.0f);
+        mesh.nz.push_back(1.0f);
+    }
+    mesh.indices = {0, 1, 2, 0, 2, 3};
+    mesh.ranges = {MaterialRange{0, 2, 0}};
+    computeBounds(mesh);
+    model.materials.push_back(m);
+    return model;
+}
+
+// The camera at the origin looking down -Z (yaw = pitch = 0).
+ViewParams facingView() {
+    Camera camera;
+    camera.eye = glm::vec3(0.0f);
+    camera.yawDegrees = camera.pitchDegrees = 0.0f;
+    camera.fovYDegrees = 60.0f;
+    camera.nearPlane = 0.1f;
+    camera.farPlane = 10.0f;
+    return camera.view(1.0f);
+}
+
+std::uint32_t centrePixel(const Model& model, const RenderSettings& settings) {
+    test::Frame frame(16, 16);
+    CpuRenderer(1).render(model, facingView(), settings, frame.view());
+    return frame.color[8 * 16 + 8];
+}
+
+RenderSettings lit() {
+    RenderSettings s;
+    s.shading = ShadingModel::Lit;
+    return s;
+}
+
+int channel(std::uint32_t c, int k) { return int(c >> (8 * k) & 0xFFu); }
+
+TEST(LitShading, HeadlightAndAmbientOnAFacingSurface) {
+    Material m;
+    m.diffuse = glm::vec3(0.5f, 0.25f, 1.0f);
+    m.ambient = glm::vec3(1.0f);
+    RenderSettings s = lit();
+    s.lights.headlight = 0.6f;
+    s.lights.ambient = 0.2f;
+    s.lights.directional[0].intensity = 0.0f;
+    const std::uint32_t c = centrePixel(facingQuad(m), s);
+    // n . l = 1 for the headlight: kd (0.2 + 0.6), encoded.
+    for (int k = 0; k < 3; ++k) {
+        const float kd = srgbToLinear(m.diffuse[k]);
+        EXPECT_NEAR(channel(c, k), linearToSrgb(kd * 0.8f) * 255.0f, 0.51f) << k;
+    }
+    EXPECT_EQ(channel(c, 3), 255);
+
+    // Ka scales the ambient light only; illum 0 ignores the lights.
+    m.ambient = glm::vec3(0.0f);
+    EXPECT_NEAR(channel(centrePixel(facingQuad(m), s), 0), linearToSrgb(srgbToLinear(0.5f) * 0.6f) * 255.0f, 0.51f);
+    m.illumination = Illumination::Color;
+    EXPECT_EQ(channel(centrePixel(facingQuad(m), s), 0), int(0.5f * 255.0f + 0.5f)) << "illum 0: Kd as it is";
+}
+
+TEST(LitShading, SpecularHighlightOnlyWithIllum2AndKs) {
+    Material m;
+    m.diffuse = glm::vec3(0.2f);
+    m.specular = glm::vec3(1.0f);
+    m.shininess = 50.0f;
+    RenderSettings s = lit();
+    s.lights.directional[0].intensity = 0.0f;
+    const int glossy = channel(centrePixel(facingQuad(m), s), 1);
+    m.illumination = Illumination::Diffuse;
+    const int matte = channel(centrePixel(facingQuad(m), s), 1);
+    // The headlight's half vector is the view direction: (n . h)^Ns = 1 at the centre.
+    EXPECT_NEAR(glossy, linearToSrgb(srgbToLinear(0.2f) * (0.15f + 0.7f) + 0.7f) * 255.0f, 0.51f);
+    EXPECT_NEAR(matte, linearToSrgb(srgbToLinear(0.2f) * (0.15f + 0.7f)) * 255.0f, 0.51f);
+}
+
+TEST(LitShading, DirectionalLightsAndTwoSidedNormals) {
+    Material m;
+    m.diffuse = glm::vec3(1.0f);
+    RenderSettings s = lit();
+    s.lights.headlight = 0.0f;
+    s.lights.ambient = 0.0f;
+    s.lights.directional[0] = DirectionalLight{{0.0f, 0.0f, 2.0f}, {1.0f, 0.5f, 0.0f}, 0.5f}; // towards +Z
+    Model model = facingQuad(m);
+    const std::uint32_t front = centrePixel(model, s);
+    EXPECT_NEAR(channel(front, 0), linearToSrgb(0.5f) * 255.0f, 0.51f);
+    EXPECT_NEAR(channel(front, 1), linearToSrgb(0.25f) * 255.0f, 0.51f);
+    EXPECT_EQ(channel(front, 2), 0);
+    // Normals pointing away are turned towards the viewer: the same picture.
+    for (float& z : model.mesh.nz) z = -1.0f;
+    EXPECT_EQ(centrePixel(model, s), front);
+    // A light from behind the surface adds nothing.
+    s.lights.directional[0].direction = {0.0f, 0.0f, -1.0f};
+    EXPECT_EQ(channel(centrePixel(model, s), 0), 0);
+}
+
+const Model& defaultScene() {
+    static const Model model = loadModel(test::sourceDir() / "assets/default_scene/scene.obj");
+    return model;
+}
+
+TEST(LitShading, CpuRunKernelsDrawTheCpusBytes) {
+#if !defined(FACET_HAVE_KERNELS_HOST)
+    GTEST_SKIP() << "this build has no CPU-run CUDA kernels (CCCL headers not found at configure time)";
+#else
+    for (TextureFilter filter : {TextureFilter::Nearest, TextureFilter::Bilinear, TextureFilter::Trilinear}) {
+        RenderSettings s = lit();
+        s.filter = filter;
+        s.lights.directional[1] = DirectionalLight{{-1.0f, 0.2f, 0.3f}, {0.3f, 0.4f, 1.0f}, 0.4f};
+        test::Frame frames[2] = {test::Frame(161, 91), test::Frame(161, 91)};
+        const Backend backends[2] = {Backend::Cpu, Backend::Kernels};
+        for (int i = 0; i < 2; ++i) {
+            RendererOptions o;
+            o.backend = backends[i];
+            Renderer renderer(o);
+            renderer.setModel(defaultScene());
+            const float aspect = 161.0f / 91.0f;
+            renderer.render(Camera::framing(defaultScene().mesh, aspect).view(aspect), s, frames[i].view());
+        }
+        EXPECT_EQ(frames[0].color, frames[1].color) << "filter " << nameOf(filter);
+        EXPECT_EQ(std::memcmp(frames[0].depth.data(), frames[1].depth.data(), frames[0].depth.size() * sizeof(float)), 0);
+    }
+#endif
+}
+
+// PSNR over the RGB of pixels both sides cover, and the share of pixels whose coverage agrees.
+struct LitAgreement {
+    double coverage = 0.0, psnr = 0.0;
+};
+
+LitAgreement compareLit(const test::Frame& a, const test::Frame& b) {
+    std::size_t same = 0, both = 0;
+    double squared = 0.0;
+    for (std::size_t i = 0; i < a.color.size(); ++i) {
+        const bool ca = a.depth[i] < 1.0f, cb = b.depth[i] < 1.0f;
+        same += ca == cb;
+        if (!ca || !cb) continue;
+        ++both;
+        for (int k = 0; k < 3; ++k) {
+            const double d = channel(a.color[i], k) - channel(b.color[i], k);
+            squared += d * d;
+        }
+    }
+    const double mse = both ? squared / double(3 * both) : 0.0;
+    return {double(same) / double(a.color.size()), mse > 0.0 ? 10.0 * std::log10(255.0 * 255.0 / mse) : 99.0};
+}
+
+TEST(LitShading, OpenGlReferenceAgreesOnTheLitDefaultScene) {
+    const GlAvailability gl = GlReferenceRenderer::probe();
+    if (!gl.usable) FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_GL", "OpenGL unusable: " + gl.reason);
+    GlReferenceRenderer glRenderer;
+    const Model& model = defaultScene();
+    struct Case {
+        int width, height;
+        TextureFilter filter;
+    };
+    for (const Case& c : {Case{640, 360, TextureFilter::Trilinear}, Case{321, 241, TextureFilter::Bilinear},
+                          Case{400, 300, TextureFilter::Nearest}}) {
+        RenderSettings s = lit();
+        s.filter = c.filter;
+        s.lights.directional[1] = DirectionalLight{{-1.0f, 0.2f, 0.3f}, {0.3f, 0.4f, 1.0f}, 0.4f};
+        const float aspect = float(c.width) / float(c.height);
+        const ViewParams view = Camera::framing(model.mesh, aspect).view(aspect);
+        test::Frame cpu(c.width, c.height), ref(c.width, c.height);
+        CpuRenderer(2).render(model, view, s, cpu.view());
+        glRenderer.render(model, view, s, ref.view());
+        const LitAgreement a = compareLit(cpu, ref);
+        std::cout << "[ GL vs CPU, lit ] default scene " << c.width << "x" << c.height << " " << nameOf(c.filter)
+                  << ": coverage " << 100.0 * a.coverage << "%, PSNR " << a.psnr << " dB\n";
+        EXPECT_GE(a.coverage, 0.999);
+        EXPECT_GE(a.psnr, 40.0);
+    }
+}
+
+} // namespace
+} // namespace facet
