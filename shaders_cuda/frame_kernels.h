@@ -179,6 +179,22 @@ struct QuadVisibility {
     }
 };
 
+// A cut-out triangle's walk target (the lit model): the quad's visibility, given only the lanes
+// that pass the alpha test (cutoutMask).
+struct CutoutQuadVisibility {
+    QuadVisibility& visibility;
+    const ScreenTriangle& tri;
+    const ShadeMaterial& material;
+    TextureFilter filter;
+    int qx, qy;
+
+    FACET_HD CutoutQuadVisibility& row(int) { return *this; }
+    FACET_HD Quad<float> depthAt(int x) const { return visibility.depthAt(x); }
+    FACET_HD void write(int x, unsigned keep, const Quad<float>& value, const Quad<float>& stored) {
+        visibility.write(x, cutoutMask(tri, material, filter, qx, qy, keep), value, stored);
+    }
+};
+
 // Thread i draws quad i % kQuadsPerTile of tile i / kQuadsPerTile.
 FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
     const std::uint32_t tile = i / kQuadsPerTile, q = i % kQuadsPerTile;
@@ -196,8 +212,14 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
         visibility.id = p.tileTriangles[e];
         const ScreenTriangle& tri = p.triangles[visibility.id];
         QuadRange range;
-        if (quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range))
+        if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) continue;
+        const ShadeMaterial& material = p.materials[p.triangleMaterials[visibility.id]];
+        if (material.cutout && p.settings.shading == ShadingModel::Lit) {
+            CutoutQuadVisibility cutout{visibility, tri, material, p.settings.filter, qx, qy};
+            walkCoverage<QuadLanes, true>(tri, range, cutout);
+        } else {
             walkCoverage<QuadLanes, true>(tri, range, visibility);
+        }
     }
 
     // Shading: each pixel once, by its winner; the rest get the clear colour.

@@ -166,6 +166,31 @@ void renderSection(ViewerState& s) {
     ImGui::Checkbox("vsync", &s.vsync);
 }
 
+// The lit model's lights (RenderSettings::shading, core/lighting.h); the classic look has the
+// headlight checkbox above only.
+void lightSection(ViewerState& s) {
+    if (!ImGui::CollapsingHeader("Light", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    ImGui::PushItemWidth(180.0f);
+    choiceCombo("shading", s.settings.shading);
+    if (s.settings.shading == ShadingModel::Lit) {
+        Lights& l = s.settings.lights;
+        ImGui::SliderFloat("headlight", &l.headlight, 0.0f, 2.0f, "%.2f");
+        ImGui::ColorEdit3("headlight colour", &l.headlightColor.x, ImGuiColorEditFlags_NoInputs);
+        ImGui::SliderFloat("ambient", &l.ambient, 0.0f, 1.0f, "%.2f");
+        ImGui::ColorEdit3("ambient colour", &l.ambientColor.x, ImGuiColorEditFlags_NoInputs);
+        for (int i = 0; i < kMaxDirectionalLights; ++i) {
+            DirectionalLight& d = l.directional[i];
+            ImGui::PushID(i);
+            ImGui::Text("sun %d", i + 1);
+            ImGui::SliderFloat("intensity", &d.intensity, 0.0f, 2.0f, "%.2f");
+            ImGui::DragFloat3("direction", &d.direction.x, 0.01f, -1.0f, 1.0f, "%.2f");
+            ImGui::ColorEdit3("colour", &d.color.x, ImGuiColorEditFlags_NoInputs);
+            ImGui::PopID();
+        }
+    }
+    ImGui::PopItemWidth();
+}
+
 void cameraSection(ViewerState& s) {
     if (!ImGui::CollapsingHeader("Camera", ImGuiTreeNodeFlags_DefaultOpen)) return;
     Camera& c = s.camera;
@@ -212,6 +237,7 @@ void drawPanel(ViewerState& s) {
         pipelineSection(s);
         sceneSection(s);
         renderSection(s);
+        lightSection(s);
         cameraSection(s);
         ImGui::Separator();
         screenshotSection(s);

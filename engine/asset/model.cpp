@@ -38,6 +38,12 @@ std::vector<ShadeMaterial> shadeMaterials(const Model& model) {
             const Texture& t = model.textures[static_cast<std::size_t>(index)];
             view = TextureView{t.texels.data(), t.levels.data(), static_cast<int>(t.levels.size())};
         });
+        const auto translucent = [&](std::int32_t index) {
+            return index >= 0 && static_cast<std::size_t>(index) < model.textures.size() &&
+                   model.textures[static_cast<std::size_t>(index)].translucent;
+        };
+        out[i].alphaMapUsesAlpha = translucent(mat.alphaMap);
+        out[i].cutout = out[i].alphaMap.levelCount > 0 || (out[i].texture.levelCount > 0 && translucent(mat.texture));
     }
     return out;
 }

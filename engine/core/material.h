@@ -21,6 +21,7 @@ struct Texture {
     std::string source;                // file it came from, or a description of a generated one
     std::vector<std::uint32_t> texels; // RGBA8, R in the low byte
     std::vector<MipLevel> levels;      // level 0 is full size, the last is 1x1
+    bool translucent = false;          // some texel of the image has alpha below 255 (makeTexture sets it)
 
     std::uint32_t width() const { return levels.empty() ? 0 : levels[0].width; }
     std::uint32_t height() const { return levels.empty() ? 0 : levels[0].height; }

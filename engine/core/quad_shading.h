@@ -23,6 +23,14 @@ struct QuadUvDerivatives {
     glm::vec2 dx, dy;
 };
 
+// Zero but for trilinear filtering, where they are along OpenGL's lower quad row and left
+// column, as shadeQuadPixel takes them.
+FACET_HD QuadUvDerivatives quadUvDerivatives(const ScreenTriangle& tri, TextureFilter filter, int qx, int qy) {
+    if (filter != TextureFilter::Trilinear) return QuadUvDerivatives{glm::vec2(0.0f), glm::vec2(0.0f)};
+    const glm::vec2 uv0 = quadPixelUv(tri, qx, qy, 0), uv2 = quadPixelUv(tri, qx, qy, 2), uv3 = quadPixelUv(tri, qx, qy, 3);
+    return QuadUvDerivatives{uv3 - uv2, uv0 - uv2};
+}
+
 template <class Texel>
 FACET_HD glm::vec4 sampleMap(const TextureView& t, TextureFilter filter, glm::vec2 uv, const QuadUvDerivatives& d,
                              Texel texel) {
@@ -39,15 +47,10 @@ FACET_HD LitSurface litSurface(const ScreenTriangle& tri, const ShadeMaterial& m
                                glm::vec3 b, float invW, const TriangleColors* colors) {
     LitSurface s{m.kd, m.ks, m.ke, m.ns, m.opacity};
     const bool mapped = m.texture.levelCount > 0 || m.specularMap.levelCount > 0 ||
-                        m.shininessMap.levelCount > 0 || m.emissionMap.levelCount > 0;
+                        m.shininessMap.levelCount > 0 || m.emissionMap.levelCount > 0 || m.alphaMap.levelCount > 0;
     if (mapped) {
         const glm::vec2 uv = interpolateUv(tri, b, invW);
-        QuadUvDerivatives d{glm::vec2(0.0f), glm::vec2(0.0f)};
-        if (filter == TextureFilter::Trilinear) {
-            const glm::vec2 uv0 = quadPixelUv(tri, qx, qy, 0), uv2 = quadPixelUv(tri, qx, qy, 2),
-                            uv3 = quadPixelUv(tri, qx, qy, 3);
-            d = QuadUvDerivatives{uv3 - uv2, uv0 - uv2}; // OpenGL's lower quad row, as shadeQuadPixel
-        }
+        const QuadUvDerivatives d = quadUvDerivatives(tri, filter, qx, qy);
         if (m.texture.levelCount > 0) {
             const glm::vec4 t = sampleMap(m.texture, filter, uv, d, SrgbTexel{});
             s.kd *= glm::vec3(t);
@@ -56,9 +59,38 @@ FACET_HD LitSurface litSurface(const ScreenTriangle& tri, const ShadeMaterial& m
         if (m.specularMap.levelCount > 0) s.ks *= glm::vec3(sampleMap(m.specularMap, filter, uv, d, SrgbTexel{}));
         if (m.shininessMap.levelCount > 0) s.ns *= sampleMap(m.shininessMap, filter, uv, d, UnitTexel{}).x;
         if (m.emissionMap.levelCount > 0) s.ke *= glm::vec3(sampleMap(m.emissionMap, filter, uv, d, SrgbTexel{}));
+        if (m.alphaMap.levelCount > 0) {
+            const glm::vec4 t = sampleMap(m.alphaMap, filter, uv, d, UnitTexel{});
+            s.alpha *= m.alphaMapUsesAlpha ? t.w : t.x;
+        }
     }
     if (colors) s.kd *= srgbToLinear(interpolateVertexColor(tri, *colors, b, invW));
     return s;
+}
+
+// The cut-out alpha at pixel (qx + (k & 1), qy + (k >> 1)): map_Kd's alpha times map_d's value,
+// sampled as litSurface samples them.
+FACET_HD float cutoutAlpha(const ScreenTriangle& tri, const ShadeMaterial& m, TextureFilter filter, int qx, int qy,
+                           int k) {
+    const glm::vec3 b = barycentrics(tri, qx + (k & 1), qy + (k >> 1));
+    const glm::vec2 uv = interpolateUv(tri, b, interpolateInvW(tri, b));
+    const QuadUvDerivatives d = quadUvDerivatives(tri, filter, qx, qy);
+    float alpha = 1.0f;
+    if (m.texture.levelCount > 0) alpha *= sampleMap(m.texture, filter, uv, d, UnitTexel{}).w;
+    if (m.alphaMap.levelCount > 0) {
+        const glm::vec4 t = sampleMap(m.alphaMap, filter, uv, d, UnitTexel{});
+        alpha *= m.alphaMapUsesAlpha ? t.w : t.x;
+    }
+    return alpha;
+}
+
+// The lanes of `lanes` (bit k: pixel k of quad (qx, qy)) whose cut-out alpha passes the test.
+FACET_HD unsigned cutoutMask(const ScreenTriangle& tri, const ShadeMaterial& m, TextureFilter filter, int qx, int qy,
+                             unsigned lanes) {
+    unsigned kept = 0;
+    for (int k = 0; k < 4; ++k)
+        if ((lanes >> k & 1u) && cutoutAlpha(tri, m, filter, qx, qy, k) >= kAlphaCutoff) kept |= 1u << k;
+    return kept;
 }
 
 // The lit model's pixel k (see shadeQuadPixel).

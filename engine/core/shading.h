@@ -34,7 +34,14 @@ struct ShadeMaterial {
     Illumination illumination = Illumination::Specular;
     TextureView specularMap{}, shininessMap{}, emissionMap{}, alphaMap{}, bumpMap{};
     float bumpScale = 1.0f;
+    bool alphaMapUsesAlpha = false; // map_d's value is its alpha (an image with alpha), else its red
+    bool cutout = false;            // alpha-tested at 0.5 (map_d, or map_Kd with alpha): cutoutMask
 };
+
+// The alpha test of cut-out materials (leaves, fences): a pixel is drawn only where its
+// cut-out alpha (map_Kd's alpha times map_d's value) is at least this, as OpenGL's
+// "if (a < 0.5) discard".
+inline constexpr float kAlphaCutoff = 0.5f;
 
 // The pixel's lit colour in linear light from the material's values at it (maps applied).
 struct LitSurface {

@@ -263,10 +263,12 @@ std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, Til
             // calls ahead, so the visibility pass does not wait on each.
             if (k + kPrefetchAhead < last) prefetchTriangle(chunk.triangles[chunk.binTriangles[k + kPrefetchAhead]]);
             const std::uint32_t i = chunk.binTriangles[k];
-            scratch.triangles[count] = TileTriangle{&chunk.triangles[i], &materials_[chunk.materials[i]]};
+            const ShadeMaterial& material = materials_[chunk.materials[i]];
+            scratch.triangles[count] = TileTriangle{&chunk.triangles[i], &material};
             if (context.vertexColors) scratch.colors[count] = &chunk.colors[i];
             ++count;
-            won += rasterizeVisibility(chunk.triangles[i], count, context, rect, buffers);
+            const bool cutout = material.cutout && context.settings.shading == ShadingModel::Lit;
+            won += rasterizeVisibility(chunk.triangles[i], count, context, rect, buffers, cutout ? &material : nullptr);
         }
     }
     storeTileDepth(context, rect, buffers);

@@ -269,6 +269,39 @@ struct TileVisibility {
     }
 };
 
+// A cut-out triangle's walk target: the portable quad lanes of core/coverage_walk.h (the CUDA
+// raster thread's), each quad's passing lanes alpha-tested before they are written.
+struct CutoutTileVisibility {
+    const TileBuffers& buffers;
+    std::uint32_t id;
+    const ScreenTriangle& tri;
+    const ShadeMaterial& material;
+    TextureFilter filter;
+
+    struct Row {
+        const CutoutTileVisibility& t;
+        int qy;
+
+        Quad<float> depthAt(int qx) const {
+            const float* d = t.buffers.depth + t.buffers.at(qx, qy);
+            Quad<float> q;
+            for (int k = 0; k < 4; ++k) q.v[k] = d[(k >> 1) * kTileBufferStride + (k & 1)];
+            return q;
+        }
+        void write(int qx, unsigned keep, const Quad<float>& value, const Quad<float>&) const {
+            keep = cutoutMask(t.tri, t.material, t.filter, qx, qy, keep);
+            const std::size_t at = t.buffers.at(qx, qy);
+            for (int k = 0; k < 4; ++k)
+                if (keep >> k & 1u) {
+                    const std::size_t e = at + std::size_t((k >> 1) * kTileBufferStride + (k & 1));
+                    t.buffers.ids[e] = t.id;
+                    t.buffers.depth[e] = value.v[k];
+                }
+        }
+    };
+    Row row(int qy) const { return Row{*this, qy}; }
+};
+
 bool smallTriangle(const ScreenTriangle& tri) {
     const FixedPoint2 p0 = tri.v[0].p, p1 = tri.v[1].p, p2 = tri.v[2].p;
     const std::int32_t extentX = std::max(p0.x, std::max(p1.x, p2.x)) - std::min(p0.x, std::min(p1.x, p2.x));
@@ -290,9 +323,13 @@ template <class L, bool Bounds>
 // set up per call, not once per triangle in the triangle stage: on the default scene a
 // triangle touches 1.0 tiles on average, and setting them up ahead cost more than it saved.)
 std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
-                                const TileRect& tile, const TileBuffers& buffers) {
+                                const TileRect& tile, const TileBuffers& buffers, const ShadeMaterial* cutout) {
     QuadRange q;
     if (!quadRange(tri, tile, ctx.quadRowOffset, q)) return 0;
+    if (cutout) {
+        CutoutTileVisibility target{buffers, id, tri, *cutout, ctx.settings.filter};
+        return walkCoverage<QuadLanes, true>(tri, q, target);
+    }
     if (!smallTriangle(tri)) return walkTile<lanes::BigQuad, true>(tri, id, q, buffers);
     // The tile's bounds matter only where they (or the target's) cut the triangle's: at its
     // right or bottom, or above it (the first quad row of an odd-height target is row -1).

@@ -76,8 +76,11 @@ inline constexpr std::int32_t kSmallTriangleExtent = 1 << 14;
 // Pass 1: coverage and depth test of `tri` in the tile rect; where it passes, the tile's depth
 // is written and the pixel's id set to `id`. Returns the number of pixels it won (the fragments
 // drawing the triangle on its own would write).
+// `cutout`: the triangle's material where it is alpha-tested (ShadeMaterial::cutout, lit model),
+// whose pixels are then kept only where cutoutMask passes them.
 std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
-                                const TileRect& tile, const TileBuffers& buffers);
+                                const TileRect& tile, const TileBuffers& buffers,
+                                const ShadeMaterial* cutout = nullptr);
 
 // Pass 2: the colour of every pixel of the tile rect, into the tile's colour buffer and then
 // the target: a pixel with an id gets the shading of triangles[id - 1], the others the clear

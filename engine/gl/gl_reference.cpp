@@ -85,7 +85,10 @@ uniform sampler2D diffuseMap;   // sRGB
 uniform sampler2D specularMap;  // sRGB
 uniform sampler2D shininessMap; // linear data
 uniform sampler2D emissionMap;  // sRGB
-uniform bool hasDiffuseMap, hasSpecularMap, hasShininessMap, hasEmissionMap;
+uniform sampler2D alphaMap;     // linear data
+uniform bool hasDiffuseMap, hasSpecularMap, hasShininessMap, hasEmissionMap, hasAlphaMap;
+uniform bool alphaMapUsesAlpha; // else its red
+uniform bool cutout;            // the alpha test at 0.5
 uniform vec3 kd, ka, ks, ke; // linear
 uniform float ns, opacity;
 uniform int illumination;
@@ -108,12 +111,18 @@ void addLight(inout vec3 diffuse, inout vec3 specular, vec3 n, vec3 l, vec3 toVi
 }
 void main() {
     vec3 d = kd, s = ks, e = ke;
-    float shininess = ns, alpha = opacity;
+    float shininess = ns, cutAlpha = 1.0;
     if (hasDiffuseMap) {
         vec4 t = texture(diffuseMap, uv);
         d *= t.rgb;
-        alpha *= t.a;
+        cutAlpha *= t.a;
     }
+    if (hasAlphaMap) {
+        vec4 t = texture(alphaMap, uv);
+        cutAlpha *= alphaMapUsesAlpha ? t.a : t.r;
+    }
+    if (cutout && cutAlpha < 0.5) discard;
+    float alpha = opacity * cutAlpha;
     if (hasSpecularMap) s *= texture(specularMap, uv).rgb;
     if (hasShininessMap) shininess *= texture(shininessMap, uv).r;
     if (hasEmissionMap) e *= texture(emissionMap, uv).rgb;
@@ -603,8 +612,8 @@ void GlReferenceRenderer::Impl::drawLitSegments(const Model& model, const ViewPa
         vec3("lightRadiance[" + std::to_string(i) + "]", on ? d.color * d.intensity : glm::vec3(0.0f));
     }
     FACET_GL(glUniform1i(at("vertexColors"), model.mesh.hasVertexColors() ? 1 : 0));
-    const char* samplers[] = {"diffuseMap", "specularMap", "shininessMap", "emissionMap"};
-    for (int unit = 0; unit < 4; ++unit) FACET_GL(glUniform1i(at(samplers[unit]), unit));
+    const char* samplers[] = {"diffuseMap", "specularMap", "shininessMap", "emissionMap", "alphaMap"};
+    for (int unit = 0; unit < 5; ++unit) FACET_GL(glUniform1i(at(samplers[unit]), unit));
     const auto [minFilter, magFilter] = glFilters(settings.filter);
     FACET_GL(glBindVertexArray(gl->vertexArray.get()));
     const std::vector<ShadeMaterial> materials = shadeMaterials(model);
@@ -620,14 +629,17 @@ void GlReferenceRenderer::Impl::drawLitSegments(const Model& model, const ViewPa
         FACET_GL(glUniform1f(at("ns"), m.ns));
         FACET_GL(glUniform1f(at("opacity"), m.opacity));
         FACET_GL(glUniform1i(at("illumination"), int(m.illumination)));
+        FACET_GL(glUniform1i(at("cutout"), m.cutout ? 1 : 0));
+        FACET_GL(glUniform1i(at("alphaMapUsesAlpha"), m.alphaMapUsesAlpha ? 1 : 0));
         const Material* mat = g.material < model.materials.size() ? &model.materials[g.material] : nullptr;
-        const std::int32_t maps[4] = {mat ? mat->texture : -1, mat ? mat->specularMap : -1,
-                                      mat ? mat->shininessMap : -1, mat ? mat->emissionMap : -1};
-        const char* has[4] = {"hasDiffuseMap", "hasSpecularMap", "hasShininessMap", "hasEmissionMap"};
-        for (int unit = 0; unit < 4; ++unit) {
+        const std::int32_t maps[5] = {mat ? mat->texture : -1, mat ? mat->specularMap : -1,
+                                      mat ? mat->shininessMap : -1, mat ? mat->emissionMap : -1,
+                                      mat ? mat->alphaMap : -1};
+        const char* has[5] = {"hasDiffuseMap", "hasSpecularMap", "hasShininessMap", "hasEmissionMap", "hasAlphaMap"};
+        for (int unit = 0; unit < 5; ++unit) {
             const bool usable = maps[unit] >= 0 && std::size_t(maps[unit]) < gl->textures.size() && model.mesh.hasTexCoords;
-            // map_Ns is data, every other map colour.
-            const std::vector<GlObject>& set = unit == 2 ? gl->textures : gl->srgbTextures;
+            // map_Ns and map_d are data, every other map colour.
+            const std::vector<GlObject>& set = unit == 2 || unit == 4 ? gl->textures : gl->srgbTextures;
             const GLuint texture = usable ? set[std::size_t(maps[unit])].get() : 0;
             FACET_GL(glUniform1i(at(has[unit]), texture != 0 ? 1 : 0));
             FACET_GL(glActiveTexture(GLenum(GL_TEXTURE0 + unit)));
