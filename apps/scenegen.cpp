@@ -6,6 +6,7 @@
 #include "asset/image.h"
 #include "core/error.h"
 #include "scenegen/geometry.h"
+#include "scenegen/material_scene.h"
 #include "scenegen/textures.h"
 
 #include <algorithm>
@@ -24,7 +25,7 @@ namespace {
 using namespace facet::scenegen;
 namespace fs = std::filesystem;
 
-constexpr const char* kUsage = R"(usage: facet-scenegen [--triangles N] [--out DIR]
+constexpr const char* kUsage = R"(usage: facet-scenegen [--triangles N] [--scene NAME] [--out DIR]
 
 Writes facet's default scene, procedurally and the same bytes every run: a tiled plaza with a
 marble torus knot on a pedestal, a planet, a brick ball, a glazed vase, a twisted column, a
@@ -32,8 +33,11 @@ rock and a plank leaning on it. DIR receives scene.obj, scene.mtl and the PNG te
 
   --triangles N   about how many triangles to write, from 10000 to 20000000 (default 85000:
                   the committed scene); larger values tessellate the same scene more finely
-  --out DIR       where to write (default: the checkout's assets/default_scene); created if
-                  missing
+  --scene NAME    default (the scene above) or materials: the lit model's test scene (a glossy
+                  sphere, a bump-mapped floor, cut-out foliage, a vertex-coloured block, an
+                  emissive lamp and a transparent pane), written to assets/material_scene
+  --out DIR       where to write (default: the checkout's assets/default_scene, or
+                  assets/material_scene); created if missing
   -h, --help      this text
 )";
 
@@ -44,6 +48,8 @@ struct Options {
     long triangles = kDefaultTriangles;
     fs::path out = FACET_DEFAULT_SCENE_DIR;
     bool help = false;
+    bool materials = false; // --scene materials
+    bool outGiven = false;
 };
 
 Options parseArguments(int argc, char** argv) {
@@ -57,11 +63,18 @@ Options parseArguments(int argc, char** argv) {
             o.triangles = parseInteger(arg, args.value(), kMinTriangles, kMaxTriangles);
         } else if (arg == "--out") {
             o.out = args.value();
+            o.outGiven = true;
             if (o.out.empty()) throw UsageError("--out needs a folder name");
+        } else if (arg == "--scene") {
+            const std::string name = args.value();
+            if (name != "default" && name != "materials")
+                throw UsageError("--scene expects default or materials, got '" + name + "'");
+            o.materials = name == "materials";
         } else {
             throw UsageError("unknown argument '" + arg + "' (see --help)");
         }
     }
+    if (o.materials && !o.outGiven) o.out = fs::path(FACET_DEFAULT_SCENE_DIR).parent_path() / "material_scene";
     return o;
 }
 
@@ -449,6 +462,12 @@ int run(const Options& o) {
     fs::create_directories(o.out, error);
     if (error) throw facet::Error(o.out.string() + ": cannot create the folder (" + error.message() + ")");
 
+    if (o.materials) {
+        for (const fs::path& f : writeMaterialScene(o.out, appendNumber))
+            std::cout << "  " << f.filename().string() << "  " << fs::file_size(f) << " bytes\n";
+        std::cout << "wrote " << o.out.string() << "\n";
+        return 0;
+    }
     const std::vector<Object> scene = sceneNear(o.triangles);
     const Written w = writeObj(o.out / "scene.obj", scene);
     std::vector<fs::path> files = writeMaterials(o.out);

@@ -13,6 +13,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
 #include <cstring>
 #include <iostream>
 
@@ -150,30 +153,6 @@ const Model& defaultScene() {
     return model;
 }
 
-TEST(LitShading, CpuRunKernelsDrawTheCpusBytes) {
-#if !defined(FACET_HAVE_KERNELS_HOST)
-    GTEST_SKIP() << "this build has no CPU-run CUDA kernels (CCCL headers not found at configure time)";
-#else
-    for (TextureFilter filter : {TextureFilter::Nearest, TextureFilter::Bilinear, TextureFilter::Trilinear}) {
-        RenderSettings s = lit();
-        s.filter = filter;
-        s.lights.directional[1] = DirectionalLight{{-1.0f, 0.2f, 0.3f}, {0.3f, 0.4f, 1.0f}, 0.4f};
-        test::Frame frames[2] = {test::Frame(161, 91), test::Frame(161, 91)};
-        const Backend backends[2] = {Backend::Cpu, Backend::Kernels};
-        for (int i = 0; i < 2; ++i) {
-            RendererOptions o;
-            o.backend = backends[i];
-            Renderer renderer(o);
-            renderer.setModel(defaultScene());
-            const float aspect = 161.0f / 91.0f;
-            renderer.render(Camera::framing(defaultScene().mesh, aspect).view(aspect), s, frames[i].view());
-        }
-        EXPECT_EQ(frames[0].color, frames[1].color) << "filter " << nameOf(filter);
-        EXPECT_EQ(std::memcmp(frames[0].depth.data(), frames[1].depth.data(), frames[0].depth.size() * sizeof(float)), 0);
-    }
-#endif
-}
-
 // PSNR over the RGB of pixels both sides cover, and the share of pixels whose coverage agrees.
 struct LitAgreement {
     double coverage = 0.0, psnr = 0.0;
@@ -196,30 +175,85 @@ LitAgreement compareLit(const test::Frame& a, const test::Frame& b) {
     return {double(same) / double(a.color.size()), mse > 0.0 ? 10.0 * std::log10(255.0 * 255.0 / mse) : 99.0};
 }
 
-TEST(LitShading, OpenGlReferenceAgreesOnTheLitDefaultScene) {
+// A second directional light, blue, from the left: the lit scenes below use every light.
+RenderSettings litWithTwoSuns(TextureFilter filter) {
+    RenderSettings s = lit();
+    s.filter = filter;
+    s.lights.directional[1] = DirectionalLight{{-1.0f, 0.2f, 0.3f}, {0.3f, 0.4f, 1.0f}, 0.4f};
+    return s;
+}
+
+// `model` lit through the CPU, the CPU-run kernels and (where OpenGL is usable) the GL reference:
+// the kernels must draw the CPU's bytes, the reference agree on coverage (99.9% of pixels) and
+// colour (PSNR 40 dB at least).
+void expectLitAgreement(const std::string& name, const Model& model, const RenderSettings& s, int width, int height,
+                        GlReferenceRenderer* gl) {
+    const float aspect = float(width) / float(height);
+    const ViewParams view = Camera::framing(model.mesh, aspect).view(aspect);
+    test::Frame cpu(width, height);
+    CpuRenderer(2).render(model, view, s, cpu.view());
+#if defined(FACET_HAVE_KERNELS_HOST)
+    test::Frame kernels(width, height);
+    RendererOptions o;
+    o.backend = Backend::Kernels;
+    Renderer renderer(o);
+    renderer.setModel(model);
+    renderer.render(view, s, kernels.view());
+    EXPECT_EQ(cpu.color, kernels.color) << name << ": the CPU-run kernels draw other bytes";
+    EXPECT_EQ(std::memcmp(cpu.depth.data(), kernels.depth.data(), cpu.depth.size() * sizeof(float)), 0) << name;
+#endif
+    if (!gl) return;
+    test::Frame ref(width, height);
+    gl->render(model, view, s, ref.view());
+    const LitAgreement a = compareLit(cpu, ref);
+    std::cout << "[ GL vs CPU, lit ] " << name << " " << width << "x" << height << " " << nameOf(s.filter)
+              << ": coverage " << 100.0 * a.coverage << "%, PSNR " << a.psnr << " dB\n";
+    EXPECT_GE(a.coverage, 0.999) << name;
+    EXPECT_GE(a.psnr, 40.0) << name;
+}
+
+// The GL reference, or null (with the reason printed) where OpenGL is unusable; under
+// FACET_REQUIRE_GL=1 that fails instead.
+std::unique_ptr<GlReferenceRenderer> glReference() {
     const GlAvailability gl = GlReferenceRenderer::probe();
-    if (!gl.usable) FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_GL", "OpenGL unusable: " + gl.reason);
-    GlReferenceRenderer glRenderer;
-    const Model& model = defaultScene();
+    if (gl.usable) return std::make_unique<GlReferenceRenderer>();
+    if (std::getenv("FACET_REQUIRE_GL")) ADD_FAILURE() << "OpenGL unusable: " << gl.reason;
+    std::cout << "[ GL vs CPU, lit ] OpenGL unusable (" << gl.reason << "): the kernels alone are compared\n";
+    return nullptr;
+}
+
+TEST(LitShading, DefaultSceneOnEveryPath) {
+    const auto gl = glReference();
     struct Case {
         int width, height;
         TextureFilter filter;
     };
     for (const Case& c : {Case{640, 360, TextureFilter::Trilinear}, Case{321, 241, TextureFilter::Bilinear},
-                          Case{400, 300, TextureFilter::Nearest}}) {
-        RenderSettings s = lit();
-        s.filter = c.filter;
-        s.lights.directional[1] = DirectionalLight{{-1.0f, 0.2f, 0.3f}, {0.3f, 0.4f, 1.0f}, 0.4f};
-        const float aspect = float(c.width) / float(c.height);
-        const ViewParams view = Camera::framing(model.mesh, aspect).view(aspect);
-        test::Frame cpu(c.width, c.height), ref(c.width, c.height);
-        CpuRenderer(2).render(model, view, s, cpu.view());
-        glRenderer.render(model, view, s, ref.view());
-        const LitAgreement a = compareLit(cpu, ref);
-        std::cout << "[ GL vs CPU, lit ] default scene " << c.width << "x" << c.height << " " << nameOf(c.filter)
-                  << ": coverage " << 100.0 * a.coverage << "%, PSNR " << a.psnr << " dB\n";
-        EXPECT_GE(a.coverage, 0.999);
-        EXPECT_GE(a.psnr, 40.0);
+                          Case{400, 300, TextureFilter::Nearest}})
+        expectLitAgreement("default scene", defaultScene(), litWithTwoSuns(c.filter), c.width, c.height, gl.get());
+}
+
+// facet-scenegen --scene materials: glossy, bump-mapped, cut-out, vertex-coloured, emissive and
+// transparent materials.
+TEST(LitShading, MaterialSceneOnEveryPath) {
+    const Model model = loadModel(test::sourceDir() / "assets/material_scene/scene.obj");
+    EXPECT_TRUE(model.warnings.empty());
+    ASSERT_TRUE(model.mesh.hasVertexColors());
+    const auto gl = glReference();
+    for (TextureFilter filter : {TextureFilter::Trilinear, TextureFilter::Bilinear, TextureFilter::Nearest})
+        for (const auto& [w, h] : {std::pair{480, 300}, std::pair{257, 199}})
+            expectLitAgreement("material scene", model, litWithTwoSuns(filter), w, h, gl.get());
+}
+
+TEST(LitShading, CorpusMeshesOnEveryPath) {
+    const std::filesystem::path dir = test::modelsDir();
+    if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no corpus at " << dir;
+    const auto gl = glReference();
+    for (const char* path : {"common-3d-test-models/stanford-bunny.obj", "common-3d-test-models/teapot.obj",
+                             "common-3d-test-models/spot/spot_triangulated.obj", "tinyobjloader/cornell_box.obj",
+                             "obj2gltf/box-textured/box-textured.obj", "tinyobjloader/cube-vertexcol.obj"}) {
+        if (!std::filesystem::exists(dir / path)) continue;
+        expectLitAgreement(path, loadModel(dir / path), litWithTwoSuns(TextureFilter::Trilinear), 320, 240, gl.get());
     }
 }
 
