@@ -19,6 +19,7 @@
 #pragma once
 
 #include "core/coverage_walk.h"
+#include "core/forward_draw.h"
 #include "core/quad_shading.h"
 #include "core/tiles.h"
 #include "core/triangle_stage.h"
@@ -195,6 +196,62 @@ struct CutoutQuadVisibility {
     }
 };
 
+// Forward drawing's walk target for a quad of a tile holding a blended triangle (lit model, see
+// core/forward_draw.h): the quad's colours and depths, drawn triangle by triangle.
+struct ForwardQuadTarget {
+    std::uint32_t color[4];
+    float depth[4];
+    ForwardTriangle triangle;
+    const RasterParams& p;
+    int qx, qy;
+
+    FACET_HD ForwardQuadTarget& row(int) { return *this; }
+    FACET_HD Quad<float> depthAt(int) const {
+        Quad<float> d;
+        FACET_UNROLL
+        for (int k = 0; k < 4; ++k) d.v[k] = depth[k];
+        return d;
+    }
+    FACET_HD void write(int, unsigned keep, const Quad<float>& value, const Quad<float>&) {
+        std::uint32_t* const colors[4] = {&color[0], &color[1], &color[2], &color[3]};
+        float* const depths[4] = {&depth[0], &depth[1], &depth[2], &depth[3]};
+        drawForwardLanes(triangle, p.settings, p.viewForward, qx, qy, keep, value, colors, depths);
+    }
+};
+
+// Whether the tile holds a triangle whose material blends (the lit model's d < 1).
+FACET_HD bool tileBlends(const RasterParams& p, std::uint32_t tile) {
+    if (p.settings.shading != ShadingModel::Lit) return false;
+    for (std::uint32_t e = p.tileStart[tile]; e < p.tileStart[tile + 1]; ++e)
+        if (blends(p.materials[p.triangleMaterials[p.tileTriangles[e]]], p.settings)) return true;
+    return false;
+}
+
+// The quad of a tile holding a blended triangle, drawn forward: every triangle in draw order.
+FACET_HD void forwardQuad(const RasterParams& p, std::uint32_t tile, int qx, int qy) {
+    const std::uint32_t clear = p.settings.clearColor;
+    ForwardQuadTarget target{{clear, clear, clear, clear}, {1.0f, 1.0f, 1.0f, 1.0f}, {}, p, qx, qy};
+    for (std::uint32_t e = p.tileStart[tile]; e < p.tileStart[tile + 1]; ++e) {
+        const std::uint32_t id = p.tileTriangles[e];
+        const ScreenTriangle& tri = p.triangles[id];
+        QuadRange range;
+        if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) continue;
+        target.triangle = ForwardTriangle{&tri, &p.materials[p.triangleMaterials[id]],
+                                          p.triangleColors ? &p.triangleColors[id] : nullptr};
+        walkCoverage<QuadLanes, true>(tri, range, target);
+    }
+    const FrameView& frame = p.target;
+    FACET_UNROLL
+    for (int k = 0; k < 4; ++k) {
+        const int x = qx + (k & 1), y = qy + (k >> 1);
+        if (x >= frame.width || y < 0 || y >= frame.height) continue;
+        const std::size_t pixel = static_cast<std::size_t>(y) * static_cast<std::size_t>(frame.width) +
+                                  static_cast<std::size_t>(x);
+        frame.color[pixel] = target.color[k];
+        frame.depth[pixel] = target.depth[k];
+    }
+}
+
 // Thread i draws quad i % kQuadsPerTile of tile i / kQuadsPerTile.
 FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
     const std::uint32_t tile = i / kQuadsPerTile, q = i % kQuadsPerTile;
@@ -204,6 +261,10 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
     const int qy = place.y + 2 * static_cast<int>(q / kQuadsPerTileRow);
     const FrameView& target = p.target;
     if (qx >= target.width || qy >= target.height) return; // the quad is past the picture
+    if (tileBlends(p, tile)) {
+        forwardQuad(p, tile, qx, qy);
+        return;
+    }
 
     // Visibility: the walk over the quad's pixels of each triangle (whose bounds lie within the
     // picture, so pixels outside it are never covered).

@@ -93,15 +93,20 @@ FACET_HD unsigned cutoutMask(const ScreenTriangle& tri, const ShadeMaterial& m, 
     return kept;
 }
 
-// The lit model's pixel k (see shadeQuadPixel).
-FACET_HD std::uint32_t shadeQuadPixelLit(const ScreenTriangle& tri, const ShadeMaterial& material,
-                                         const RenderSettings& settings, glm::vec3 viewForward, int qx, int qy, int k,
-                                         const TriangleColors* colors) {
+// The lit model's pixel k (see shadeQuadPixel), in linear light.
+FACET_HD glm::vec4 litQuadPixel(const ScreenTriangle& tri, const ShadeMaterial& material, const RenderSettings& settings,
+                                glm::vec3 viewForward, int qx, int qy, int k, const TriangleColors* colors) {
     const glm::vec3 b = barycentrics(tri, qx + (k & 1), qy + (k >> 1));
     const float invW = interpolateInvW(tri, b);
     const LitSurface s = litSurface(tri, material, settings.filter, qx, qy, b, invW, colors);
     const glm::vec3 n = interpolateNormal(tri, b, invW);
-    return packRgba8(shadeLitFragment(s, material.illumination, material.ka, settings.lights, n, viewForward));
+    return litFragment(s, material.illumination, material.ka, settings.lights, n, viewForward);
+}
+
+FACET_HD std::uint32_t shadeQuadPixelLit(const ScreenTriangle& tri, const ShadeMaterial& material,
+                                         const RenderSettings& settings, glm::vec3 viewForward, int qx, int qy, int k,
+                                         const TriangleColors* colors) {
+    return packRgba8(encodeFragment(litQuadPixel(tri, material, settings, viewForward, qx, qy, k, colors)));
 }
 
 // `colors`: the triangle's vertex colours, null for a mesh without them.
@@ -127,6 +132,16 @@ FACET_HD std::uint32_t shadeQuadPixel(const ScreenTriangle& tri, const ShadeMate
     const glm::vec3 vertexColor = colors ? interpolateVertexColor(tri, *colors, b, invW) : glm::vec3(1.0f);
     return packRgba8(shadeFragment(material, settings.filter, uv, lod, settings.headlight, n, viewForward,
                                    colors ? &vertexColor : nullptr));
+}
+
+// Forward drawing (the lit model with blended materials, see blends()): what pixel k of a
+// fragment that passed the depth (and alpha) test leaves in the colour `stored`: its colour, or
+// for a blended material its colour over `stored`.
+FACET_HD std::uint32_t drawQuadPixel(const ScreenTriangle& tri, const ShadeMaterial& material,
+                                     const RenderSettings& settings, glm::vec3 viewForward, int qx, int qy, int k,
+                                     const TriangleColors* colors, std::uint32_t stored) {
+    if (!blends(material, settings)) return shadeQuadPixel(tri, material, settings, viewForward, qx, qy, k, colors);
+    return blendOver(litQuadPixel(tri, material, settings, viewForward, qx, qy, k, colors), stored);
 }
 
 } // namespace facet

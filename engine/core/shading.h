@@ -50,17 +50,39 @@ struct LitSurface {
     float alpha;
 };
 
-// The lit model: kd (Ka times the ambient light plus the lights' diffuse) + ks specular + ke,
-// encoded to sRGB in [0, 255]; illum 0 is kd + ke unlit, illum 1 has no specular.
-FACET_HD glm::vec4 shadeLitFragment(const LitSurface& s, Illumination illumination, glm::vec3 ka, const Lights& lights,
-                                    glm::vec3 normal, glm::vec3 viewForward) {
+// The lit model in linear light, clamped into [0, 1] as a fragment's colour is: kd (Ka times
+// the ambient light plus the lights' diffuse) + ks specular + ke; illum 0 is kd + ke unlit,
+// illum 1 has no specular. Alpha is the surface's.
+FACET_HD glm::vec4 litFragment(const LitSurface& s, Illumination illumination, glm::vec3 ka, const Lights& lights,
+                               glm::vec3 normal, glm::vec3 viewForward) {
     glm::vec3 c = s.kd + s.ke;
     if (illumination != Illumination::Color) {
         const LightSum sum =
             sumLights(lights, normal, viewForward, s.ns, illumination == Illumination::Specular);
         c = s.kd * (ka * lights.ambientColor * lights.ambient + sum.diffuse) + s.ks * sum.specular + s.ke;
     }
-    return glm::vec4(linearToSrgb(c) * 255.0f, glm::clamp(s.alpha, 0.0f, 1.0f) * 255.0f);
+    return glm::clamp(glm::vec4(c, s.alpha), 0.0f, 1.0f);
+}
+
+// A lit fragment as stored: colour encoded to sRGB, channels in [0, 255].
+FACET_HD glm::vec4 encodeFragment(glm::vec4 linear) {
+    return glm::vec4(linearToSrgb(glm::vec3(linear)) * 255.0f, linear.w * 255.0f);
+}
+
+// Whether the lit model blends a material's fragments (d < 1) rather than writing them: in draw
+// order over what is drawn, without writing depth, as OpenGL does with blending
+// (GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA) into an sRGB framebuffer and depth writes off.
+FACET_HD bool blends(const ShadeMaterial& m, const RenderSettings& settings) {
+    return settings.shading == ShadingModel::Lit && m.opacity < 1.0f;
+}
+
+// `fragment` (linear, alpha a) over the stored RGBA8 `dst` (sRGB-encoded colour): in linear
+// light, src a + dst (1 - a), the alpha channel likewise, then encoded.
+FACET_HD std::uint32_t blendOver(glm::vec4 fragment, std::uint32_t dst) {
+    const glm::vec4 d = unpackRgba8(dst) / 255.0f;
+    const float a = fragment.w;
+    const glm::vec3 rgb = glm::vec3(fragment) * a + srgbToLinear(glm::vec3(d)) * (1.0f - a);
+    return packRgba8(encodeFragment(glm::vec4(rgb, a * a + d.w * (1.0f - a))));
 }
 
 // Ambient share of the headlight term, so faces seen edge-on stay visible.

@@ -58,6 +58,8 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     const TileGrid grid = makeTileGrid(target.width, target.height);
     // Material 0 exists even for a model without materials: it is the default grey.
     materials_ = shadeMaterials(model);
+    blendedMaterials_ = false;
+    for (const ShadeMaterial& m : materials_) blendedMaterials_ = blendedMaterials_ || blends(m, settings);
     const std::size_t chunkCount = triangleStage(input, grid);
     for (std::size_t c = 0; c < chunkCount; ++c) {
         stats.trianglesIn += chunks_[c].stats.trianglesIn;
@@ -244,12 +246,25 @@ void CpuRenderer::clearTile(const RasterContext& context, const TileRect& rect) 
     streamFence();
 }
 
+// Whether any triangle binned to the tile has a blended material.
+bool CpuRenderer::tileBlends(const RasterContext& context, std::uint32_t tile, std::size_t chunkCount) const {
+    for (std::size_t c = 0; c < chunkCount; ++c) {
+        const Chunk& chunk = chunks_[c];
+        for (std::uint32_t k = chunk.binOffsets[tile]; k < chunk.binOffsets[tile + 1]; ++k)
+            if (blends(materials_[chunk.materials[chunk.binTriangles[k]]], context.settings)) return true;
+    }
+    return false;
+}
+
 // One tile, deferred: coverage and depth of its triangles, then each pixel shaded once.
 // Returns the fragments that passed the depth test.
 std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, TilePlace place, TileRect rect,
                                   std::size_t chunkCount, TileScratch& scratch) {
     const TileBuffers buffers{scratch.ids.data(), scratch.depth.data(), scratch.color.data(), place.x, place.y};
     // The buffers hold ids 0 and depth 1: as allocated, and as the last tile left them.
+
+    // A tile holding a blended triangle (lit model, d < 1) is drawn forward, in order.
+    const bool forward = blendedMaterials_ && tileBlends(context, tile, chunkCount);
 
     // Pass 1: coverage and depth, in input order; id n + 1 is the tile's n-th triangle.
     std::size_t won = 0;
@@ -268,8 +283,14 @@ std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, Til
             if (context.vertexColors) scratch.colors[count] = &chunk.colors[i];
             ++count;
             const bool cutout = material.cutout && context.settings.shading == ShadingModel::Lit;
-            won += rasterizeVisibility(chunk.triangles[i], count, context, rect, buffers, cutout ? &material : nullptr);
+            if (!forward)
+                won += rasterizeVisibility(chunk.triangles[i], count, context, rect, buffers, cutout ? &material : nullptr);
         }
+    }
+    if (forward) {
+        won = drawTileForward(scratch.triangles.data(), scratch.colors.data(), count, context, rect, buffers);
+        storeTileDepth(context, rect, buffers);
+        return won;
     }
     storeTileDepth(context, rect, buffers);
     // Pass 2: each pixel shaded once, by the triangle that won it.

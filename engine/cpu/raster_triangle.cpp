@@ -1,4 +1,5 @@
 #include "cpu/raster_triangle.h"
+#include "core/forward_draw.h"
 #include "core/quad_shading.h"
 #include "cpu/quad_coverage.h"
 #include "cpu/simd_quad.h"
@@ -302,6 +303,37 @@ struct CutoutTileVisibility {
     Row row(int qy) const { return Row{*this, qy}; }
 };
 
+// Forward drawing's walk target on the CPU: the tile's buffers, in the portable quad lanes.
+struct ForwardTileTarget {
+    const TileBuffers& buffers;
+    ForwardTriangle triangle;
+    const RasterContext& ctx;
+
+    struct Row {
+        const ForwardTileTarget& t;
+        int qy;
+
+        Quad<float> depthAt(int qx) const {
+            const float* d = t.buffers.depth + t.buffers.at(qx, qy);
+            Quad<float> q;
+            for (int k = 0; k < 4; ++k) q.v[k] = d[(k >> 1) * kTileBufferStride + (k & 1)];
+            return q;
+        }
+        void write(int qx, unsigned keep, const Quad<float>& value, const Quad<float>&) const {
+            const std::size_t at = t.buffers.at(qx, qy);
+            std::uint32_t* color[4];
+            float* depth[4];
+            for (int k = 0; k < 4; ++k) {
+                const std::size_t e = at + std::size_t((k >> 1) * kTileBufferStride + (k & 1));
+                color[k] = t.buffers.color + e;
+                depth[k] = t.buffers.depth + e;
+            }
+            drawForwardLanes(t.triangle, t.ctx.settings, t.ctx.viewForward, qx, qy, keep, value, color, depth);
+        }
+    };
+    Row row(int qy) const { return Row{*this, qy}; }
+};
+
 bool smallTriangle(const ScreenTriangle& tri) {
     const FixedPoint2 p0 = tri.v[0].p, p1 = tri.v[1].p, p2 = tri.v[2].p;
     const std::int32_t extentX = std::max(p0.x, std::max(p1.x, p2.x)) - std::min(p0.x, std::min(p1.x, p2.x));
@@ -338,6 +370,26 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
                      tri.minY == 0 || tri.maxY == frame.height - 1;
     return cut ? walkTile<lanes::SmallBlock, true>(tri, id, q, buffers)
                : walkTile<lanes::SmallBlock, false>(tri, id, q, buffers);
+}
+
+std::size_t drawTileForward(const TileTriangle* triangles, const TriangleColors* const* colors, std::uint32_t count,
+                            const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers) {
+    for (int y = buffers.originY; y <= tile.y1; ++y)
+        std::fill_n(buffers.color + buffers.at(buffers.originX, y), kTileBufferStride, ctx.settings.clearColor);
+    std::size_t won = 0;
+    for (std::uint32_t n = 0; n < count; ++n) {
+        const ScreenTriangle& tri = *triangles[n].tri;
+        QuadRange q;
+        if (!quadRange(tri, tile, ctx.quadRowOffset, q)) continue;
+        ForwardTileTarget target{buffers, {&tri, triangles[n].material, ctx.vertexColors ? colors[n] : nullptr}, ctx};
+        won += walkCoverage<QuadLanes, true>(tri, q, target);
+    }
+    const FrameView& frame = ctx.target;
+    for (int y = tile.y0; y <= tile.y1; ++y)
+        streamRow(frame.color + std::size_t(y) * std::size_t(frame.width) + std::size_t(tile.x0),
+                  buffers.color + buffers.at(tile.x0, y), std::size_t(tile.x1 - tile.x0 + 1));
+    streamFence();
+    return won;
 }
 
 void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers) {

@@ -90,6 +90,13 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
 void shadeTile(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
                const TileRect& tile, const TileBuffers& buffers);
 
+// A tile holding a blended triangle (the lit model's d < 1), drawn forward instead of deferred
+// (core/forward_draw.h): the `count` triangles in draw order into the tile's colour and depth
+// buffers (starting at the clear colour and depth 1), the colours then written to the target;
+// the depths are left for storeTileDepth. Returns the fragments that passed the depth test.
+std::size_t drawTileForward(const TileTriangle* triangles, const TriangleColors* const* colors, std::uint32_t count,
+                            const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers);
+
 // The tile rect's depths from the tile's depth buffer to the target; the tile's depths are left
 // 1 again. (The renderer starts every tile at depth 1; the tests, drawing over existing depths,
 // load them first: tests/raster_reference.h.)

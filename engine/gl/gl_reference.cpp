@@ -630,6 +630,13 @@ void GlReferenceRenderer::Impl::drawLitSegments(const Model& model, const ViewPa
         FACET_GL(glUniform1f(at("opacity"), m.opacity));
         FACET_GL(glUniform1i(at("illumination"), int(m.illumination)));
         FACET_GL(glUniform1i(at("cutout"), m.cutout ? 1 : 0));
+        // Blended materials (d < 1): blended in draw order over what is drawn, in linear light (the
+        // framebuffer is sRGB), depth tested but not written; the others write colour and depth.
+        const bool blended = blends(m, settings);
+        FACET_GL(blended ? glEnable(GL_BLEND) : glDisable(GL_BLEND));
+        FACET_GL(glBlendEquation(GL_FUNC_ADD));
+        FACET_GL(glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA));
+        FACET_GL(glDepthMask(blended ? GL_FALSE : GL_TRUE));
         FACET_GL(glUniform1i(at("alphaMapUsesAlpha"), m.alphaMapUsesAlpha ? 1 : 0));
         const Material* mat = g.material < model.materials.size() ? &model.materials[g.material] : nullptr;
         const std::int32_t maps[5] = {mat ? mat->texture : -1, mat ? mat->specularMap : -1,
@@ -652,6 +659,8 @@ void GlReferenceRenderer::Impl::drawLitSegments(const Model& model, const ViewPa
                                 reinterpret_cast<const void*>(g.begin * 3 * sizeof(std::uint32_t))));
     }
     FACET_GL(glActiveTexture(GL_TEXTURE0));
+    FACET_GL(glDisable(GL_BLEND));
+    FACET_GL(glDepthMask(GL_TRUE));
 }
 
 void GlReferenceRenderer::render(const Model& model, const ViewParams& view, const RenderSettings& settings,
