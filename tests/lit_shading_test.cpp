@@ -186,10 +186,8 @@ RenderSettings litWithTwoSuns(TextureFilter filter) {
 // `model` lit through the CPU, the CPU-run kernels and (where OpenGL is usable) the GL reference:
 // the kernels must draw the CPU's bytes, the reference agree on coverage (99.9% of pixels) and
 // colour (PSNR 40 dB at least).
-void expectLitAgreement(const std::string& name, const Model& model, const RenderSettings& s, int width, int height,
-                        GlReferenceRenderer* gl) {
-    const float aspect = float(width) / float(height);
-    const ViewParams view = Camera::framing(model.mesh, aspect).view(aspect);
+void expectLitAgreementAt(const std::string& name, const Model& model, const ViewParams& view, const RenderSettings& s,
+                          int width, int height, GlReferenceRenderer* gl) {
     test::Frame cpu(width, height);
     CpuRenderer(2).render(model, view, s, cpu.view());
 #if defined(FACET_HAVE_KERNELS_HOST)
@@ -210,6 +208,13 @@ void expectLitAgreement(const std::string& name, const Model& model, const Rende
               << ": coverage " << 100.0 * a.coverage << "%, PSNR " << a.psnr << " dB\n";
     EXPECT_GE(a.coverage, 0.999) << name;
     EXPECT_GE(a.psnr, 40.0) << name;
+}
+
+// The same with the camera framing the model.
+void expectLitAgreement(const std::string& name, const Model& model, const RenderSettings& s, int width, int height,
+                        GlReferenceRenderer* gl) {
+    const float aspect = float(width) / float(height);
+    expectLitAgreementAt(name, model, Camera::framing(model.mesh, aspect).view(aspect), s, width, height, gl);
 }
 
 // The GL reference, or null (with the reason printed) where OpenGL is unusable; under
@@ -254,6 +259,56 @@ TEST(LitShading, CorpusMeshesOnEveryPath) {
                              "obj2gltf/box-textured/box-textured.obj", "tinyobjloader/cube-vertexcol.obj"}) {
         if (!std::filesystem::exists(dir / path)) continue;
         expectLitAgreement(path, loadModel(dir / path), litWithTwoSuns(TextureFilter::Trilinear), 320, 240, gl.get());
+    }
+}
+
+// Two camera-facing quads, drawn in order: `first` at depth -z1, `second` at -z2.
+Model twoQuads(const Material& first, float z1, const Material& second, float z2) {
+    Model model = facingQuad(first);
+    for (float& z : model.mesh.pz) z = -z1;
+    const Model other = facingQuad(second);
+    Mesh& mesh = model.mesh;
+    for (std::size_t i = 0; i < 4; ++i) {
+        for (auto [to, from] : {std::pair{&mesh.px, &other.mesh.px}, std::pair{&mesh.py, &other.mesh.py},
+                                std::pair{&mesh.u, &other.mesh.u}, std::pair{&mesh.v, &other.mesh.v},
+                                std::pair{&mesh.nx, &other.mesh.nx}, std::pair{&mesh.ny, &other.mesh.ny},
+                                std::pair{&mesh.nz, &other.mesh.nz}})
+            to->push_back((*from)[i]);
+        mesh.pz.push_back(-z2);
+    }
+    for (std::uint32_t i : {4u, 5u, 6u, 4u, 6u, 7u}) mesh.indices.push_back(i);
+    mesh.ranges.push_back(MaterialRange{2, 2, 1});
+    model.materials.push_back(second);
+    computeBounds(mesh);
+    return model;
+}
+
+// d < 1 blends in draw order without writing depth, as OpenGL does with the reference's state:
+// over what is drawn before it, and under nothing: an opaque surface drawn later behind it
+// passes the depth test and covers it.
+TEST(LitShading, BlendingFollowsDrawOrderAsOpenGl) {
+    Material glass, wall;
+    glass.diffuse = glm::vec3(1.0f, 0.0f, 0.0f);
+    glass.opacity = 0.5f;
+    glass.illumination = Illumination::Color;
+    wall.diffuse = glm::vec3(0.0f, 0.0f, 1.0f);
+    wall.illumination = Illumination::Color;
+    const RenderSettings s = lit();
+    const auto gl = glReference();
+    struct Case {
+        const char* name;
+        Model model;
+        std::uint32_t expected; // the centre pixel
+    };
+    // Red at alpha 0.5 over blue in linear light: 0.5 each, encoded 188; alpha 0.5^2 + 0.5 = 0.75.
+    const Case cases[] = {{"glass over an earlier wall", twoQuads(wall, 2.0f, glass, 1.0f), 0xBFBC00BCu},
+                          {"wall drawn after the glass, behind it", twoQuads(glass, 1.0f, wall, 2.0f), 0xFFFF0000u},
+                          {"glass behind an earlier wall", twoQuads(wall, 1.0f, glass, 2.0f), 0xFFFF0000u}};
+    for (const Case& c : cases) {
+        test::Frame frame(16, 16);
+        CpuRenderer(1).render(c.model, facingView(), s, frame.view());
+        EXPECT_EQ(frame.color[8 * 16 + 8], c.expected) << c.name;
+        expectLitAgreementAt(c.name, c.model, facingView(), s, 16, 16, gl.get());
     }
 }
 
