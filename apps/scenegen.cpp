@@ -397,22 +397,7 @@ Written writeObj(const fs::path& path, const std::vector<Object>& scene) {
             appendNumber(out, p.z, w.decimals);
             out += '\n';
         }
-        for (const glm::vec2& uv : o.uvs) {
-            out += "vt ";
-            appendNumber(out, uv.x, 4);
-            out += ' ';
-            appendNumber(out, uv.y, 4);
-            out += '\n';
-        }
-        for (const auto& face : o.faces) {
-            out += 'f';
-            for (std::uint32_t corner : face) {
-                if (corner == kNoCorner) break;
-                const std::string index = std::to_string(first + corner);
-                out += ' ' + index + '/' + index;
-            }
-            out += '\n';
-        }
+        appendUvsAndFaces(out, o, first, appendNumber);
         first += o.positions.size();
         file.write(out.data(), std::streamsize(out.size()));
         out.clear();

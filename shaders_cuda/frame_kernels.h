@@ -155,6 +155,22 @@ struct RasterParams {
     const TriangleColors* triangleColors; // vertex colours of each; null for a mesh without them
 };
 
+// Four values in the walk's portable quad lanes.
+FACET_HD Quad<float> quadOf(const float (&values)[4]) {
+    Quad<float> q;
+    FACET_UNROLL
+    for (int k = 0; k < 4; ++k) q.v[k] = values[k];
+    return q;
+}
+
+// Pixel k of the quad at (qx, qy): false where it is outside the target, else its index.
+FACET_HD bool quadPixelIndex(const FrameView& target, int qx, int qy, int k, std::size_t& pixel) {
+    const int x = qx + (k & 1), y = qy + (k >> 1);
+    if (x >= target.width || y < 0 || y >= target.height) return false;
+    pixel = static_cast<std::size_t>(y) * static_cast<std::size_t>(target.width) + static_cast<std::size_t>(x);
+    return true;
+}
+
 // A raster thread's visibility, the coverage walk's target: per pixel of its quad, the nearest
 // depth so far and the triangle that drew it.
 struct QuadVisibility {
@@ -165,10 +181,7 @@ struct QuadVisibility {
     // The walk's quad row: this quad.
     FACET_HD QuadVisibility& row(int) { return *this; }
     FACET_HD Quad<float> depthAt(int) const {
-        Quad<float> d;
-        FACET_UNROLL
-        for (int k = 0; k < 4; ++k) d.v[k] = nearest[k];
-        return d;
+        return quadOf(nearest);
     }
     FACET_HD void write(int, unsigned keep, const Quad<float>& value, const Quad<float>&) {
         FACET_UNROLL
@@ -207,10 +220,7 @@ struct ForwardQuadTarget {
 
     FACET_HD ForwardQuadTarget& row(int) { return *this; }
     FACET_HD Quad<float> depthAt(int) const {
-        Quad<float> d;
-        FACET_UNROLL
-        for (int k = 0; k < 4; ++k) d.v[k] = depth[k];
-        return d;
+        return quadOf(depth);
     }
     FACET_HD void write(int, unsigned keep, const Quad<float>& value, const Quad<float>&) {
         std::uint32_t* const colors[4] = {&color[0], &color[1], &color[2], &color[3]};
@@ -243,10 +253,8 @@ FACET_HD void forwardQuad(const RasterParams& p, std::uint32_t tile, int qx, int
     const FrameView& frame = p.target;
     FACET_UNROLL
     for (int k = 0; k < 4; ++k) {
-        const int x = qx + (k & 1), y = qy + (k >> 1);
-        if (x >= frame.width || y < 0 || y >= frame.height) continue;
-        const std::size_t pixel = static_cast<std::size_t>(y) * static_cast<std::size_t>(frame.width) +
-                                  static_cast<std::size_t>(x);
+        std::size_t pixel = 0;
+        if (!quadPixelIndex(frame, qx, qy, k, pixel)) continue;
         frame.color[pixel] = target.color[k];
         frame.depth[pixel] = target.depth[k];
     }
@@ -286,10 +294,8 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
     // Shading: each pixel once, by its winner; the rest get the clear colour.
     FACET_UNROLL
     for (int k = 0; k < 4; ++k) {
-        const int x = qx + (k & 1), y = qy + (k >> 1);
-        if (x >= target.width || y < 0 || y >= target.height) continue;
-        const std::size_t pixel = static_cast<std::size_t>(y) * static_cast<std::size_t>(target.width) +
-                                  static_cast<std::size_t>(x);
+        std::size_t pixel = 0;
+        if (!quadPixelIndex(target, qx, qy, k, pixel)) continue;
         const std::uint32_t winner = visibility.winner[k];
         std::uint32_t color = p.settings.clearColor;
         if (winner != kNoTriangle)

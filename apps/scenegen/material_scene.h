@@ -164,22 +164,7 @@ inline std::vector<std::filesystem::path> writeMaterialScene(const std::filesyst
             }
             obj += "\n";
         }
-        for (const glm::vec2& uv : o.uvs) {
-            obj += "vt ";
-            number(obj, uv.x, 4);
-            obj += ' ';
-            number(obj, uv.y, 4);
-            obj += '\n';
-        }
-        for (const auto& face : o.faces) {
-            obj += 'f';
-            for (std::uint32_t corner : face) {
-                if (corner == kNoCorner) break;
-                const std::string index = std::to_string(first + corner);
-                obj += ' ' + index + '/' + index;
-            }
-            obj += '\n';
-        }
+        appendUvsAndFaces(obj, o, first, number);
         first += o.positions.size();
     }
     std::vector<std::filesystem::path> files;

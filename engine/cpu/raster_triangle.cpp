@@ -270,6 +270,17 @@ struct TileVisibility {
     }
 };
 
+// Pixel k's element of the quad whose pixel 0 is element `at` of a tile buffer.
+inline std::size_t quadElement(std::size_t at, int k) { return at + std::size_t((k >> 1) * kTileBufferStride + (k & 1)); }
+
+// The tile's stored depths of quad (qx, qy), in the portable quad lanes.
+inline Quad<float> tileQuadDepths(const TileBuffers& buffers, int qx, int qy) {
+    const std::size_t at = buffers.at(qx, qy);
+    Quad<float> q;
+    for (int k = 0; k < 4; ++k) q.v[k] = buffers.depth[quadElement(at, k)];
+    return q;
+}
+
 // A cut-out triangle's walk target: the portable quad lanes of core/coverage_walk.h (the CUDA
 // raster thread's), each quad's passing lanes alpha-tested before they are written.
 struct CutoutTileVisibility {
@@ -283,18 +294,13 @@ struct CutoutTileVisibility {
         const CutoutTileVisibility& t;
         int qy;
 
-        Quad<float> depthAt(int qx) const {
-            const float* d = t.buffers.depth + t.buffers.at(qx, qy);
-            Quad<float> q;
-            for (int k = 0; k < 4; ++k) q.v[k] = d[(k >> 1) * kTileBufferStride + (k & 1)];
-            return q;
-        }
+        Quad<float> depthAt(int qx) const { return tileQuadDepths(t.buffers, qx, qy); }
         void write(int qx, unsigned keep, const Quad<float>& value, const Quad<float>&) const {
             keep = cutoutMask(t.tri, t.material, t.filter, qx, qy, keep);
             const std::size_t at = t.buffers.at(qx, qy);
             for (int k = 0; k < 4; ++k)
                 if (keep >> k & 1u) {
-                    const std::size_t e = at + std::size_t((k >> 1) * kTileBufferStride + (k & 1));
+                    const std::size_t e = quadElement(at, k);
                     t.buffers.ids[e] = t.id;
                     t.buffers.depth[e] = value.v[k];
                 }
@@ -313,18 +319,13 @@ struct ForwardTileTarget {
         const ForwardTileTarget& t;
         int qy;
 
-        Quad<float> depthAt(int qx) const {
-            const float* d = t.buffers.depth + t.buffers.at(qx, qy);
-            Quad<float> q;
-            for (int k = 0; k < 4; ++k) q.v[k] = d[(k >> 1) * kTileBufferStride + (k & 1)];
-            return q;
-        }
+        Quad<float> depthAt(int qx) const { return tileQuadDepths(t.buffers, qx, qy); }
         void write(int qx, unsigned keep, const Quad<float>& value, const Quad<float>&) const {
             const std::size_t at = t.buffers.at(qx, qy);
             std::uint32_t* color[4];
             float* depth[4];
             for (int k = 0; k < 4; ++k) {
-                const std::size_t e = at + std::size_t((k >> 1) * kTileBufferStride + (k & 1));
+                const std::size_t e = quadElement(at, k);
                 color[k] = t.buffers.color + e;
                 depth[k] = t.buffers.depth + e;
             }
