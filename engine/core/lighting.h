@@ -68,11 +68,28 @@ FACET_HD float linearToSrgb(float c) {
 FACET_HD glm::vec3 srgbToLinear(glm::vec3 c) { return {srgbToLinear(c.x), srgbToLinear(c.y), srgbToLinear(c.z)}; }
 FACET_HD glm::vec3 linearToSrgb(glm::vec3 c) { return {linearToSrgb(c.x), linearToSrgb(c.y), linearToSrgb(c.z)}; }
 
+// The 256 values srgbToLinear(b / 255) of the bytes b, which SrgbTexel can read instead of
+// computing them: the same bits, since it is the same function of the byte.
+struct SrgbTable {
+    float linear[256];
+};
+
+inline SrgbTable makeSrgbTable() {
+    SrgbTable t{};
+    for (std::uint32_t b = 0; b < 256; ++b) t.linear[b] = srgbToLinear(static_cast<float>(b) / 255.0f);
+    return t;
+}
+
 // A sampler's texel read (see RawTexel) for an sRGB colour texture: colour in linear light and
-// alpha in [0, 1].
+// alpha in [0, 1]. With a table (the CPU backend's) the decode is a look-up, else computed (the
+// kernels'); both give the same bits.
 struct SrgbTexel {
+    const SrgbTable* table = nullptr;
+
     FACET_HD glm::vec4 operator()(std::uint32_t c) const {
         const glm::vec4 v = unpackRgba8(c) / 255.0f;
+        if (table)
+            return {table->linear[c & 0xFFu], table->linear[(c >> 8) & 0xFFu], table->linear[(c >> 16) & 0xFFu], v.w};
         return {srgbToLinear(v.x), srgbToLinear(v.y), srgbToLinear(v.z), v.w};
     }
 };

@@ -52,13 +52,13 @@ FACET_HD LitSurface litSurface(const ScreenTriangle& tri, const ShadeMaterial& m
         const glm::vec2 uv = interpolateUv(tri, b, invW);
         const QuadUvDerivatives d = quadUvDerivatives(tri, filter, qx, qy);
         if (m.texture.levelCount > 0) {
-            const glm::vec4 t = sampleMap(m.texture, filter, uv, d, SrgbTexel{});
+            const glm::vec4 t = sampleMap(m.texture, filter, uv, d, SrgbTexel{m.srgbTable});
             s.kd *= glm::vec3(t);
             s.alpha *= t.w;
         }
-        if (m.specularMap.levelCount > 0) s.ks *= glm::vec3(sampleMap(m.specularMap, filter, uv, d, SrgbTexel{}));
+        if (m.specularMap.levelCount > 0) s.ks *= glm::vec3(sampleMap(m.specularMap, filter, uv, d, SrgbTexel{m.srgbTable}));
         if (m.shininessMap.levelCount > 0) s.ns *= sampleMap(m.shininessMap, filter, uv, d, UnitTexel{}).x;
-        if (m.emissionMap.levelCount > 0) s.ke *= glm::vec3(sampleMap(m.emissionMap, filter, uv, d, SrgbTexel{}));
+        if (m.emissionMap.levelCount > 0) s.ke *= glm::vec3(sampleMap(m.emissionMap, filter, uv, d, SrgbTexel{m.srgbTable}));
         if (m.alphaMap.levelCount > 0) {
             const glm::vec4 t = sampleMap(m.alphaMap, filter, uv, d, UnitTexel{});
             s.alpha *= m.alphaMapUsesAlpha ? t.w : t.x;

@@ -36,6 +36,7 @@ struct ShadeMaterial {
     float bumpScale = 1.0f;
     bool alphaMapUsesAlpha = false; // map_d's value is its alpha (an image with alpha), else its red
     bool cutout = false;            // alpha-tested at 0.5 (map_d, or map_Kd with alpha): cutoutMask
+    const SrgbTable* srgbTable = nullptr; // host memory where the CPU backend gives one (see SrgbTexel)
 };
 
 // The alpha test of cut-out materials (leaves, fences): a pixel is drawn only where its

@@ -59,7 +59,10 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     // Material 0 exists even for a model without materials: it is the default grey.
     materials_ = shadeMaterials(model);
     blendedMaterials_ = false;
-    for (const ShadeMaterial& m : materials_) blendedMaterials_ = blendedMaterials_ || blends(m, settings);
+    for (ShadeMaterial& m : materials_) {
+        blendedMaterials_ = blendedMaterials_ || blends(m, settings);
+        m.srgbTable = &srgbTable_;
+    }
     const std::size_t chunkCount = triangleStage(input, grid);
     for (std::size_t c = 0; c < chunkCount; ++c) {
         stats.trianglesIn += chunks_[c].stats.trianglesIn;

@@ -97,6 +97,7 @@ private:
     std::vector<ScreenVertex> projected_;
     std::vector<Chunk> chunks_;
     std::vector<ShadeMaterial> materials_;
+    SrgbTable srgbTable_ = makeSrgbTable(); // the lit model's sRGB decode, looked up
     bool blendedMaterials_ = false; // some material blends (lit model, d < 1): tiles may draw forward
     std::vector<std::uint32_t> tileOrder_; // raster stage: tiles, busiest first
     std::vector<std::uint32_t> tileWork_;  // triangles binned to each tile
