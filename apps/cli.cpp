@@ -88,6 +88,61 @@ bool consumeRenderSetting(const std::string& arg, Arguments& args, RenderSetting
     else if (arg == "--cull") settings.cull = parseChoice<CullMode>(arg, args.value());
     else if (arg == "--light") settings.headlight = true;
     else if (arg == "--msaa") settings.msaa = parseSampleCount(arg, args.value());
+    else return consumeLightSetting(arg, args, settings);
+    return true;
+}
+
+namespace {
+
+std::vector<float> parseFloats(const std::string& flag, const std::string& text) {
+    std::vector<float> values;
+    std::stringstream in(text);
+    for (std::string part; std::getline(in, part, ',');) values.push_back(parseFloat(flag, part));
+    return values;
+}
+
+float parseIntensity(const std::string& flag, const std::string& text) {
+    const float v = parseFloat(flag, text);
+    if (v < 0.0f) throw UsageError(flag + " expects an intensity of 0 or more, got '" + text + "'");
+    return v;
+}
+
+glm::vec3 parseColor(const std::string& flag, const std::string& text) {
+    const glm::vec3 c = parseVec3(flag, text);
+    if (glm::any(glm::lessThan(c, glm::vec3(0.0f)))) throw UsageError(flag + " expects R,G,B of 0 or more, got '" + text + "'");
+    return c;
+}
+
+// --sun, --sun2, --sun3 X,Y,Z[,INTENSITY[,R,G,B]]: directional light 1, 2 or 3.
+DirectionalLight parseSun(const std::string& flag, const std::string& text, DirectionalLight light) {
+    const std::vector<float> v = parseFloats(flag, text);
+    if (v.size() != 3 && v.size() != 4 && v.size() != 7)
+        throw UsageError(flag + " expects X,Y,Z[,INTENSITY[,R,G,B]], got '" + text + "'");
+    light.direction = {v[0], v[1], v[2]};
+    if (light.direction == glm::vec3(0.0f)) throw UsageError(flag + " needs a direction other than 0,0,0");
+    if (v.size() >= 4 && v[3] < 0.0f) throw UsageError(flag + " expects an intensity of 0 or more, got '" + text + "'");
+    if (v.size() >= 4) light.intensity = v[3];
+    else if (light.intensity == 0.0f) light.intensity = 0.5f;
+    if (v.size() == 7) {
+        light.color = {v[4], v[5], v[6]};
+        if (glm::any(glm::lessThan(light.color, glm::vec3(0.0f))))
+            throw UsageError(flag + " expects a colour of 0 or more, got '" + text + "'");
+    }
+    return light;
+}
+
+} // namespace
+
+bool consumeLightSetting(const std::string& arg, Arguments& args, RenderSettings& settings) {
+    Lights& lights = settings.lights;
+    if (arg == "--shading") settings.shading = parseChoice<ShadingModel>(arg, args.value());
+    else if (arg == "--headlight") lights.headlight = parseIntensity(arg, args.value());
+    else if (arg == "--headlight-color") lights.headlightColor = parseColor(arg, args.value());
+    else if (arg == "--ambient") lights.ambient = parseIntensity(arg, args.value());
+    else if (arg == "--ambient-color") lights.ambientColor = parseColor(arg, args.value());
+    else if (arg == "--sun") lights.directional[0] = parseSun(arg, args.value(), lights.directional[0]);
+    else if (arg == "--sun2") lights.directional[1] = parseSun(arg, args.value(), lights.directional[1]);
+    else if (arg == "--sun3") lights.directional[2] = parseSun(arg, args.value(), lights.directional[2]);
     else return false;
     return true;
 }

@@ -51,6 +51,22 @@ int parseSampleCount(const std::string& flag, const std::string& text);
 // --filter F, --cull C, --light, --msaa N into `settings`; false when `arg` is none of them.
 bool consumeRenderSetting(const std::string& arg, Arguments& args, RenderSettings& settings);
 
+// The lit model's flags (--shading, --headlight, --ambient, --sun...: see kLightHelp); false when
+// `arg` is none of them.
+bool consumeLightSetting(const std::string& arg, Arguments& args, RenderSettings& settings);
+
+// The help text of those flags, for the apps' --help.
+inline constexpr const char* kLightHelp = R"(Shading (see README, Materials and light):
+  --shading M        classic | lit (default classic: the old look, no sRGB; lit: the MTL
+                     material, Blinn-Phong in linear light, sRGB textures and output)
+  --headlight I      lit: the light at the eye's intensity (default 0.7)
+  --headlight-color R,G,B
+  --ambient I        lit: the ambient light's intensity (default 0.15)
+  --ambient-color R,G,B
+  --sun X,Y,Z[,I[,R,G,B]]  lit: directional light 1 from direction X,Y,Z (world space,
+                     towards the light; default 0.4,1,0.6 at 0.3); --sun2, --sun3 likewise
+)";
+
 // The one positional argument, a mesh path: an unknown option or a second mesh is an error.
 void takeMesh(const std::string& arg, std::string& mesh, bool& meshGiven);
 

@@ -229,7 +229,7 @@ int run(const Options& o) {
     if (o.help) {
         std::string usage = kUsage;
         usage.replace(usage.find("%CAMERA%"), 8, facet::cli::CameraFlags::kHelp);
-        std::cout << usage;
+        std::cout << usage << facet::cli::kLightHelp;
         return 0;
     }
     if (o.version) {

@@ -7,6 +7,7 @@
 #include "asset/image.h"
 #include "core/error.h"
 #include "scenegen/geometry.h"
+#include "scenegen/material_scene.h"
 #include "scenegen/textures.h"
 
 #include <algorithm>
@@ -25,7 +26,7 @@ namespace {
 using namespace facet::scenegen;
 namespace fs = std::filesystem;
 
-constexpr const char* kUsage = R"(usage: facet-scenegen [--triangles N] [--out DIR]
+constexpr const char* kUsage = R"(usage: facet-scenegen [--triangles N] [--scene NAME] [--out DIR]
 
 Writes facet's default scene, procedurally and the same bytes every run: a tiled plaza with a
 marble torus knot on a pedestal, a planet, a brick ball, a glazed vase, a twisted column, a
@@ -33,9 +34,12 @@ rock and a plank leaning on it. DIR receives scene.obj, scene.mtl and the PNG te
 
   --triangles N   about how many triangles to write, from 10000 to 20000000 (default 85000:
                   the committed scene); larger values tessellate the same scene more finely
-  --out DIR       where to write (default: default_scene in facet's data folder, the one the
-                  apps read: in a build tree, the checkout's assets/default_scene); created
-                  if missing
+  --scene NAME    default (the scene above) or materials: the lit model's test scene (a glossy
+                  sphere, a bump-mapped floor, cut-out foliage, a vertex-coloured block, an
+                  emissive lamp and a transparent pane)
+  --out DIR       where to write (default: default_scene, or material_scene, in facet's data
+                  folder, the one the apps read: in a build tree, the checkout's assets/);
+                  created if missing
   -h, --help      this text
   --version       print facet's version
 )";
@@ -48,6 +52,7 @@ struct Options {
     fs::path out; // the data folder's default_scene when not given
     bool help = false;
     bool version = false;
+    bool materials = false; // --scene materials
 };
 
 Options parseArguments(int argc, char** argv) {
@@ -64,11 +69,16 @@ Options parseArguments(int argc, char** argv) {
         } else if (arg == "--out") {
             o.out = args.value();
             if (o.out.empty()) throw UsageError("--out needs a folder name");
+        } else if (arg == "--scene") {
+            const std::string name = args.value();
+            if (name != "default" && name != "materials")
+                throw UsageError("--scene expects default or materials, got '" + name + "'");
+            o.materials = name == "materials";
         } else {
             throw UsageError("unknown argument '" + arg + "' (see --help)");
         }
     }
-    if (o.out.empty()) o.out = facet::app::dataDir() / "default_scene";
+    if (o.out.empty()) o.out = facet::app::dataDir() / (o.materials ? "material_scene" : "default_scene");
     return o;
 }
 
@@ -391,22 +401,7 @@ Written writeObj(const fs::path& path, const std::vector<Object>& scene) {
             appendNumber(out, p.z, w.decimals);
             out += '\n';
         }
-        for (const glm::vec2& uv : o.uvs) {
-            out += "vt ";
-            appendNumber(out, uv.x, 4);
-            out += ' ';
-            appendNumber(out, uv.y, 4);
-            out += '\n';
-        }
-        for (const auto& face : o.faces) {
-            out += 'f';
-            for (std::uint32_t corner : face) {
-                if (corner == kNoCorner) break;
-                const std::string index = std::to_string(first + corner);
-                out += ' ' + index + '/' + index;
-            }
-            out += '\n';
-        }
+        appendUvsAndFaces(out, o, first, appendNumber);
         first += o.positions.size();
         file.write(out.data(), std::streamsize(out.size()));
         out.clear();
@@ -460,6 +455,12 @@ int run(const Options& o) {
     fs::create_directories(o.out, error);
     if (error) throw facet::Error(o.out.string() + ": cannot create the folder (" + error.message() + ")");
 
+    if (o.materials) {
+        for (const fs::path& f : writeMaterialScene(o.out, appendNumber))
+            std::cout << "  " << f.filename().string() << "  " << fs::file_size(f) << " bytes\n";
+        std::cout << "wrote " << o.out.string() << "\n";
+        return 0;
+    }
     const std::vector<Object> scene = sceneNear(o.triangles);
     const Written w = writeObj(o.out / "scene.obj", scene);
     std::vector<fs::path> files = writeMaterials(o.out);

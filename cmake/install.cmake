@@ -10,6 +10,7 @@ set(FACET_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/facet")
 # ---- The apps and their run-time files ----
 install(TARGETS facet-render facet-viewer facet-bench facet-scenegen RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/assets/default_scene" DESTINATION "${CMAKE_INSTALL_DATADIR}/facet")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/assets/material_scene" DESTINATION "${CMAKE_INSTALL_DATADIR}/facet")
 install(FILES "${PROJECT_SOURCE_DIR}/scripts/numpy_vertex_baseline.py" DESTINATION "${CMAKE_INSTALL_DATADIR}/facet")
 install(FILES "${PROJECT_SOURCE_DIR}/README.md" "${PROJECT_SOURCE_DIR}/CHANGELOG.md"
         DESTINATION "${CMAKE_INSTALL_DOCDIR}")

@@ -19,6 +19,7 @@
 #pragma once
 
 #include "core/coverage_walk.h"
+#include "core/forward_draw.h"
 #include "core/quad_shading.h"
 #include "core/tiles.h"
 #include "core/triangle_stage.h"
@@ -158,6 +159,14 @@ struct RasterParams {
     const std::uint32_t* triangleSources; // the mesh triangle of each; null unless the view needs them
 };
 
+// Four values in the walk's portable quad lanes.
+FACET_HD Quad<float> quadOf(const float (&values)[4]) {
+    Quad<float> q;
+    FACET_UNROLL
+    for (int k = 0; k < 4; ++k) q.v[k] = values[k];
+    return q;
+}
+
 // A raster thread's visibility, the coverage walk's target: per pixel of its quad, the nearest
 // depth so far and the triangle that drew it.
 struct QuadVisibility {
@@ -168,10 +177,7 @@ struct QuadVisibility {
     // The walk's quad row: this quad.
     FACET_HD QuadVisibility& row(int) { return *this; }
     FACET_HD Quad<float> depthAt(int) const {
-        Quad<float> d;
-        FACET_UNROLL
-        for (int k = 0; k < 4; ++k) d.v[k] = nearest[k];
-        return d;
+        return quadOf(nearest);
     }
     FACET_HD void write(int, unsigned keep, const Quad<float>& value, const Quad<float>&) {
         FACET_UNROLL
@@ -180,6 +186,22 @@ struct QuadVisibility {
                 nearest[k] = value.v[k];
                 winner[k] = id;
             }
+    }
+};
+
+// A cut-out triangle's walk target (the lit model): the quad's visibility, given only the lanes
+// that pass the alpha test (cutoutMask).
+struct CutoutQuadVisibility {
+    QuadVisibility& visibility;
+    const ScreenTriangle& tri;
+    const ShadeMaterial& material;
+    TextureFilter filter;
+    int qx, qy;
+
+    FACET_HD CutoutQuadVisibility& row(int) { return *this; }
+    FACET_HD Quad<float> depthAt(int x) const { return visibility.depthAt(x); }
+    FACET_HD void write(int x, unsigned keep, const Quad<float>& value, const Quad<float>& stored) {
+        visibility.write(x, cutoutMask(tri, material, filter, qx, qy, keep), value, stored);
     }
 };
 
@@ -198,14 +220,23 @@ struct CountingQuadVisibility : QuadVisibility {
 
 // The walk over the quad's pixels of each of the tile's triangles (whose bounds lie within the
 // picture, so pixels outside it are never covered).
+// With `cutouts` (the lit model outside the debug views that colour by winner), a cut-out
+// material's lanes are alpha-tested before they are written; only plain QuadVisibility asks.
 template <class Visibility>
-FACET_HD void walkQuadTriangles(const RasterParams& p, std::uint32_t tile, int qx, int qy, Visibility& visibility) {
+FACET_HD void walkQuadTriangles(const RasterParams& p, std::uint32_t tile, int qx, int qy, Visibility& visibility,
+                                bool cutouts = false) {
     for (std::uint32_t e = p.tileStart[tile]; e < p.tileStart[tile + 1]; ++e) {
         visibility.id = p.tileTriangles[e];
         const ScreenTriangle& tri = p.triangles[visibility.id];
         QuadRange range;
-        if (quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range))
+        if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) continue;
+        const ShadeMaterial& material = p.materials[p.triangleMaterials[visibility.id]];
+        if (cutouts && material.cutout) {
+            CutoutQuadVisibility cutout{visibility, tri, material, p.settings.filter, qx, qy};
+            walkCoverage<QuadLanes, true>(tri, range, cutout);
+        } else {
             walkCoverage<QuadLanes, true>(tri, range, visibility);
+        }
     }
 }
 
@@ -279,6 +310,57 @@ FACET_HD void rasterQuadSamples(const RasterParams& p, std::uint32_t tile, int q
     }
 }
 
+// Forward drawing's walk target for a quad of a tile holding a blended triangle (lit model, see
+// core/forward_draw.h): the quad's colours and depths, drawn triangle by triangle.
+struct ForwardQuadTarget {
+    std::uint32_t color[4];
+    float depth[4];
+    ForwardTriangle triangle;
+    const RasterParams& p;
+    int qx, qy;
+
+    FACET_HD ForwardQuadTarget& row(int) { return *this; }
+    FACET_HD Quad<float> depthAt(int) const {
+        return quadOf(depth);
+    }
+    FACET_HD void write(int, unsigned keep, const Quad<float>& value, const Quad<float>&) {
+        std::uint32_t* const colors[4] = {&color[0], &color[1], &color[2], &color[3]};
+        float* const depths[4] = {&depth[0], &depth[1], &depth[2], &depth[3]};
+        drawForwardLanes(triangle, p.settings, p.viewForward, qx, qy, keep, value, colors, depths);
+    }
+};
+
+// Whether the tile holds a triangle whose material blends (the lit model's d < 1).
+FACET_HD bool tileBlends(const RasterParams& p, std::uint32_t tile) {
+    if (p.settings.shading != ShadingModel::Lit) return false;
+    for (std::uint32_t e = p.tileStart[tile]; e < p.tileStart[tile + 1]; ++e)
+        if (blends(p.materials[p.triangleMaterials[p.tileTriangles[e]]], p.settings)) return true;
+    return false;
+}
+
+// The quad of a tile holding a blended triangle, drawn forward: every triangle in draw order.
+FACET_HD void forwardQuad(const RasterParams& p, std::uint32_t tile, int qx, int qy) {
+    const std::uint32_t clear = p.settings.clearColor;
+    ForwardQuadTarget target{{clear, clear, clear, clear}, {1.0f, 1.0f, 1.0f, 1.0f}, {}, p, qx, qy};
+    for (std::uint32_t e = p.tileStart[tile]; e < p.tileStart[tile + 1]; ++e) {
+        const std::uint32_t id = p.tileTriangles[e];
+        const ScreenTriangle& tri = p.triangles[id];
+        QuadRange range;
+        if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) continue;
+        target.triangle = ForwardTriangle{&tri, &p.materials[p.triangleMaterials[id]],
+                                          p.triangleColors ? &p.triangleColors[id] : nullptr};
+        walkCoverage<QuadLanes, true>(tri, range, target);
+    }
+    const FrameView& frame = p.target;
+    FACET_UNROLL
+    for (int k = 0; k < 4; ++k) {
+        const long long pixel = quadPixelIndex(frame, qx, qy, k);
+        if (pixel < 0) continue;
+        frame.color[pixel] = target.color[k];
+        frame.depth[pixel] = target.depth[k];
+    }
+}
+
 // Thread i draws quad i % kQuadsPerTile of tile i / kQuadsPerTile.
 FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
     const std::uint32_t tile = i / kQuadsPerTile, q = i % kQuadsPerTile;
@@ -294,6 +376,11 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
     case 8: return rasterQuadSamples<8>(p, tile, qx, qy);
     default: break; // 1 (the pipeline refuses other counts)
     }
+    const bool byWinners = viewShadesWinners(p.settings.view);
+    if (!byWinners && tileBlends(p, tile)) { // a tile holding a blended triangle (lit model): drawn forward
+        forwardQuad(p, tile, qx, qy);
+        return;
+    }
 
     // Visibility; in the overdraw view, counting fragments too.
     QuadVisibility visibility{{1.0f, 1.0f, 1.0f, 1.0f}, {kNoTriangle, kNoTriangle, kNoTriangle, kNoTriangle}, 0};
@@ -305,9 +392,8 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
         FACET_UNROLL
         for (int k = 0; k < 4; ++k) fragments[k] = counting.fragments[k];
     } else {
-        walkQuadTriangles(p, tile, qx, qy, visibility);
+        walkQuadTriangles(p, tile, qx, qy, visibility, !byWinners && p.settings.shading == ShadingModel::Lit);
     }
-    const bool byWinners = viewShadesWinners(p.settings.view);
 
     // Shading: each pixel once, by its winner; the rest get the clear colour.
     FACET_UNROLL

@@ -1,6 +1,10 @@
-# Regenerates the default scene into OUT and checks every committed file in REF is reproduced
+# Regenerates a scene (ARGS: facet-scenegen's scene choice, e.g. --scene=materials) into OUT and checks every committed file in REF is reproduced
 # byte for byte, so the committed scene always matches its generator.
-execute_process(COMMAND "${GEN}" --out "${OUT}" RESULT_VARIABLE rc OUTPUT_QUIET)
+set(args "")
+if(ARGS)
+  string(REPLACE "=" ";" args "${ARGS}")
+endif()
+execute_process(COMMAND "${GEN}" ${args} --out "${OUT}" RESULT_VARIABLE rc OUTPUT_QUIET)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "facet-scenegen failed (${rc})")
 endif()
@@ -12,7 +16,7 @@ endif()
 foreach(f IN LISTS committed)
   execute_process(COMMAND "${CMAKE_COMMAND}" -E compare_files "${REF}/${f}" "${OUT}/${f}" RESULT_VARIABLE diff)
   if(NOT diff EQUAL 0)
-    message(FATAL_ERROR "${f} differs from what facet-scenegen writes now: regenerate assets/default_scene")
+    message(FATAL_ERROR "${f} differs from what facet-scenegen writes now: regenerate ${REF}")
   endif()
 endforeach()
 message(STATUS "${count} files reproduced byte for byte")

@@ -39,6 +39,28 @@ struct Object {
     }
 };
 
+// An object's OBJ "vt" lines (a ten-thousandth) and "f a/a b/b ..." lines, its vertices
+// numbered from `first`; number(out, value, decimals) appends a number.
+template <class Number>
+void appendUvsAndFaces(std::string& out, const Object& o, std::size_t first, Number number) {
+    for (const glm::vec2& uv : o.uvs) {
+        out += "vt ";
+        number(out, uv.x, 4);
+        out += ' ';
+        number(out, uv.y, 4);
+        out += '\n';
+    }
+    for (const auto& face : o.faces) {
+        out += 'f';
+        for (std::uint32_t corner : face) {
+            if (corner == kNoCorner) break;
+            const std::string index = std::to_string(first + corner);
+            out += ' ' + index + '/' + index;
+        }
+        out += '\n';
+    }
+}
+
 // Samples surface(s, t) on a (cols + 1) x (rows + 1) grid over [0, 1]^2; the front of each quad
 // is the side ds x dt points to. A first or last row that collapses to one point (a sphere's
 // pole, a disc's centre) becomes a ring of triangles instead, so no triangle is degenerate; the

@@ -1,5 +1,7 @@
 #include "viewer/options.h"
 
+#include "core/multisample.h"
+
 #include <string>
 
 namespace facet::viewer {
@@ -47,7 +49,7 @@ Scripted runs (tests, demos, measurements):
 std::string usageText() {
     std::string usage = kUsage;
     usage.replace(usage.find("%CAMERA%"), 8, cli::CameraFlags::kHelp);
-    return usage;
+    return usage + cli::kLightHelp;
 }
 
 Options parseArguments(int argc, char** argv) {
@@ -97,6 +99,10 @@ Options parseArguments(int argc, char** argv) {
             takeMesh(arg, o.mesh, meshGiven);
         }
     }
+    // Refused here, before a window opens, as the renderer would refuse every frame.
+    const bool lit = o.settings.shading == ShadingModel::Lit;
+    if (const std::string problem = sampleCountProblem(o.settings.msaa, o.settings.view, lit); !problem.empty())
+        throw UsageError(problem);
     return o;
 }
 

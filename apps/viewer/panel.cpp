@@ -160,10 +160,11 @@ void renderSection(ViewerState& s) {
     ImGui::PushItemWidth(180.0f);
     choiceCombo("texture filter", s.settings.filter);
     choiceCombo("view", s.settings.view); // the debug views (README.md: how to read them)
-    // The debug views draw one sample per pixel (the renderer refuses them multisampled).
-    const bool debugView = s.settings.view != View::Shaded;
-    if (debugView) s.settings.msaa = 1;
-    ImGui::BeginDisabled(debugView);
+    // The debug views and the lit model draw one sample per pixel (the renderer refuses them
+    // multisampled, core/multisample.h).
+    const bool oneSample = s.settings.view != View::Shaded || s.settings.shading == ShadingModel::Lit;
+    if (oneSample) s.settings.msaa = 1;
+    ImGui::BeginDisabled(oneSample);
     msaaCombo(s.settings.msaa);
     ImGui::EndDisabled();
     ImGui::SliderFloat("resolution scale", &s.resolutionScale, 0.25f, 1.0f, "%.2f");
@@ -178,6 +179,31 @@ void renderSection(ViewerState& s) {
     ImGui::Checkbox("headlight", &s.settings.headlight);
     ImGui::SameLine();
     ImGui::Checkbox("vsync", &s.vsync);
+}
+
+// The lit model's lights (RenderSettings::shading, core/lighting.h); the classic look has the
+// headlight checkbox above only.
+void lightSection(ViewerState& s) {
+    if (!ImGui::CollapsingHeader("Light", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    ImGui::PushItemWidth(180.0f);
+    choiceCombo("shading", s.settings.shading);
+    if (s.settings.shading == ShadingModel::Lit) {
+        Lights& l = s.settings.lights;
+        ImGui::SliderFloat("headlight", &l.headlight, 0.0f, 2.0f, "%.2f");
+        ImGui::ColorEdit3("headlight colour", &l.headlightColor.x, ImGuiColorEditFlags_NoInputs);
+        ImGui::SliderFloat("ambient", &l.ambient, 0.0f, 1.0f, "%.2f");
+        ImGui::ColorEdit3("ambient colour", &l.ambientColor.x, ImGuiColorEditFlags_NoInputs);
+        for (int i = 0; i < kMaxDirectionalLights; ++i) {
+            DirectionalLight& d = l.directional[i];
+            ImGui::PushID(i);
+            ImGui::Text("sun %d", i + 1);
+            ImGui::SliderFloat("intensity", &d.intensity, 0.0f, 2.0f, "%.2f");
+            ImGui::DragFloat3("direction", &d.direction.x, 0.01f, -1.0f, 1.0f, "%.2f");
+            ImGui::ColorEdit3("colour", &d.color.x, ImGuiColorEditFlags_NoInputs);
+            ImGui::PopID();
+        }
+    }
+    ImGui::PopItemWidth();
 }
 
 void cameraSection(ViewerState& s) {
@@ -242,6 +268,7 @@ void drawPanel(ViewerState& s) {
         pipelineSection(s);
         sceneSection(s);
         renderSection(s);
+        lightSection(s);
         cameraSection(s);
         ImGui::Separator();
         screenshotSection(s);

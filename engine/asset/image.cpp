@@ -279,6 +279,8 @@ Texture makeTexture(const Image& image, std::string source) {
         std::copy_n(image.pixels.begin() + std::ptrdiff_t(std::size_t(image.height - 1 - y) * image.width),
                     image.width, tex.texels.begin() + std::ptrdiff_t(std::size_t(y) * image.width));
 
+    tex.translucent = std::any_of(image.pixels.begin(), image.pixels.end(), [](std::uint32_t c) { return c < 0xFF000000u; });
+
     // Each further level: every texel the rounded mean of the (up to) 2x2 texels it covers.
     for (std::size_t l = 1; l < tex.levels.size(); ++l) {
         const MipLevel& src = tex.levels[l - 1];

@@ -44,4 +44,16 @@ struct Model {
 // valid while the model lives unchanged; a texture is used only where the mesh has UVs.
 std::vector<ShadeMaterial> shadeMaterials(const Model& model);
 
+// Calls f(view, index) for each texture view of `shade` with the Model::textures index of the
+// map it shows (-1 for none): map_Kd first, then map_Ks, map_Ns, map_Ke, map_d and the bump map.
+template <class F>
+void forEachMap(ShadeMaterial& shade, const Material& m, F f) {
+    f(shade.texture, m.texture);
+    f(shade.specularMap, m.specularMap);
+    f(shade.shininessMap, m.shininessMap);
+    f(shade.emissionMap, m.emissionMap);
+    f(shade.alphaMap, m.alphaMap);
+    f(shade.bumpMap, m.bumpMap);
+}
+
 } // namespace facet

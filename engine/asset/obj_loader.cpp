@@ -183,7 +183,8 @@ private:
     void buildVertices();
     void buildMaterials();
     std::int32_t checkerTexture();
-    std::int32_t loadTexture(const LibraryMaterial& m);
+    std::int32_t loadTexture(const LibraryMaterial& m, MapKind kind);
+    void loadMaps(const LibraryMaterial& m, Material& material);
 
     std::string name_;
     fs::path baseDir_;
@@ -494,13 +495,15 @@ void ObjParser::materialLibrary(std::string_view arguments) {
 void ObjParser::loadLibrary(const std::string& file) {
     const fs::path path = resolvePath(baseDir_, file);
     if (!loadedLibraries_.insert(path.lexically_normal().string()).second) return;
-    std::vector<MtlMaterial> materials;
+    std::string text;
     try {
-        materials = parseMtl(decodeText(readFileBytes(path), path.string()), path.string(), warnings_.list());
+        text = decodeText(readFileBytes(path), path.string());
     } catch (const Error& e) {
         warn(WarningKind::Other, "material library '" + file + "' not loaded: " + e.what());
         return;
     }
+    // A malformed texture option is an error (ParseError naming the MTL's line), not a warning.
+    std::vector<MtlMaterial> materials = parseMtl(text, path.string(), warnings_.list());
     for (MtlMaterial& m : materials) {
         if (libraryIndex_.count(m.name)) {
             warn(WarningKind::Other, "material '" + m.name + "' in '" + file +
@@ -603,12 +606,15 @@ std::int32_t ObjParser::checkerTexture() {
     return checker_;
 }
 
-// A material's map_Kd, decoded once per file however many materials share it. A texture that
-// cannot be loaded leaves the checker in its place, so the gap is visible.
-std::int32_t ObjParser::loadTexture(const LibraryMaterial& m) {
-    const fs::path path = resolvePath(m.dir, m.mtl.diffuseMap);
+// A material's map, decoded once per file however many materials share it; -1 when it cannot
+// be loaded (warned about with the MTL's line).
+std::int32_t ObjParser::loadTexture(const LibraryMaterial& m, MapKind kind) {
+    const MtlMap& map = m.mtl.map(kind);
+    const fs::path path = resolvePath(m.dir, map.file);
     const std::string key = path.lexically_normal().string();
     auto it = textureOfPath_.find(key);
+    const bool color = kind == MapKind::Diffuse || kind == MapKind::Specular || kind == MapKind::Emission;
+    const std::string instead = color ? "the default checker is used" : "the map is ignored";
     if (it == textureOfPath_.end()) {
         std::int32_t index = -1;
         try {
@@ -616,17 +622,29 @@ std::int32_t ObjParser::loadTexture(const LibraryMaterial& m) {
             index = static_cast<std::int32_t>(model_.textures.size());
             model_.textures.push_back(std::move(texture));
         } catch (const Error& e) {
-            warnings_.add(WarningKind::Other, m.file, m.mtl.diffuseMapLine,
-                          "texture '" + m.mtl.diffuseMap + "' of material '" + m.mtl.name +
-                              "' not loaded, the default checker is used: " + e.what());
+            warnings_.add(WarningKind::Other, m.file, map.line,
+                          "texture '" + map.file + "' of material '" + m.mtl.name + "' not loaded, " + instead + ": " +
+                              e.what());
         }
         it = textureOfPath_.emplace(key, index).first;
     } else if (it->second < 0) {
-        warnings_.add(WarningKind::Other, m.file, m.mtl.diffuseMapLine,
-                      "texture '" + m.mtl.diffuseMap + "' of material '" + m.mtl.name +
-                          "' not loaded (see above), the default checker is used");
+        warnings_.add(WarningKind::Other, m.file, map.line,
+                      "texture '" + map.file + "' of material '" + m.mtl.name + "' not loaded (see above), " + instead);
     }
-    return it->second >= 0 ? it->second : checkerTexture();
+    // A missing colour map shows as the checker, so the gap is visible; a missing data map (map_Ns,
+    // map_d, bump) is left out, since a checker there would cut holes or raise bumps.
+    return it->second >= 0 ? it->second : color ? checkerTexture() : -1;
+}
+
+// The maps a used material names, loaded.
+void ObjParser::loadMaps(const LibraryMaterial& m, Material& material) {
+    const auto load = [&](MapKind kind) { return m.mtl.map(kind).file.empty() ? -1 : loadTexture(m, kind); };
+    material.texture = load(MapKind::Diffuse);
+    material.specularMap = load(MapKind::Specular);
+    material.shininessMap = load(MapKind::Shininess);
+    material.emissionMap = load(MapKind::Emission);
+    material.alphaMap = load(MapKind::Alpha);
+    material.bumpMap = load(MapKind::Bump);
 }
 
 // Every material of the loaded libraries goes into the model in definition order; textures
@@ -636,7 +654,7 @@ std::int32_t ObjParser::loadTexture(const LibraryMaterial& m) {
 // colour, so plain grey is the honest default then).
 void ObjParser::buildMaterials() {
     std::vector<Material>& materials = model_.materials;
-    for (const LibraryMaterial& m : library_) materials.push_back(Material{m.mtl.name, m.mtl.diffuse, -1});
+    for (const LibraryMaterial& m : library_) materials.push_back(m.mtl.material);
 
     std::vector<std::uint32_t> materialOfSlot(slotNames_.size(), kDefaultSlot);
     for (std::size_t s = 0; s < slotNames_.size(); ++s) {
@@ -673,7 +691,7 @@ void ObjParser::buildMaterials() {
 
     if (!options_.loadTextures) return;
     for (std::size_t i = 0; i < library_.size(); ++i)
-        if (used[i] && !library_[i].mtl.diffuseMap.empty()) materials[i].texture = loadTexture(library_[i]);
+        if (used[i]) loadMaps(library_[i], materials[i]);
 }
 
 } // namespace

@@ -21,15 +21,36 @@ struct Texture {
     std::string source;                // file it came from, or a description of a generated one
     std::vector<std::uint32_t> texels; // RGBA8, R in the low byte
     std::vector<MipLevel> levels;      // level 0 is full size, the last is 1x1
+    bool translucent = false;          // some texel of the image has alpha below 255 (makeTexture sets it)
 
     std::uint32_t width() const { return levels.empty() ? 0 : levels[0].width; }
     std::uint32_t height() const { return levels.empty() ? 0 : levels[0].height; }
 };
 
+// The MTL illumination models facet draws: 0 the colour alone (Kd, unlit), 1 ambient and
+// diffuse, 2 with Blinn-Phong specular. The loader draws the higher models as 2, with a warning.
+enum class Illumination { Color = 0, Diffuse = 1, Specular = 2 };
+
+// A material as the MTL states it, colours as written (sRGB-encoded, each channel in [0, 1]; the
+// loader clamps them). Texture fields index Model::textures, -1 for none. Under the classic
+// shading only `diffuse` and `texture` count, the texture replacing the colour; under the lit
+// model (core/lighting.h) map_Kd multiplies Kd, as the MTL spec says.
 struct Material {
     std::string name;
     glm::vec3 diffuse{0.8f, 0.8f, 0.8f}; // MTL Kd
-    std::int32_t texture = -1;           // index into Model::textures, -1 for none
+    std::int32_t texture = -1;           // map_Kd: index into Model::textures, -1 for none
+    glm::vec3 ambient{1.0f, 1.0f, 1.0f}; // Ka: scales the diffuse colour under the ambient light
+    glm::vec3 specular{0.0f, 0.0f, 0.0f}; // Ks
+    float shininess = 32.0f;             // Ns, the Blinn-Phong exponent, in [0, 1000]
+    glm::vec3 emission{0.0f, 0.0f, 0.0f}; // Ke
+    float opacity = 1.0f;                // d (or 1 - Tr), in [0, 1]
+    Illumination illumination = Illumination::Specular;
+    std::int32_t specularMap = -1;  // map_Ks (colour, multiplies Ks)
+    std::int32_t shininessMap = -1; // map_Ns (data: its red channel scales Ns)
+    std::int32_t emissionMap = -1;  // map_Ke (colour, multiplies Ke)
+    std::int32_t alphaMap = -1;     // map_d (data: its alpha where the image has one, else its red)
+    std::int32_t bumpMap = -1;      // map_Bump / bump / norm
+    float bumpScale = 1.0f;         // the bump statement's -bm
 };
 
 } // namespace facet

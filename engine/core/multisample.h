@@ -70,12 +70,16 @@ struct ColorSum {
 // nearest of its samples' depths, so a pixel is covered (depth < 1) when any sample is.
 FACET_HD float resolveDepth(float a, float b) { return b < a ? b : a; }
 
-// "msaa N is not supported ..." for a count validSampleCount refuses, or for multisampling in a
-// debug view (the views show one sample per pixel: what a pixel's winner is, or counts, has no
-// resolve); empty otherwise.
-inline std::string sampleCountProblem(int samples, View view = View::Shaded) {
+// "msaa N is not supported ..." for a count validSampleCount refuses, for multisampling with the
+// lit model (`lit`), or in a debug view (the views show one sample per pixel: what a pixel's
+// winner is, or counts, has no resolve); empty otherwise.
+inline std::string sampleCountProblem(int samples, View view = View::Shaded, bool lit = false) {
     if (!validSampleCount(samples))
         return "msaa " + std::to_string(samples) + " is not supported: the sample count must be 1, 2, 4 or 8";
+    if (samples > 1 && lit) // the lit model's cut-outs and blending are drawn one sample per pixel
+        return "msaa " + std::to_string(samples) +
+               " is not supported with the lit shading model yet: its alpha cut-outs and blending are drawn "
+               "one sample per pixel (use --shading classic, or msaa 1)";
     if (samples > 1 && view != View::Shaded)
         return "msaa " + std::to_string(samples) + " is not supported in the " + std::string(nameOf(view)) +
                " view: the debug views draw one sample per pixel (use msaa 1)";

@@ -3,6 +3,7 @@
 // panel and the reports, so a name is spelled in one place.
 #pragma once
 
+#include "core/lighting.h"
 #include "core/texture_sampling.h"
 
 #include <array>
@@ -35,6 +36,12 @@ template <>
 struct Names<TextureFilter> {
     static constexpr std::array<std::pair<TextureFilter, const char*>, 3> table{
         {{TextureFilter::Nearest, "nearest"}, {TextureFilter::Bilinear, "bilinear"}, {TextureFilter::Trilinear, "trilinear"}}};
+};
+
+template <>
+struct Names<ShadingModel> {
+    static constexpr std::array<std::pair<ShadingModel, const char*>, 2> table{
+        {{ShadingModel::Classic, "classic"}, {ShadingModel::Lit, "lit"}}};
 };
 
 template <>

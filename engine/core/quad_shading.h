@@ -17,10 +17,104 @@ FACET_HD glm::vec2 quadPixelUv(const ScreenTriangle& tri, int qx, int qy, int k)
     return interpolateUv(tri, b, interpolateInvW(tri, b));
 }
 
+// The uv differences a quad's level of detail comes from (see shadeQuadPixel), for the lit
+// model's maps, each of which scales them by its own size.
+struct QuadUvDerivatives {
+    glm::vec2 dx, dy;
+};
+
+// Zero but for trilinear filtering, where they are along OpenGL's lower quad row and left
+// column, as shadeQuadPixel takes them.
+FACET_HD QuadUvDerivatives quadUvDerivatives(const ScreenTriangle& tri, TextureFilter filter, int qx, int qy) {
+    if (filter != TextureFilter::Trilinear) return QuadUvDerivatives{glm::vec2(0.0f), glm::vec2(0.0f)};
+    const glm::vec2 uv0 = quadPixelUv(tri, qx, qy, 0), uv2 = quadPixelUv(tri, qx, qy, 2), uv3 = quadPixelUv(tri, qx, qy, 3);
+    return QuadUvDerivatives{uv3 - uv2, uv0 - uv2};
+}
+
+template <class Texel>
+FACET_HD glm::vec4 sampleMap(const TextureView& t, TextureFilter filter, glm::vec2 uv, const QuadUvDerivatives& d,
+                             Texel texel) {
+    float lod = 0.0f;
+    if (filter == TextureFilter::Trilinear) {
+        const glm::vec2 texSize(t.levels[0].width, t.levels[0].height);
+        lod = textureLod(d.dx * texSize, d.dy * texSize);
+    }
+    return sampleTexture(t, filter, uv, lod, texel);
+}
+
+// The material's values at the pixel of barycentrics b in quad (qx, qy) (its maps sampled, the vertex colour applied).
+FACET_HD LitSurface litSurface(const ScreenTriangle& tri, const ShadeMaterial& m, TextureFilter filter, int qx, int qy,
+                               glm::vec3 b, float invW, const TriangleColors* colors) {
+    LitSurface s{m.kd, m.ks, m.ke, m.ns, m.opacity};
+    const bool mapped = m.texture.levelCount > 0 || m.specularMap.levelCount > 0 ||
+                        m.shininessMap.levelCount > 0 || m.emissionMap.levelCount > 0 || m.alphaMap.levelCount > 0;
+    if (mapped) {
+        const glm::vec2 uv = interpolateUv(tri, b, invW);
+        const QuadUvDerivatives d = quadUvDerivatives(tri, filter, qx, qy);
+        if (m.texture.levelCount > 0) {
+            const glm::vec4 t = sampleMap(m.texture, filter, uv, d, SrgbTexel{m.srgbTable});
+            s.kd *= glm::vec3(t);
+            s.alpha *= t.w;
+        }
+        if (m.specularMap.levelCount > 0) s.ks *= glm::vec3(sampleMap(m.specularMap, filter, uv, d, SrgbTexel{m.srgbTable}));
+        if (m.shininessMap.levelCount > 0) s.ns *= sampleMap(m.shininessMap, filter, uv, d, UnitTexel{}).x;
+        if (m.emissionMap.levelCount > 0) s.ke *= glm::vec3(sampleMap(m.emissionMap, filter, uv, d, SrgbTexel{m.srgbTable}));
+        if (m.alphaMap.levelCount > 0) {
+            const glm::vec4 t = sampleMap(m.alphaMap, filter, uv, d, UnitTexel{});
+            s.alpha *= m.alphaMapUsesAlpha ? t.w : t.x;
+        }
+    }
+    if (colors) s.kd *= srgbToLinear(interpolateVertexColor(tri, *colors, b, invW));
+    return s;
+}
+
+// The cut-out alpha at pixel (qx + (k & 1), qy + (k >> 1)): map_Kd's alpha times map_d's value,
+// sampled as litSurface samples them.
+FACET_HD float cutoutAlpha(const ScreenTriangle& tri, const ShadeMaterial& m, TextureFilter filter, int qx, int qy,
+                           int k) {
+    const glm::vec3 b = barycentrics(tri, qx + (k & 1), qy + (k >> 1));
+    const glm::vec2 uv = interpolateUv(tri, b, interpolateInvW(tri, b));
+    const QuadUvDerivatives d = quadUvDerivatives(tri, filter, qx, qy);
+    float alpha = 1.0f;
+    if (m.texture.levelCount > 0) alpha *= sampleMap(m.texture, filter, uv, d, UnitTexel{}).w;
+    if (m.alphaMap.levelCount > 0) {
+        const glm::vec4 t = sampleMap(m.alphaMap, filter, uv, d, UnitTexel{});
+        alpha *= m.alphaMapUsesAlpha ? t.w : t.x;
+    }
+    return alpha;
+}
+
+// The lanes of `lanes` (bit k: pixel k of quad (qx, qy)) whose cut-out alpha passes the test.
+FACET_HD unsigned cutoutMask(const ScreenTriangle& tri, const ShadeMaterial& m, TextureFilter filter, int qx, int qy,
+                             unsigned lanes) {
+    unsigned kept = 0;
+    for (int k = 0; k < 4; ++k)
+        if ((lanes >> k & 1u) && cutoutAlpha(tri, m, filter, qx, qy, k) >= kAlphaCutoff) kept |= 1u << k;
+    return kept;
+}
+
+// The lit model's pixel k (see shadeQuadPixel), in linear light.
+FACET_HD glm::vec4 litQuadPixel(const ScreenTriangle& tri, const ShadeMaterial& material, const RenderSettings& settings,
+                                glm::vec3 viewForward, int qx, int qy, int k, const TriangleColors* colors) {
+    const glm::vec3 b = barycentrics(tri, qx + (k & 1), qy + (k >> 1));
+    const float invW = interpolateInvW(tri, b);
+    const LitSurface s = litSurface(tri, material, settings.filter, qx, qy, b, invW, colors);
+    const glm::vec3 n = interpolateNormal(tri, b, invW);
+    return litFragment(s, material.illumination, material.ka, settings.lights, n, viewForward);
+}
+
+FACET_HD std::uint32_t shadeQuadPixelLit(const ScreenTriangle& tri, const ShadeMaterial& material,
+                                         const RenderSettings& settings, glm::vec3 viewForward, int qx, int qy, int k,
+                                         const TriangleColors* colors) {
+    return packRgba8(encodeFragment(litQuadPixel(tri, material, settings, viewForward, qx, qy, k, colors)));
+}
+
 // `colors`: the triangle's vertex colours, null for a mesh without them.
 FACET_HD std::uint32_t shadeQuadPixel(const ScreenTriangle& tri, const ShadeMaterial& material,
                                       const RenderSettings& settings, glm::vec3 viewForward, int qx, int qy, int k,
                                       const TriangleColors* colors = nullptr) {
+    if (settings.shading == ShadingModel::Lit)
+        return shadeQuadPixelLit(tri, material, settings, viewForward, qx, qy, k, colors);
     const bool textured = material.texture.levelCount > 0;
     const glm::vec3 b = barycentrics(tri, qx + (k & 1), qy + (k >> 1));
     const float invW = textured || settings.headlight || colors ? interpolateInvW(tri, b) : 0.0f;
@@ -38,6 +132,16 @@ FACET_HD std::uint32_t shadeQuadPixel(const ScreenTriangle& tri, const ShadeMate
     const glm::vec3 vertexColor = colors ? interpolateVertexColor(tri, *colors, b, invW) : glm::vec3(1.0f);
     return packRgba8(shadeFragment(material, settings.filter, uv, lod, settings.headlight, n, viewForward,
                                    colors ? &vertexColor : nullptr));
+}
+
+// Forward drawing (the lit model with blended materials, see blends()): what pixel k of a
+// fragment that passed the depth (and alpha) test leaves in the colour `stored`: its colour, or
+// for a blended material its colour over `stored`.
+FACET_HD std::uint32_t drawQuadPixel(const ScreenTriangle& tri, const ShadeMaterial& material,
+                                     const RenderSettings& settings, glm::vec3 viewForward, int qx, int qy, int k,
+                                     const TriangleColors* colors, std::uint32_t stored) {
+    if (!blends(material, settings)) return shadeQuadPixel(tri, material, settings, viewForward, qx, qy, k, colors);
+    return blendOver(litQuadPixel(tri, material, settings, viewForward, qx, qy, k, colors), stored);
 }
 
 } // namespace facet

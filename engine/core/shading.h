@@ -1,8 +1,11 @@
-// Fragment shading shared by both backends: the texture (or the material colour where there
-// is none), times the vertex colour where the mesh has one (as OBJ viewers show vertex-coloured
-// meshes, textured or not), times an optional headlight Lambert term.
+// Fragment shading shared by both backends. The classic model: the texture (or the material
+// colour where there is none), times the vertex colour where the mesh has one (as OBJ viewers
+// show vertex-coloured meshes, textured or not), times an optional headlight Lambert term. The
+// lit model (RenderSettings::shading): the MTL material under core/lighting.h's lights.
 #pragma once
 
+#include "core/lighting.h"
+#include "core/material.h"
 #include "core/names.h"
 #include "core/texture_sampling.h"
 
@@ -15,13 +18,75 @@ struct RenderSettings {
     std::uint32_t clearColor = 0xFF3A2B22u; // dark slate blue, RGBA8 with R in the low byte
     View view = View::Shaded; // what the frame shows (core/view_shading.h)
     int msaa = 1; // samples per pixel: 1, 2, 4 or 8 (core/multisample.h); others are refused
+    ShadingModel shading = ShadingModel::Classic; // Lit: the material model under `lights`
+    Lights lights;                                // the lit model's lights (headlight above is the classic one's)
 };
 
 // A material as a kernel sees it.
 struct ShadeMaterial {
     glm::vec4 color;     // Kd in [0, 255], alpha 255
     TextureView texture; // levelCount 0 when untextured
+    // The lit model's: colours in linear light, [0, 1].
+    glm::vec3 kd{0.6038f, 0.6038f, 0.6038f}; // sRGB 0.8 grey
+    glm::vec3 ka{1.0f, 1.0f, 1.0f};
+    glm::vec3 ks{0.0f, 0.0f, 0.0f};
+    glm::vec3 ke{0.0f, 0.0f, 0.0f};
+    float ns = 32.0f;
+    float opacity = 1.0f;
+    Illumination illumination = Illumination::Specular;
+    TextureView specularMap{}, shininessMap{}, emissionMap{}, alphaMap{}, bumpMap{};
+    float bumpScale = 1.0f;
+    bool alphaMapUsesAlpha = false; // map_d's value is its alpha (an image with alpha), else its red
+    bool cutout = false;            // alpha-tested at 0.5 (map_d, or map_Kd with alpha): cutoutMask
+    const SrgbTable* srgbTable = nullptr; // host memory where the CPU backend gives one (see SrgbTexel)
 };
+
+// The alpha test of cut-out materials (leaves, fences): a pixel is drawn only where its
+// cut-out alpha (map_Kd's alpha times map_d's value) is at least this, as OpenGL's
+// "if (a < 0.5) discard".
+inline constexpr float kAlphaCutoff = 0.5f;
+
+// The pixel's lit colour in linear light from the material's values at it (maps applied).
+struct LitSurface {
+    glm::vec3 kd, ks, ke;
+    float ns;
+    float alpha;
+};
+
+// The lit model in linear light, clamped into [0, 1] as a fragment's colour is: kd (Ka times
+// the ambient light plus the lights' diffuse) + ks specular + ke; illum 0 is kd + ke unlit,
+// illum 1 has no specular. Alpha is the surface's.
+FACET_HD glm::vec4 litFragment(const LitSurface& s, Illumination illumination, glm::vec3 ka, const Lights& lights,
+                               glm::vec3 normal, glm::vec3 viewForward) {
+    glm::vec3 c = s.kd + s.ke;
+    if (illumination != Illumination::Color) {
+        const LightSum sum =
+            sumLights(lights, normal, viewForward, s.ns, illumination == Illumination::Specular);
+        c = s.kd * (ka * lights.ambientColor * lights.ambient + sum.diffuse) + s.ks * sum.specular + s.ke;
+    }
+    return glm::clamp(glm::vec4(c, s.alpha), 0.0f, 1.0f);
+}
+
+// A lit fragment as stored: colour encoded to sRGB, channels in [0, 255].
+FACET_HD glm::vec4 encodeFragment(glm::vec4 linear) {
+    return glm::vec4(linearToSrgb(glm::vec3(linear)) * 255.0f, linear.w * 255.0f);
+}
+
+// Whether the lit model blends a material's fragments (d < 1) rather than writing them: in draw
+// order over what is drawn, without writing depth, as OpenGL does with blending
+// (GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA) into an sRGB framebuffer and depth writes off.
+FACET_HD bool blends(const ShadeMaterial& m, const RenderSettings& settings) {
+    return settings.shading == ShadingModel::Lit && m.opacity < 1.0f;
+}
+
+// `fragment` (linear, alpha a) over the stored RGBA8 `dst` (sRGB-encoded colour): in linear
+// light, src a + dst (1 - a), the alpha channel likewise, then encoded.
+FACET_HD std::uint32_t blendOver(glm::vec4 fragment, std::uint32_t dst) {
+    const glm::vec4 d = unpackRgba8(dst) / 255.0f;
+    const float a = fragment.w;
+    const glm::vec3 rgb = glm::vec3(fragment) * a + srgbToLinear(glm::vec3(d)) * (1.0f - a);
+    return packRgba8(encodeFragment(glm::vec4(rgb, a * a + d.w * (1.0f - a))));
+}
 
 // Ambient share of the headlight term, so faces seen edge-on stay visible.
 inline constexpr float kAmbient = 0.2f;

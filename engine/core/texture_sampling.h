@@ -60,14 +60,23 @@ FACET_HD float texelCoordinate(float u, std::uint32_t size) {
     return (u - glm::floor(u)) * static_cast<float>(size);
 }
 
-FACET_HD glm::vec4 sampleNearest(const TextureView& t, int level, glm::vec2 uv) {
+// How a sampler reads a texel before filtering: RawTexel as stored (channels in [0, 255]);
+// core/lighting.h's SrgbTexel decodes sRGB colour to linear light first, as OpenGL does for an
+// sRGB texture.
+struct RawTexel {
+    FACET_HD glm::vec4 operator()(std::uint32_t c) const { return unpackRgba8(c); }
+};
+
+template <class Texel = RawTexel>
+FACET_HD glm::vec4 sampleNearest(const TextureView& t, int level, glm::vec2 uv, Texel texel = {}) {
     const MipLevel& l = t.levels[level];
     const int x = static_cast<int>(glm::floor(texelCoordinate(uv.x, l.width)));
     const int y = static_cast<int>(glm::floor(texelCoordinate(uv.y, l.height)));
-    return unpackRgba8(fetchTexel(t, level, x, y));
+    return texel(fetchTexel(t, level, x, y));
 }
 
-FACET_HD glm::vec4 sampleBilinear(const TextureView& t, int level, glm::vec2 uv) {
+template <class Texel = RawTexel>
+FACET_HD glm::vec4 sampleBilinear(const TextureView& t, int level, glm::vec2 uv, Texel texel = {}) {
     const MipLevel& l = t.levels[level];
     const float s = texelCoordinate(uv.x, l.width) - 0.5f;
     const float r = texelCoordinate(uv.y, l.height) - 0.5f;
@@ -79,10 +88,10 @@ FACET_HD glm::vec4 sampleBilinear(const TextureView& t, int level, glm::vec2 uv)
     const std::uint32_t* texels = t.texels + l.offset;
     const int col0 = wrapRepeat(x0, w), col1 = wrapRepeat(x0 + 1, w);
     const int row0 = wrapRepeat(y0, h) * w, row1 = wrapRepeat(y0 + 1, h) * w;
-    const glm::vec4 c00 = unpackRgba8(texels[static_cast<std::uint32_t>(row0 + col0)]);
-    const glm::vec4 c10 = unpackRgba8(texels[static_cast<std::uint32_t>(row0 + col1)]);
-    const glm::vec4 c01 = unpackRgba8(texels[static_cast<std::uint32_t>(row1 + col0)]);
-    const glm::vec4 c11 = unpackRgba8(texels[static_cast<std::uint32_t>(row1 + col1)]);
+    const glm::vec4 c00 = texel(texels[static_cast<std::uint32_t>(row0 + col0)]);
+    const glm::vec4 c10 = texel(texels[static_cast<std::uint32_t>(row0 + col1)]);
+    const glm::vec4 c01 = texel(texels[static_cast<std::uint32_t>(row1 + col0)]);
+    const glm::vec4 c11 = texel(texels[static_cast<std::uint32_t>(row1 + col1)]);
     return (1.0f - a) * (1.0f - b) * c00 + a * (1.0f - b) * c10 + (1.0f - a) * b * c01 + a * b * c11;
 }
 
@@ -107,12 +116,13 @@ FACET_HD MipBlend mipBlend(const TextureView& t, float lod) {
 
 // lod is log2 of the texel footprint on level 0 (see textureLod). The CPU backend samples the
 // four pixels of a quad at once (cpu/simd_quad.h) with these same steps.
-FACET_HD glm::vec4 sampleTexture(const TextureView& t, TextureFilter filter, glm::vec2 uv, float lod) {
-    if (filter == TextureFilter::Nearest) return sampleNearest(t, 0, uv);
-    if (filter == TextureFilter::Bilinear || !minifies(t, lod)) return sampleBilinear(t, 0, uv);
+template <class Texel = RawTexel>
+FACET_HD glm::vec4 sampleTexture(const TextureView& t, TextureFilter filter, glm::vec2 uv, float lod, Texel texel = {}) {
+    if (filter == TextureFilter::Nearest) return sampleNearest(t, 0, uv, texel);
+    if (filter == TextureFilter::Bilinear || !minifies(t, lod)) return sampleBilinear(t, 0, uv, texel);
     const MipBlend m = mipBlend(t, lod);
-    const glm::vec4 a = sampleBilinear(t, m.lo, uv);
-    return m.f > 0.0f ? (1.0f - m.f) * a + m.f * sampleBilinear(t, m.hi, uv) : a;
+    const glm::vec4 a = sampleBilinear(t, m.lo, uv, texel);
+    return m.f > 0.0f ? (1.0f - m.f) * a + m.f * sampleBilinear(t, m.hi, uv, texel) : a;
 }
 
 } // namespace facet

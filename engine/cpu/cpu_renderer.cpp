@@ -40,7 +40,9 @@ CpuRenderer::CpuRenderer(int threads)
 CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, const RenderSettings& settings,
                                   const FrameView& target, const CameraSpacePositions& given) {
     requireTarget(target);
-    if (const std::string problem = sampleCountProblem(settings.msaa, settings.view); !problem.empty()) throw Error(problem);
+    const bool lit = settings.shading == ShadingModel::Lit;
+    if (const std::string problem = sampleCountProblem(settings.msaa, settings.view, lit); !problem.empty())
+        throw Error(problem);
     // Scratch buffers grow with the mesh and the target; running out of memory there is a
     // clear error, not a bare std::bad_alloc from deep inside a worker thread.
     try {
@@ -63,6 +65,11 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     const TileGrid grid = makeTileGrid(target.width, target.height);
     // Material 0 exists even for a model without materials: it is the default grey.
     materials_ = shadeMaterials(model);
+    blendedMaterials_ = false;
+    for (ShadeMaterial& m : materials_) {
+        blendedMaterials_ = blendedMaterials_ || blends(m, settings);
+        m.srgbTable = &srgbTable_;
+    }
     const std::size_t chunkCount = triangleStage(input, grid, viewNeedsSources(settings.view));
     for (std::size_t c = 0; c < chunkCount; ++c) {
         stats.trianglesIn += chunks_[c].stats.trianglesIn;
@@ -276,12 +283,25 @@ void CpuRenderer::clearTile(const RasterContext& context, const TileRect& rect) 
     streamFence();
 }
 
+// Whether any triangle binned to the tile has a blended material.
+bool CpuRenderer::tileBlends(const RasterContext& context, std::uint32_t tile, std::size_t chunkCount) const {
+    for (std::size_t c = 0; c < chunkCount; ++c) {
+        const Chunk& chunk = chunks_[c];
+        for (std::uint32_t k = chunk.binOffsets[tile]; k < chunk.binOffsets[tile + 1]; ++k)
+            if (blends(materials_[chunk.materials[chunk.binTriangles[k]]], context.settings)) return true;
+    }
+    return false;
+}
+
 // One tile, deferred: coverage and depth of its triangles, then each pixel shaded once.
 // Returns the fragments that passed the depth test.
 std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, TilePlace place, TileRect rect,
                                   std::size_t chunkCount, TileScratch& scratch) {
     const TileBuffers buffers{scratch.ids.data(), scratch.depth.data(), scratch.color.data(), place.x, place.y};
     // The buffers hold ids 0 and depth 1: as allocated, and as the last tile left them.
+
+    // A tile holding a blended triangle (lit model, d < 1) is drawn forward, in order.
+    const bool forward = blendedMaterials_ && tileBlends(context, tile, chunkCount);
 
     // Pass 1: coverage and depth (per sample with multisampling), in input order; id n + 1 is
     // the tile's n-th triangle.
@@ -297,11 +317,20 @@ std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, Til
             // calls ahead, so the visibility pass does not wait on each.
             if (k + kPrefetchAhead < last) prefetchTriangle(chunk.triangles[chunk.binTriangles[k + kPrefetchAhead]]);
             const std::uint32_t i = chunk.binTriangles[k];
-            scratch.triangles[count] = TileTriangle{&chunk.triangles[i], &materials_[chunk.materials[i]]};
+            const ShadeMaterial& material = materials_[chunk.materials[i]];
+            scratch.triangles[count] = TileTriangle{&chunk.triangles[i], &material};
             if (context.vertexColors) scratch.colors[count] = &chunk.colors[i];
             ++count;
-            won += rasterizeVisibility(chunk.triangles[i], count, context, rect, buffers, samples);
+            const bool cutout = material.cutout && context.settings.shading == ShadingModel::Lit;
+            if (!forward)
+                won += rasterizeVisibility(chunk.triangles[i], count, context, rect, buffers, samples,
+                                           cutout ? &material : nullptr);
         }
+    }
+    if (forward) {
+        won = drawTileForward(scratch.triangles.data(), scratch.colors.data(), count, context, rect, buffers);
+        storeTileDepth(context, rect, buffers);
+        return won;
     }
     if (samples > 1) { // pass 2, multisampled: shading once per pixel and triangle, then the resolve
         resolveTileSamples(scratch.triangles.data(), scratch.colors.data(), context, rect, buffers,

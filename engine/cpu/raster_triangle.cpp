@@ -1,4 +1,5 @@
 #include "cpu/raster_triangle.h"
+#include "core/forward_draw.h"
 #include "core/quad_shading.h"
 #include "cpu/quad_coverage.h"
 #include "cpu/simd_quad.h"
@@ -201,9 +202,12 @@ struct TileTriangles {
 // Shades a batch of jobs into the tile's colour buffer, each in the pixels it won.
 void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, TileTriangles drawn, const RasterContext& ctx,
                 const TileBuffers& buffers) {
-    if (__builtin_expect(ctx.vertexColors, false)) { // every triangle has vertex colours, or none has
+    // Every triangle has vertex colours, or none has. The lit model takes the scalar path too
+    // (its vectorised passes are not written yet).
+    if (__builtin_expect(ctx.vertexColors || ctx.settings.shading != ShadingModel::Classic, false)) {
         for (int j = 0; j < count; ++j)
-            shadeJobScalar(jobs[j], drawn.colors[jobs[j].triangle - drawn.triangles], ctx, buffers);
+            shadeJobScalar(jobs[j], ctx.vertexColors ? drawn.colors[jobs[j].triangle - drawn.triangles] : nullptr, ctx,
+                           buffers);
         return;
     }
     for (int j = 0; j < count; ++j) jobTexelCoordinates(jobs[j], ctx);
@@ -270,6 +274,71 @@ struct TileVisibility {
         const std::size_t at = buffers.at(buffers.originX, qy);
         return Row{buffers.ids + at, buffers.depth + at, id, buffers.originX};
     }
+};
+
+// Pixel k's element of the quad whose pixel 0 is element `at` of a tile buffer.
+inline std::size_t quadElement(std::size_t at, int k) { return at + std::size_t((k >> 1) * kTileBufferStride + (k & 1)); }
+
+// The tile's stored depths of quad (qx, qy), in the portable quad lanes.
+inline Quad<float> tileQuadDepths(const TileBuffers& buffers, int qx, int qy) {
+    const std::size_t at = buffers.at(qx, qy);
+    Quad<float> q;
+    for (int k = 0; k < 4; ++k) q.v[k] = buffers.depth[quadElement(at, k)];
+    return q;
+}
+
+// A cut-out triangle's walk target: the portable quad lanes of core/coverage_walk.h (the CUDA
+// raster thread's), each quad's passing lanes alpha-tested before they are written.
+struct CutoutTileVisibility {
+    const TileBuffers& buffers;
+    std::uint32_t id;
+    const ScreenTriangle& tri;
+    const ShadeMaterial& material;
+    TextureFilter filter;
+
+    struct Row {
+        const CutoutTileVisibility& t;
+        int qy;
+
+        Quad<float> depthAt(int qx) const { return tileQuadDepths(t.buffers, qx, qy); }
+        void write(int qx, unsigned keep, const Quad<float>& value, const Quad<float>&) const {
+            keep = cutoutMask(t.tri, t.material, t.filter, qx, qy, keep);
+            const std::size_t at = t.buffers.at(qx, qy);
+            for (int k = 0; k < 4; ++k)
+                if (keep >> k & 1u) {
+                    const std::size_t e = quadElement(at, k);
+                    t.buffers.ids[e] = t.id;
+                    t.buffers.depth[e] = value.v[k];
+                }
+        }
+    };
+    Row row(int qy) const { return Row{*this, qy}; }
+};
+
+// Forward drawing's walk target on the CPU: the tile's buffers, in the portable quad lanes.
+struct ForwardTileTarget {
+    const TileBuffers& buffers;
+    ForwardTriangle triangle;
+    const RasterContext& ctx;
+
+    struct Row {
+        const ForwardTileTarget& t;
+        int qy;
+
+        Quad<float> depthAt(int qx) const { return tileQuadDepths(t.buffers, qx, qy); }
+        void write(int qx, unsigned keep, const Quad<float>& value, const Quad<float>&) const {
+            const std::size_t at = t.buffers.at(qx, qy);
+            std::uint32_t* color[4];
+            float* depth[4];
+            for (int k = 0; k < 4; ++k) {
+                const std::size_t e = quadElement(at, k);
+                color[k] = t.buffers.color + e;
+                depth[k] = t.buffers.depth + e;
+            }
+            drawForwardLanes(t.triangle, t.ctx.settings, t.ctx.viewForward, qx, qy, keep, value, color, depth);
+        }
+    };
+    Row row(int qy) const { return Row{*this, qy}; }
 };
 
 [[gnu::always_inline]] inline bool smallTriangle(const ScreenTriangle& tri) {
@@ -364,7 +433,14 @@ template <class Walk>
 } // namespace
 
 std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
-                                const TileRect& tile, const TileBuffers& buffers, int samples) {
+                                const TileRect& tile, const TileBuffers& buffers, int samples,
+                                const ShadeMaterial* cutout) {
+    if (cutout) { // the portable quad lanes, each quad's passing lanes alpha-tested
+        QuadRange q;
+        if (!quadRange(tri, tile, ctx.quadRowOffset, q)) return 0;
+        CutoutTileVisibility target{buffers, id, tri, *cutout, ctx.settings.filter};
+        return walkCoverage<QuadLanes, true>(tri, q, target);
+    }
     return chooseWalk(tri, ctx, tile, [&](auto lanes, auto bounds, const QuadRange& q) {
         return walkTileAt<decltype(lanes), decltype(bounds)::value>(tri, id, q, buffers, samples);
     });
@@ -375,6 +451,26 @@ std::size_t rasterizeVisibilityCounting(const ScreenTriangle& tri, std::uint32_t
     return chooseWalk(tri, ctx, tile, [&](auto lanes, auto bounds, const QuadRange& q) {
         return walkTileCounting<decltype(lanes), decltype(bounds)::value>(tri, id, q, buffers, counts);
     });
+}
+
+std::size_t drawTileForward(const TileTriangle* triangles, const TriangleColors* const* colors, std::uint32_t count,
+                            const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers) {
+    for (int y = buffers.originY; y <= tile.y1; ++y)
+        std::fill_n(buffers.color + buffers.at(buffers.originX, y), kTileBufferStride, ctx.settings.clearColor);
+    std::size_t won = 0;
+    for (std::uint32_t n = 0; n < count; ++n) {
+        const ScreenTriangle& tri = *triangles[n].tri;
+        QuadRange q;
+        if (!quadRange(tri, tile, ctx.quadRowOffset, q)) continue;
+        ForwardTileTarget target{buffers, {&tri, triangles[n].material, ctx.vertexColors ? colors[n] : nullptr}, ctx};
+        won += walkCoverage<QuadLanes, true>(tri, q, target);
+    }
+    const FrameView& frame = ctx.target;
+    for (int y = tile.y0; y <= tile.y1; ++y)
+        streamRow(frame.color + std::size_t(y) * std::size_t(frame.width) + std::size_t(tile.x0),
+                  buffers.color + buffers.at(tile.x0, y), std::size_t(tile.x1 - tile.x0 + 1));
+    streamFence();
+    return won;
 }
 
 void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers) {

@@ -79,8 +79,12 @@ inline constexpr std::int32_t kSmallTriangleExtent = 1 << 14;
 // With `samples` > 1 (multisampling), the same at each sample point of core/multisample.h:
 // sample s has buffers of its own, `buffers` moved on by s planes (kTileBufferElements), and
 // the count is of samples won.
+// `cutout`: the triangle's material where it is alpha-tested (ShadeMaterial::cutout, lit model),
+// whose pixels are then kept only where cutoutMask passes them (one sample per pixel only: the
+// renderers refuse multisampling with the lit model).
 std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
-                                const TileRect& tile, const TileBuffers& buffers, int samples = 1);
+                                const TileRect& tile, const TileBuffers& buffers, int samples = 1,
+                                const ShadeMaterial* cutout = nullptr);
 
 // Buffers of sample plane s: each of `buffers`' arrays moved on by s planes.
 inline TileBuffers samplePlane(const TileBuffers& buffers, int s) {
@@ -104,6 +108,13 @@ void shadeTile(const TileTriangle* triangles, const TriangleColors* const* color
 // (for multisampling, which resolves several of them into one picture first).
 void shadeTileColors(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
                      const TileRect& tile, const TileBuffers& buffers);
+
+// A tile holding a blended triangle (the lit model's d < 1), drawn forward instead of deferred
+// (core/forward_draw.h): the `count` triangles in draw order into the tile's colour and depth
+// buffers (starting at the clear colour and depth 1), the colours then written to the target;
+// the depths are left for storeTileDepth. Returns the fragments that passed the depth test.
+std::size_t drawTileForward(const TileTriangle* triangles, const TriangleColors* const* colors, std::uint32_t count,
+                            const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers);
 
 // The tile rect's depths from the tile's depth buffer to the target; the tile's depths are left
 // 1 again. (The renderer starts every tile at depth 1; the tests, drawing over existing depths,

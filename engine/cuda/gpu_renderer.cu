@@ -148,12 +148,12 @@ void GpuRenderer::Impl::upload(const Model& model) {
         g.levels[i].upload(model.textures[i].levels.data(), model.textures[i].levels.size(), g.stream.get());
     }
     std::vector<ShadeMaterial> materials = shadeMaterials(model);
-    for (std::size_t i = 0; i < materials.size(); ++i) {
-        if (materials[i].texture.levelCount == 0) continue;
-        const auto t = static_cast<std::size_t>(model.materials[i].texture);
-        materials[i].texture.texels = g.texels[t].data();
-        materials[i].texture.levels = g.levels[t].data();
-    }
+    for (std::size_t i = 0; i < model.materials.size(); ++i)
+        forEachMap(materials[i], model.materials[i], [&](TextureView& t, std::int32_t index) {
+            if (t.levelCount == 0) return;
+            t.texels = g.texels[static_cast<std::size_t>(index)].data();
+            t.levels = g.levels[static_cast<std::size_t>(index)].data();
+        });
     g.materials.upload(materials.data(), materials.size(), g.stream.get());
     // The copies read the model's arrays and `materials` until here.
     FACET_CUDA_CHECK(cudaStreamSynchronize(g.stream.get()));

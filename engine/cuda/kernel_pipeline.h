@@ -47,7 +47,9 @@ public:
                             const RenderSettings& settings, const FrameView& target,
                             const CameraSpacePositions& given = {}) { // given: executor memory
         requireTarget(target);
-        if (const std::string problem = sampleCountProblem(settings.msaa, settings.view); !problem.empty()) throw Error(problem);
+        const bool lit = settings.shading == ShadingModel::Lit;
+        if (const std::string problem = sampleCountProblem(settings.msaa, settings.view, lit); !problem.empty())
+            throw Error(problem);
         const TileGrid grid = makeTileGrid(target.width, target.height);
         sourcesWanted_ = viewNeedsSources(settings.view);
         KernelFrameStats stats;

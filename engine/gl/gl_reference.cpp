@@ -95,6 +95,77 @@ void main() {
 }
 )";
 
+// facet::shadeLitFragment (core/lighting.h, core/quad_shading.h's litSurface): colour maps are
+// sRGB textures (decoded before filtering), the framebuffer is sRGB (encoded after), lights in
+// linear light; a light with zero radiance adds nothing, as one facet skips.
+constexpr const char* kLitFragmentShader = R"(#version 330 core
+in vec2 uv;
+in vec3 worldNormal;
+in vec3 color3;
+uniform sampler2D diffuseMap;   // sRGB
+uniform sampler2D specularMap;  // sRGB
+uniform sampler2D shininessMap; // linear data
+uniform sampler2D emissionMap;  // sRGB
+uniform sampler2D alphaMap;     // linear data
+uniform bool hasDiffuseMap, hasSpecularMap, hasShininessMap, hasEmissionMap, hasAlphaMap;
+uniform bool alphaMapUsesAlpha; // else its red
+uniform bool cutout;            // the alpha test at 0.5
+uniform vec3 kd, ka, ks, ke; // linear
+uniform float ns, opacity;
+uniform int illumination;
+uniform bool vertexColors;
+uniform vec3 viewForward;
+uniform vec3 headlight;      // radiance
+uniform vec3 ambientLight;   // radiance
+uniform vec3 lightDirection[3];
+uniform vec3 lightRadiance[3];
+out vec4 fragColor;
+float srgbToLinear(float c) { return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4); }
+float powShared(float x, float e) { return x > 1e-20 ? pow(x, e) : (e > 0.0 ? 0.0 : 1.0); }
+void addLight(inout vec3 diffuse, inout vec3 specular, vec3 n, vec3 l, vec3 toViewer, vec3 radiance, float shininess) {
+    float nl = dot(n, l);
+    if (!(nl > 0.0)) return;
+    diffuse += radiance * nl;
+    if (illumination != 2) return;
+    vec3 h = normalize(l + toViewer);
+    specular += radiance * powShared(max(dot(n, h), 0.0), shininess);
+}
+void main() {
+    vec3 d = kd, s = ks, e = ke;
+    float shininess = ns, cutAlpha = 1.0;
+    if (hasDiffuseMap) {
+        vec4 t = texture(diffuseMap, uv);
+        d *= t.rgb;
+        cutAlpha *= t.a;
+    }
+    if (hasAlphaMap) {
+        vec4 t = texture(alphaMap, uv);
+        cutAlpha *= alphaMapUsesAlpha ? t.a : t.r;
+    }
+    if (cutout && cutAlpha < 0.5) discard;
+    float alpha = opacity * cutAlpha;
+    if (hasSpecularMap) s *= texture(specularMap, uv).rgb;
+    if (hasShininessMap) shininess *= texture(shininessMap, uv).r;
+    if (hasEmissionMap) e *= texture(emissionMap, uv).rgb;
+    if (vertexColors) {
+        vec3 v = clamp(color3, 0.0, 1.0);
+        d *= vec3(srgbToLinear(v.r), srgbToLinear(v.g), srgbToLinear(v.b));
+    }
+    vec3 c = d + e;
+    if (illumination != 0) {
+        vec3 toViewer = -viewForward;
+        float len = length(worldNormal);
+        vec3 n = len > 0.0 ? worldNormal / len : toViewer;
+        if (dot(n, toViewer) < 0.0) n = -n;
+        vec3 diffuse = vec3(0.0), specular = vec3(0.0);
+        addLight(diffuse, specular, n, toViewer, toViewer, headlight, shininess);
+        for (int i = 0; i < 3; ++i) addLight(diffuse, specular, n, lightDirection[i], toViewer, lightRadiance[i], shininess);
+        c = d * (ka * ambientLight + diffuse) + s * specular + e;
+    }
+    fragColor = vec4(clamp(c, 0.0, 1.0), clamp(alpha, 0.0, 1.0));
+}
+)";
+
 // Interleaved vertex: position, uv, normal, colour.
 constexpr int kVertexFloats = 11;
 
@@ -238,6 +309,7 @@ struct Segment {
     std::size_t begin = 0, end = 0;
     glm::vec4 color{0.8f * 255.0f, 0.8f * 255.0f, 0.8f * 255.0f, 255.0f}; // the default grey
     GLuint texture = 0;
+    std::size_t material = 0; // index into shadeMaterials(model)
 };
 
 // Segment s of the mesh: a triangle takes the material of the last range starting at or
@@ -248,6 +320,7 @@ Segment segment(const Model& model, const std::vector<GlObject>& textures, std::
     g.begin = s == 0 || ranges.empty() ? 0 : ranges[s].firstTriangle;
     g.end = s + 1 < ranges.size() ? ranges[s + 1].firstTriangle : model.mesh.triangleCount();
     const std::size_t m = ranges.empty() ? 0 : ranges[s].material;
+    g.material = m;
     if (m < model.materials.size()) {
         const Material& mat = model.materials[m];
         g.color = glm::vec4(glm::clamp(mat.diffuse, 0.0f, 1.0f) * 255.0f, 255.0f);
@@ -255,6 +328,29 @@ Segment segment(const Model& model, const std::vector<GlObject>& textures, std::
             g.texture = textures[std::size_t(mat.texture)].get();
     }
     return g;
+}
+
+// The vertex shader's camera (both programs share it): R's rows as facet::rotate reads them, and
+// z_clip = A d.z + B with A = (f + n) / (f - n), B = -2 f n / (f - n), i.e. glm::perspective's
+// depth mapping. The program must be in use.
+void setCameraUniforms(GLuint program, const ViewParams& view) {
+    const auto at = [program](const char* name) { return glGetUniformLocation(program, name); };
+    const glm::mat3& r = view.rotation;
+    const double n = view.nearPlane, f = view.farPlane;
+    FACET_GL(glUniform3f(at("eye"), view.eye.x, view.eye.y, view.eye.z));
+    FACET_GL(glUniform3f(at("right"), r[0][0], r[1][0], r[2][0]));
+    FACET_GL(glUniform3f(at("up"), r[0][1], r[1][1], r[2][1]));
+    FACET_GL(glUniform3f(at("forward"), r[0][2], r[1][2], r[2][2]));
+    FACET_GL(glUniform2f(at("projection"), view.focus / view.aspect, view.focus));
+    FACET_GL(glUniform2f(at("depthMap"), float((f + n) / (f - n)), float(-2.0 * f * n / (f - n))));
+    FACET_GL(glUniform3f(at("viewForward"), r[0][2], r[1][2], r[2][2]));
+}
+
+// The GL filters of a facet filter: minification, magnification.
+std::pair<GLint, GLint> glFilters(TextureFilter filter) {
+    if (filter == TextureFilter::Bilinear) return {GL_LINEAR, GL_LINEAR};
+    if (filter == TextureFilter::Trilinear) return {GL_LINEAR_MIPMAP_LINEAR, GL_LINEAR};
+    return {GL_NEAREST, GL_NEAREST};
 }
 
 } // namespace
@@ -269,13 +365,16 @@ struct GlReferenceRenderer::Impl {
         GlObject sampleFramebuffer, sampleColor, sampleDepth, depthResolve, depthResolveArray;
         std::vector<GlObject> textures; // one per Model::textures entry; empty for a texture without levels
         std::optional<GlViewPrograms> views; // the debug views' programs, made when first asked for
+        GlObject litProgram;
+        std::vector<GlObject> srgbTextures; // the same as sRGB textures, for the lit model's colour maps
 
         void abandon() noexcept {
             for (GlObject* o : {&program, &vertexArray, &vertexBuffer, &indexBuffer, &framebuffer, &colorBuffer,
                                 &depthBuffer, &sampleFramebuffer, &sampleColor, &sampleDepth, &depthResolve,
-                                &depthResolveArray})
+                                &depthResolveArray, &litProgram})
                 o->abandon();
             for (GlObject& t : textures) t.abandon();
+            for (GlObject& t : srgbTextures) t.abandon();
             if (views) views->abandon();
         }
     };
@@ -294,6 +393,7 @@ struct GlReferenceRenderer::Impl {
     std::optional<ModelKey> uploaded;
     int framebufferWidth = 0, framebufferHeight = 0;
     int sampleWidth = 0, sampleHeight = 0, sampleCount = 0; // the multisampled framebuffer's
+    bool framebufferSrgb = false;
 
     explicit Impl(GlContext c) : context(std::move(c)) {}
     Impl(const Impl&) = delete;
@@ -313,9 +413,11 @@ struct GlReferenceRenderer::Impl {
     void upload(const Model& model);
     void uploadGeometry(const std::vector<float>& vertices, const Mesh& mesh);
     void uploadTextures(const Model& model);
-    void ensureFramebuffer(int width, int height);
+    void ensureFramebuffer(int width, int height, bool srgb = false);
     void ensureSampleFramebuffer(int width, int height, int samples);
     void resolveSamples(const FrameView& target, int samples);
+    GlObject uploadTexture(const Texture& texture, GLenum format);
+    void drawLitSegments(const Model& model, const ViewParams& view, const RenderSettings& settings);
     // A frame: the fixed state and the clear, the camera and lighting, the draws.
     void setState(const RenderSettings& settings, const FrameView& target);
     void setUniforms(const ViewParams& view, const RenderSettings& settings);
@@ -357,41 +459,48 @@ void GlReferenceRenderer::Impl::uploadGeometry(const std::vector<float>& vertice
     for (GLuint a = 0; a < 4; ++a) FACET_GL(glEnableVertexAttribArray(a));
 }
 
+GlObject GlReferenceRenderer::Impl::uploadTexture(const Texture& texture, GLenum format) {
+    GlObject object = makeGlTexture();
+    FACET_GL(glBindTexture(GL_TEXTURE_2D, object.get()));
+    // facet's own chain, level by level, so both sides filter the same texels.
+    for (std::size_t l = 0; l < texture.levels.size(); ++l) {
+        const MipLevel& level = texture.levels[l];
+        FACET_GL(glTexImage2D(GL_TEXTURE_2D, GLint(l), GLint(format), GLsizei(level.width), GLsizei(level.height), 0,
+                              GL_RGBA, GL_UNSIGNED_BYTE, texture.texels.data() + level.offset));
+    }
+    FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, 0));
+    FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, GLint(texture.levels.size() - 1)));
+    FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT));
+    FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT));
+    return object;
+}
+
 void GlReferenceRenderer::Impl::uploadTextures(const Model& model) {
     gl->textures.clear();
+    gl->srgbTextures.clear();
     FACET_GL(glPixelStorei(GL_UNPACK_ALIGNMENT, 4)); // RGBA8 rows are whole words
     for (std::size_t t = 0; t < model.textures.size(); ++t) {
         const Texture& texture = model.textures[t];
         if (texture.levels.empty()) {
             gl->textures.emplace_back();
+            gl->srgbTextures.emplace_back();
             continue;
         }
         checkMipChain(texture, t, maxTextureSize);
-        GlObject object = makeGlTexture();
-        FACET_GL(glBindTexture(GL_TEXTURE_2D, object.get()));
-        // facet's own chain, level by level, so both sides filter the same texels.
-        for (std::size_t l = 0; l < texture.levels.size(); ++l) {
-            const MipLevel& level = texture.levels[l];
-            FACET_GL(glTexImage2D(GL_TEXTURE_2D, GLint(l), GL_RGBA8, GLsizei(level.width), GLsizei(level.height), 0,
-                                  GL_RGBA, GL_UNSIGNED_BYTE, texture.texels.data() + level.offset));
-        }
-        FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, 0));
-        FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, GLint(texture.levels.size() - 1)));
-        FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT));
-        FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT));
-        gl->textures.push_back(std::move(object));
+        gl->textures.push_back(uploadTexture(texture, GL_RGBA8));
+        gl->srgbTextures.push_back(uploadTexture(texture, GL_SRGB8_ALPHA8));
     }
 }
 
-void GlReferenceRenderer::Impl::ensureFramebuffer(int width, int height) {
-    if (width == framebufferWidth && height == framebufferHeight) return;
+void GlReferenceRenderer::Impl::ensureFramebuffer(int width, int height, bool srgb) {
+    if (width == framebufferWidth && height == framebufferHeight && srgb == framebufferSrgb) return;
     const int limit = std::min({maxRenderbufferSize, maxViewport[0], maxViewport[1]});
     if (width > limit || height > limit)
         throw Error("a " + std::to_string(width) + "x" + std::to_string(height) + " target exceeds this GL's limit of " +
                     std::to_string(limit) + " pixels a side");
     framebufferWidth = framebufferHeight = 0;
     FACET_GL(glBindRenderbuffer(GL_RENDERBUFFER, gl->colorBuffer.get()));
-    FACET_GL(glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height));
+    FACET_GL(glRenderbufferStorage(GL_RENDERBUFFER, srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, width, height));
     FACET_GL(glBindRenderbuffer(GL_RENDERBUFFER, gl->depthBuffer.get()));
     FACET_GL(glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT32F, width, height));
     FACET_GL(glBindFramebuffer(GL_FRAMEBUFFER, gl->framebuffer.get()));
@@ -403,6 +512,7 @@ void GlReferenceRenderer::Impl::ensureFramebuffer(int width, int height) {
                     std::to_string(status));
     framebufferWidth = width;
     framebufferHeight = height;
+    framebufferSrgb = srgb;
 }
 
 // The multisampled framebuffer: an RGBA8 renderbuffer and a DEPTH_COMPONENT32F multisample
@@ -480,6 +590,7 @@ GlReferenceRenderer::GlReferenceRenderer() : impl_(std::make_unique<Impl>(GlCont
     im.maxSamples = std::min({im.maxSamples, colorSamples, depthSamples});
     im.gl.emplace();
     im.createProgram();
+    im.gl->litProgram = buildGlProgram(kVertexShader, kLitFragmentShader, "the GL reference's lit shaders");
     im.gl->vertexArray = makeGlVertexArray();
     im.gl->vertexBuffer = makeGlBuffer();
     im.gl->indexBuffer = makeGlBuffer();
@@ -563,22 +674,13 @@ void GlReferenceRenderer::Impl::setState(const RenderSettings& settings, const F
     FACET_GL(glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT));
 }
 
-// R's rows as facet::rotate reads them, and z_clip = A d.z + B with A = (f + n) / (f - n),
-// B = -2 f n / (f - n), i.e. glm::perspective's depth mapping.
+// The camera and the classic model's headlight.
 void GlReferenceRenderer::Impl::setUniforms(const ViewParams& view, const RenderSettings& settings) {
-    const glm::mat3& r = view.rotation;
     const Uniforms& u = uniforms;
-    const double n = view.nearPlane, f = view.farPlane;
     FACET_GL(glUseProgram(gl->program.get()));
-    FACET_GL(glUniform3f(u.eye, view.eye.x, view.eye.y, view.eye.z));
-    FACET_GL(glUniform3f(u.right, r[0][0], r[1][0], r[2][0]));
-    FACET_GL(glUniform3f(u.up, r[0][1], r[1][1], r[2][1]));
-    FACET_GL(glUniform3f(u.forward, r[0][2], r[1][2], r[2][2]));
-    FACET_GL(glUniform2f(u.projection, view.focus / view.aspect, view.focus));
-    FACET_GL(glUniform2f(u.depthMap, float((f + n) / (f - n)), float(-2.0 * f * n / (f - n))));
+    setCameraUniforms(gl->program.get(), view);
     FACET_GL(glUniform1i(u.diffuseTexture, 0));
     FACET_GL(glUniform1i(u.headlight, settings.headlight ? 1 : 0));
-    FACET_GL(glUniform3f(u.viewForward, r[0][2], r[1][2], r[2][2]));
     FACET_GL(glUniform1f(u.ambient, kAmbient));
 }
 
@@ -588,12 +690,7 @@ void GlReferenceRenderer::Impl::drawSegments(const Model& model, const RenderSet
     FACET_GL(glUniform1i(uniforms.vertexColors, model.mesh.hasVertexColors() ? 1 : 0));
     FACET_GL(glActiveTexture(GL_TEXTURE0));
     FACET_GL(glBindVertexArray(gl->vertexArray.get()));
-    GLint minFilter = GL_NEAREST, magFilter = GL_NEAREST;
-    if (settings.filter == TextureFilter::Bilinear) minFilter = magFilter = GL_LINEAR;
-    if (settings.filter == TextureFilter::Trilinear) {
-        minFilter = GL_LINEAR_MIPMAP_LINEAR;
-        magFilter = GL_LINEAR;
-    }
+    const auto [minFilter, magFilter] = glFilters(settings.filter);
     const std::size_t segments = std::max<std::size_t>(1, model.mesh.ranges.size());
     for (std::size_t s = 0; s < segments; ++s) {
         const Segment g = segment(model, gl->textures, s);
@@ -610,6 +707,76 @@ void GlReferenceRenderer::Impl::drawSegments(const Model& model, const RenderSet
     }
 }
 
+// The lit model: one draw call per material segment, its values and maps as uniforms.
+void GlReferenceRenderer::Impl::drawLitSegments(const Model& model, const ViewParams& view,
+                                                const RenderSettings& settings) {
+    const GLuint p = gl->litProgram.get();
+    const auto at = [p](const std::string& name) { return glGetUniformLocation(p, name.c_str()); };
+    const Lights& lights = settings.lights;
+    FACET_GL(glUseProgram(p));
+    setCameraUniforms(p, view);
+    const auto vec3 = [&](const std::string& name, glm::vec3 v) { FACET_GL(glUniform3f(at(name), v.x, v.y, v.z)); };
+    vec3("headlight", lights.headlight > 0.0f ? lights.headlightColor * lights.headlight : glm::vec3(0.0f));
+    vec3("ambientLight", lights.ambientColor * lights.ambient);
+    for (int i = 0; i < kMaxDirectionalLights; ++i) {
+        const DirectionalLight& d = lights.directional[i];
+        const float len = glm::length(d.direction);
+        const bool on = d.intensity > 0.0f && len > 0.0f;
+        vec3("lightDirection[" + std::to_string(i) + "]", on ? d.direction / len : glm::vec3(0.0f, 1.0f, 0.0f));
+        vec3("lightRadiance[" + std::to_string(i) + "]", on ? d.color * d.intensity : glm::vec3(0.0f));
+    }
+    FACET_GL(glUniform1i(at("vertexColors"), model.mesh.hasVertexColors() ? 1 : 0));
+    const char* samplers[] = {"diffuseMap", "specularMap", "shininessMap", "emissionMap", "alphaMap"};
+    for (int unit = 0; unit < 5; ++unit) FACET_GL(glUniform1i(at(samplers[unit]), unit));
+    const auto [minFilter, magFilter] = glFilters(settings.filter);
+    FACET_GL(glBindVertexArray(gl->vertexArray.get()));
+    const std::vector<ShadeMaterial> materials = shadeMaterials(model);
+    const std::size_t segments = std::max<std::size_t>(1, model.mesh.ranges.size());
+    for (std::size_t s = 0; s < segments; ++s) {
+        const Segment g = segment(model, gl->textures, s);
+        if (g.begin >= g.end) continue;
+        const ShadeMaterial& m = materials[std::min(g.material, materials.size() - 1)];
+        vec3("kd", m.kd);
+        vec3("ka", m.ka);
+        vec3("ks", m.ks);
+        vec3("ke", m.ke);
+        FACET_GL(glUniform1f(at("ns"), m.ns));
+        FACET_GL(glUniform1f(at("opacity"), m.opacity));
+        FACET_GL(glUniform1i(at("illumination"), int(m.illumination)));
+        FACET_GL(glUniform1i(at("cutout"), m.cutout ? 1 : 0));
+        // Blended materials (d < 1): blended in draw order over what is drawn, in linear light (the
+        // framebuffer is sRGB), depth tested but not written; the others write colour and depth.
+        const bool blended = blends(m, settings);
+        FACET_GL(blended ? glEnable(GL_BLEND) : glDisable(GL_BLEND));
+        FACET_GL(glBlendEquation(GL_FUNC_ADD));
+        FACET_GL(glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA));
+        FACET_GL(glDepthMask(blended ? GL_FALSE : GL_TRUE));
+        FACET_GL(glUniform1i(at("alphaMapUsesAlpha"), m.alphaMapUsesAlpha ? 1 : 0));
+        const Material* mat = g.material < model.materials.size() ? &model.materials[g.material] : nullptr;
+        const std::int32_t maps[5] = {mat ? mat->texture : -1, mat ? mat->specularMap : -1,
+                                      mat ? mat->shininessMap : -1, mat ? mat->emissionMap : -1,
+                                      mat ? mat->alphaMap : -1};
+        const char* has[5] = {"hasDiffuseMap", "hasSpecularMap", "hasShininessMap", "hasEmissionMap", "hasAlphaMap"};
+        for (int unit = 0; unit < 5; ++unit) {
+            const bool usable = maps[unit] >= 0 && std::size_t(maps[unit]) < gl->textures.size() && model.mesh.hasTexCoords;
+            // map_Ns and map_d are data, every other map colour.
+            const std::vector<GlObject>& set = unit == 2 || unit == 4 ? gl->textures : gl->srgbTextures;
+            const GLuint texture = usable ? set[std::size_t(maps[unit])].get() : 0;
+            FACET_GL(glUniform1i(at(has[unit]), texture != 0 ? 1 : 0));
+            FACET_GL(glActiveTexture(GLenum(GL_TEXTURE0 + unit)));
+            FACET_GL(glBindTexture(GL_TEXTURE_2D, texture));
+            if (texture == 0) continue;
+            FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, minFilter));
+            FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, magFilter));
+        }
+        FACET_GL(glDrawElements(GL_TRIANGLES, GLsizei((g.end - g.begin) * 3), GL_UNSIGNED_INT,
+                                reinterpret_cast<const void*>(g.begin * 3 * sizeof(std::uint32_t))));
+    }
+    FACET_GL(glActiveTexture(GL_TEXTURE0));
+    FACET_GL(glDisable(GL_BLEND));
+    FACET_GL(glDepthMask(GL_TRUE));
+}
+
 void GlReferenceRenderer::render(const Model& model, const ViewParams& view, const RenderSettings& settings,
                                  const FrameView& target) {
     if (!impl_) throw Error("GlReferenceRenderer used after being moved from");
@@ -619,12 +786,22 @@ void GlReferenceRenderer::render(const Model& model, const ViewParams& view, con
     Impl& im = *impl_;
     const CurrentScope current(im.context);
     if (!im.uploaded || !(*im.uploaded == ModelKey::of(model))) im.upload(model);
-    if (const std::string problem = sampleCountProblem(settings.msaa, settings.view); !problem.empty()) throw Error(problem);
-    im.ensureFramebuffer(target.width, target.height);
+    const bool lit = settings.shading == ShadingModel::Lit;
+    if (const std::string problem = sampleCountProblem(settings.msaa, settings.view, lit); !problem.empty())
+        throw Error(problem);
+    im.ensureFramebuffer(target.width, target.height, lit);
     if (settings.msaa > 1) im.ensureSampleFramebuffer(target.width, target.height, settings.msaa);
     im.setState(settings, target);
     im.setUniforms(view, settings);
-    if (glViewDrawsShaded(settings.view)) im.drawSegments(model, settings);
+    if (glViewDrawsShaded(settings.view) && lit) {
+        // The clear above wrote the clear colour's bytes as they are, as facet does; the
+        // fragments' linear colours are encoded to sRGB.
+        FACET_GL(glEnable(GL_FRAMEBUFFER_SRGB));
+        im.drawLitSegments(model, view, settings);
+        FACET_GL(glDisable(GL_FRAMEBUFFER_SRGB));
+    } else if (glViewDrawsShaded(settings.view)) {
+        im.drawSegments(model, settings);
+    }
     if (settings.view != View::Shaded) { // the debug views (gl/gl_views.h)
         if (!im.gl->views) im.gl->views.emplace(kVertexShader);
         im.gl->views->draw(settings.view, view, target, model.mesh.triangleCount(), im.gl->vertexArray.get());

@@ -1,0 +1,143 @@
+// The lit shading model's light and colour math, shared by both backends (and mirrored in the
+// OpenGL reference's GLSL): sRGB decoding and encoding, and Blinn-Phong with a headlight, a few
+// directional lights and ambient light. Colours are lit in linear light; the picture is encoded
+// back to sRGB, as OpenGL does with sRGB textures and an sRGB framebuffer.
+//
+// The powers are computed with the functions below (+, *, / and bit operations only, no FMA on
+// either side), not the C library's powf, so the host and the device round them identically.
+#pragma once
+
+#include "core/raster_math.h"
+#include "core/texture_sampling.h"
+
+namespace facet {
+
+// Classic: the old look (texture or Kd, times the vertex colour, times an optional headlight
+// Lambert term; no sRGB conversion). Lit: the MTL material under the lights, in linear light.
+enum class ShadingModel { Classic, Lit };
+
+// A light infinitely far away. `direction` points from the scene towards the light, in world
+// space (any length; zero means "off"), as the viewer's panel and facet-render's --sun set it.
+struct DirectionalLight {
+    glm::vec3 direction{0.0f, 1.0f, 0.0f};
+    glm::vec3 color{1.0f, 1.0f, 1.0f}; // linear
+    float intensity = 0.0f;            // 0: off
+};
+
+inline constexpr int kMaxDirectionalLights = 3;
+
+// The lit model's lights. The default (a headlight at 0.7, a key light from above, front right
+// at 0.3, and 0.15 ambient) lights a mesh with normals from wherever the camera looks, with a
+// highlight on glossy materials, and never sums past 1.15 times the diffuse colour.
+struct Lights {
+    glm::vec3 headlightColor{1.0f, 1.0f, 1.0f};
+    float headlight = 0.7f; // a light at the eye, shining along the view
+    glm::vec3 ambientColor{1.0f, 1.0f, 1.0f};
+    float ambient = 0.15f;
+    DirectionalLight directional[kMaxDirectionalLights] = {{{0.4f, 1.0f, 0.6f}, {1.0f, 1.0f, 1.0f}, 0.3f}, {}, {}};
+};
+
+// 2^x for x in [-126, 128): x = i + f with |f| <= 1/2, 2^f by its Taylor series in f ln 2.
+FACET_HD float exp2Shared(float x) {
+    x = glm::clamp(x, -126.0f, 127.0f);
+    const float i = glm::floor(x + 0.5f);
+    const float t = (x - i) * 0.693147181f;
+    const float series =
+        1.0f + t * (1.0f + t * (0.5f + t * (0.166666667f + t * (0.0416666667f + t * (0.00833333333f +
+                                                                                       t * 0.00138888889f)))));
+    return series * bitsFloat(static_cast<std::uint32_t>(static_cast<int>(i) + 127) << 23);
+}
+
+// x^e for x >= 0 and e >= 0 (0^0 = 1), as GLSL's pow for those; x^e = 2^(e log2 x).
+FACET_HD float powShared(float x, float e) {
+    if (!(x > 1e-20f)) return e > 0.0f ? 0.0f : 1.0f;
+    return exp2Shared(e * lodLog2(x));
+}
+
+// sRGB-encoded c in [0, 1] to linear light (IEC 61966-2-1).
+FACET_HD float srgbToLinear(float c) {
+    return c <= 0.04045f ? c / 12.92f : powShared((c + 0.055f) / 1.055f, 2.4f);
+}
+
+// Linear light to sRGB-encoded, clamped into [0, 1] first.
+FACET_HD float linearToSrgb(float c) {
+    c = glm::clamp(c, 0.0f, 1.0f);
+    return c <= 0.0031308f ? c * 12.92f : 1.055f * powShared(c, 1.0f / 2.4f) - 0.055f;
+}
+
+FACET_HD glm::vec3 srgbToLinear(glm::vec3 c) { return {srgbToLinear(c.x), srgbToLinear(c.y), srgbToLinear(c.z)}; }
+FACET_HD glm::vec3 linearToSrgb(glm::vec3 c) { return {linearToSrgb(c.x), linearToSrgb(c.y), linearToSrgb(c.z)}; }
+
+// The 256 values srgbToLinear(b / 255) of the bytes b, which SrgbTexel can read instead of
+// computing them: the same bits, since it is the same function of the byte.
+struct SrgbTable {
+    float linear[256];
+};
+
+inline SrgbTable makeSrgbTable() {
+    SrgbTable t{};
+    for (std::uint32_t b = 0; b < 256; ++b) t.linear[b] = srgbToLinear(static_cast<float>(b) / 255.0f);
+    return t;
+}
+
+// A sampler's texel read (see RawTexel) for an sRGB colour texture: colour in linear light and
+// alpha in [0, 1]. With a table (the CPU backend's) the decode is a look-up, else computed (the
+// kernels'); both give the same bits.
+struct SrgbTexel {
+    const SrgbTable* table = nullptr;
+
+    FACET_HD glm::vec4 operator()(std::uint32_t c) const {
+        const glm::vec4 v = unpackRgba8(c) / 255.0f;
+        if (table)
+            return {table->linear[c & 0xFFu], table->linear[(c >> 8) & 0xFFu], table->linear[(c >> 16) & 0xFFu], v.w};
+        return {srgbToLinear(v.x), srgbToLinear(v.y), srgbToLinear(v.z), v.w};
+    }
+};
+
+// A data texture's texel (map_Ns, map_d, bump): channels in [0, 1], not decoded.
+struct UnitTexel {
+    FACET_HD glm::vec4 operator()(std::uint32_t c) const { return unpackRgba8(c) / 255.0f; }
+};
+
+// What the directional lights and the headlight give a surface point: the diffuse and specular
+// irradiance, to be multiplied by the material's diffuse and specular colours. (The ambient
+// light is the shading's, scaled by Ka.)
+struct LightSum {
+    glm::vec3 diffuse;
+    glm::vec3 specular;
+};
+
+// One light's Blinn-Phong terms with the viewer infinitely far along -viewForward (OpenGL's
+// default light model): n and the light direction l unit length, n facing the viewer.
+FACET_HD void addLight(LightSum& sum, glm::vec3 n, glm::vec3 l, glm::vec3 toViewer, glm::vec3 radiance,
+                       float shininess, bool specular) {
+    const float nl = glm::dot(n, l);
+    if (!(nl > 0.0f)) return;
+    sum.diffuse += radiance * nl;
+    if (!specular) return;
+    const glm::vec3 h = glm::normalize(l + toViewer);
+    sum.specular += radiance * powShared(glm::max(glm::dot(n, h), 0.0f), shininess);
+}
+
+// Every light at a surface with the (interpolated, not unit) normal `normal`. Two-sided: OBJ
+// normals in the wild point either way, so the normal is turned to face the viewer. A zero
+// normal (a degenerate one) is lit as facing the viewer.
+FACET_HD LightSum sumLights(const Lights& lights, glm::vec3 normal, glm::vec3 viewForward, float shininess,
+                            bool specular) {
+    const glm::vec3 toViewer = -viewForward;
+    const float len = glm::length(normal);
+    glm::vec3 n = len > 0.0f ? normal / len : toViewer;
+    if (glm::dot(n, toViewer) < 0.0f) n = -n;
+    LightSum sum{glm::vec3(0.0f), glm::vec3(0.0f)};
+    if (lights.headlight > 0.0f)
+        addLight(sum, n, toViewer, toViewer, lights.headlightColor * lights.headlight, shininess, specular);
+    for (int i = 0; i < kMaxDirectionalLights; ++i) {
+        const DirectionalLight& d = lights.directional[i];
+        const float dl = glm::length(d.direction);
+        if (d.intensity > 0.0f && dl > 0.0f)
+            addLight(sum, n, d.direction / dl, toViewer, d.color * d.intensity, shininess, specular);
+    }
+    return sum;
+}
+
+} // namespace facet
