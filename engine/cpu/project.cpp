@@ -47,8 +47,7 @@ void projectAvx2(const ProjectParams& p, std::uint32_t b, std::uint32_t e) { pro
 // defines +, -, * and / lane by lane, a float operand standing for all lanes): the same
 // operations in the same order, so every path rounds as the per-thread function does.
 // Always inlined, so it is compiled for the instruction set of the function it is used in.
-template <class V>
-[[gnu::always_inline]] inline void projectLanes(const ProjectParams& p, V& x, V& y, V& z) {
+template <class V> [[gnu::always_inline]] inline void projectLanes(const ProjectParams& p, V& x, V& y, V& z) {
     typedef std::int32_t Bits __attribute__((vector_size(sizeof(V))));
     const glm::mat3& r = p.rotation;
     const V sx = x - p.eye.x, sy = y - p.eye.y, sz = z - p.eye.z;
@@ -83,7 +82,8 @@ struct RowShuffle {
 // Lanes 0, 3, 6 from a, 1, 4, 7 from b, 2, 5 from c.
 inline __m256 pick(__m256 a, __m256 b, __m256 c) { return _mm256_blend_ps(_mm256_blend_ps(a, b, 0x92), c, 0x24); }
 
-void projectRowsAvx2(const ProjectParams& p, const float* in, float* out, std::size_t n) {
+void projectRowsAvx2(const ProjectParams& params, const float* in, float* out, std::size_t n) {
+    const ProjectParams p = params; // which the stores cannot change: its numbers stay in registers
     const RowShuffle s;
     std::size_t i = 0;
     for (; i + 8 <= n; i += 8) {
@@ -123,7 +123,8 @@ constexpr Lanes16 splitSecond(int c) {
 // Register g: first its x and y lanes from the x (0-15) and y (16-31) columns, then z's.
 constexpr Lanes16 joinFirst(int g) {
     Lanes16 l{};
-    for (int lane = 0; lane < 16; ++lane) l[lane] = (16 * g + lane) % 3 == 1 ? 16 + (16 * g + lane) / 3 : (16 * g + lane) / 3;
+    for (int lane = 0; lane < 16; ++lane)
+        l[lane] = (16 * g + lane) % 3 == 1 ? 16 + (16 * g + lane) / 3 : (16 * g + lane) / 3;
     return l;
 }
 constexpr Lanes16 joinSecond(int g) {
@@ -166,16 +167,19 @@ FACET_AVX512 inline void projectSixteen(const ProjectParams& p, const float* in,
 FACET_AVX512 void projectRowsAvx512(const ProjectParams& p, const float* in, float* out, std::size_t n) {
     __m512i split[2][3], join[2][3];
     for (int s = 0; s < 2; ++s)
-        for (int k = 0; k < 3; ++k) split[s][k] = lanes(RowTranspose::split[s][k]), join[s][k] = lanes(RowTranspose::join[s][k]);
+        for (int k = 0; k < 3; ++k)
+            split[s][k] = lanes(RowTranspose::split[s][k]), join[s][k] = lanes(RowTranspose::join[s][k]);
     const ProjectParams local = p; // which the stores cannot change: its numbers stay in registers
     // Sixteen rows are three cache lines: after a head of up to fifteen rows, the loads start
-    // where a line does and none straddles two (a fifth of the time, in L1, when they do).
+    // where a line does and none straddles two (which made the loop a fifth slower, in L1).
     std::size_t i = 0;
     while (i < std::min<std::size_t>(n, 15) && reinterpret_cast<std::uintptr_t>(in + 3 * i) % 64 != 0) ++i;
     if (i > 0) projectSixteen(local, in, out, i, split, join);
     for (; i + 16 <= n; i += 16) projectSixteen(local, in + 3 * i, out + 3 * i, 16, split, join);
     if (i < n) projectSixteen(local, in + 3 * i, out + 3 * i, n - i, split, join);
 }
+
+#undef FACET_AVX512
 
 } // namespace
 

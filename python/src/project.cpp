@@ -142,7 +142,8 @@ std::array<PyObject*, kArguments> parseArguments(PyObject* const* args, Py_ssize
         if (i == kArguments)
             throw py::type_error("project() got an unexpected keyword argument '" + py::str(name).cast<std::string>() +
                                  "'");
-        if (a[i]) throw py::type_error(std::string("project() got multiple values for argument '") + kArgumentNames[i] + "'");
+        if (a[i])
+            throw py::type_error(std::string("project() got multiple values for argument '") + kArgumentNames[i] + "'");
         a[i] = args[nargs + k];
     }
     for (int i = 0; i < kRequired; ++i)
@@ -204,9 +205,10 @@ PyObject* project(PyObject* kept, PyObject* const* args, Py_ssize_t nargs, PyObj
     p.focus = focusValue(a[kFocus], PyTuple_GET_ITEM(kept, kFloat32Type));
     const bool gpu = onGpu(a[kOn]);
     const int device = deviceValue(a[kDevice]);
-    py::array_t<float> result = !a[kOut] || a[kOut] == Py_None
-                                    ? newRows(rows)
-                                    : py::reinterpret_borrow<py::array_t<float>>(vertexRows(a[kOut], "out", rows, true));
+    py::array_t<float> result =
+        !a[kOut] || a[kOut] == Py_None
+            ? newRows(rows)
+            : py::reinterpret_borrow<py::array_t<float>>(vertexRows(a[kOut], "out", rows, true));
     p.eye = {s[0], s[1], s[2]};
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) p.rotation[j][i] = r[3 * i + j]; // R's rows; glm is column-major
