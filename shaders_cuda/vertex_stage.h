@@ -43,13 +43,19 @@ struct ProjectParams {
     float focus;
 };
 
+// One vertex of it: (d.x k, d.y k, d.z) with k = focus / |d.z|.
+FACET_HD glm::vec3 projectPoint(const ProjectParams& p, glm::vec3 v) {
+    const glm::vec3 d = rotate(p.rotation, shift(v, p.eye));
+    const float k = p.focus / absolute(d.z);
+    return {d.x * k, d.y * k, d.z};
+}
+
 FACET_HD void projectThread(const ProjectParams& p, std::uint32_t i) {
     if (i >= p.count) return;
-    const glm::vec3 d = rotate(p.rotation, shift(glm::vec3(p.px[i], p.py[i], p.pz[i]), p.eye));
-    const float k = p.focus / absolute(d.z);
-    p.x[i] = d.x * k;
-    p.y[i] = d.y * k;
-    p.z[i] = d.z;
+    const glm::vec3 o = projectPoint(p, glm::vec3(p.px[i], p.py[i], p.pz[i]));
+    p.x[i] = o.x;
+    p.y[i] = o.y;
+    p.z[i] = o.z;
 }
 
 // The same math step by step, as the NumPy code does it: three kernels, three passes over

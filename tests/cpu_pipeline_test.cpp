@@ -237,35 +237,54 @@ TEST(CpuPipeline, SeedProjectionEqualsTheCameraMath) {
 
 TEST(CpuPipeline, SeedProjectionOverRowsEqualsColumns) {
     // projectVertexRows (the seed's interleaved (N, 3) layout, facet.project's) computes what
-    // projectVertices does on columns, bit for bit, over several chunks, with an odd count for
-    // the shuffles' and the loop's tails.
-    const std::size_t n = 1003;
+    // projectVertices does on columns, bit for bit, on every path this CPU has: for counts
+    // around the sixteen-row blocks (heads, tails, both), rows starting at every 4-byte offset
+    // of a cache line (the AVX-512 path first aligns its loads), in place, and with params.count
+    // left 0 (the rows functions do not read it: the scalar path once wrote nothing then).
+    const std::size_t most = 1003;
     std::mt19937 rng(5);
     std::uniform_real_distribution<float> pos(-50.0f, 50.0f);
-    std::vector<float> px(n), py(n), pz(n), rows(3 * n), x(n), y(n), z(n), outRows(3 * n);
-    for (std::size_t i = 0; i < n; ++i) {
-        px[i] = rows[3 * i] = pos(rng);
-        py[i] = rows[3 * i + 1] = pos(rng);
-        pz[i] = rows[3 * i + 2] = pos(rng);
-    }
+    std::vector<float> px(most), py(most), pz(most), x(most), y(most), z(most);
+    for (std::size_t i = 0; i < most; ++i) px[i] = pos(rng), py[i] = pos(rng), pz[i] = pos(rng);
+    pz[7] = 10.0f; // depth 0: infinite x and y
     Camera cam;
     cam.yawDegrees = 37.0f;
     cam.pitchDegrees = -12.0f;
     const glm::vec3 eye(1.0f, 2.0f, 10.0f);
-    projectVertices(
-        {px.data(), py.data(), pz.data(), x.data(), y.data(), z.data(), std::uint32_t(n), eye, cam.rotation(), 5.0f}, 0,
-        n);
-    projectVertexRows({rows.data(), rows.data() + 1, rows.data() + 2, outRows.data(), outRows.data() + 1,
-                       outRows.data() + 2, std::uint32_t(n), eye, cam.rotation(), 5.0f},
-                      0, n);
-    // In place too (the rows are read a chunk ahead of being written).
-    projectVertexRows(
-        {rows.data(), nullptr, nullptr, rows.data(), nullptr, nullptr, std::uint32_t(n), eye, cam.rotation(), 5.0f}, 0,
-        n);
-    for (std::size_t i = 0; i < n; ++i) {
+    projectVertices({px.data(), py.data(), pz.data(), x.data(), y.data(), z.data(), std::uint32_t(most), eye,
+                     cam.rotation(), 5.0f},
+                    0, most);
+    std::vector<float> inBuffer(3 * most + 64), outBuffer(3 * most + 64);
+    for (const Isa isa : {Isa::Scalar, Isa::Avx2, Isa::Avx512}) {
+        if (!cpuSupports(isa)) continue;
+        for (const std::size_t n : {std::size_t(1), std::size_t(15), std::size_t(16), std::size_t(17),
+                                    std::size_t(40), most})
+            for (std::size_t offset = 0; offset < 16; ++offset) {
+                float* rows = inBuffer.data() + offset;
+                float* out = outBuffer.data() + 15 - offset;
+                for (std::size_t i = 0; i < n; ++i) rows[3 * i] = px[i], rows[3 * i + 1] = py[i], rows[3 * i + 2] = pz[i];
+                projectVertexRows({rows, nullptr, nullptr, out, nullptr, nullptr, 0, eye, cam.rotation(), 5.0f}, 0, n,
+                                  isa);
+                projectVertexRows({rows, nullptr, nullptr, rows, nullptr, nullptr, 0, eye, cam.rotation(), 5.0f}, 0, n,
+                                  isa);
+                for (std::size_t i = 0; i < n; ++i) {
+                    const float column[3] = {x[i], y[i], z[i]};
+                    ASSERT_EQ(std::memcmp(column, &out[3 * i], sizeof column), 0)
+                        << nameOf(isa) << ", " << n << " rows at +" << offset << ", vertex " << i;
+                    ASSERT_EQ(std::memcmp(column, &rows[3 * i], sizeof column), 0)
+                        << nameOf(isa) << ", in place, " << n << " rows at +" << offset << ", vertex " << i;
+                }
+            }
+    }
+    // The overload without a path takes chosenIsa()'s, and begin offsets the rows.
+    std::vector<float> rows(3 * most), out(3 * most, -1.0f);
+    for (std::size_t i = 0; i < most; ++i) rows[3 * i] = px[i], rows[3 * i + 1] = py[i], rows[3 * i + 2] = pz[i];
+    projectVertexRows({rows.data(), nullptr, nullptr, out.data(), nullptr, nullptr, 0, eye, cam.rotation(), 5.0f}, 5,
+                      most);
+    EXPECT_EQ(out[14], -1.0f) << "rows before begin are not written";
+    for (std::size_t i = 5; i < most; ++i) {
         const float column[3] = {x[i], y[i], z[i]};
-        ASSERT_EQ(std::memcmp(column, &outRows[3 * i], sizeof column), 0) << "vertex " << i;
-        ASSERT_EQ(std::memcmp(column, &rows[3 * i], sizeof column), 0) << "in place, vertex " << i;
+        ASSERT_EQ(std::memcmp(column, &out[3 * i], sizeof column), 0) << "vertex " << i;
     }
 }
 

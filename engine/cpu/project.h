@@ -3,6 +3,7 @@
 // it, AVX2 otherwise, with the same roundings as the per-thread function.
 #pragma once
 
+#include "cpu/isa.h"
 #include "shaders_cuda/vertex_stage.h"
 
 #include <cstddef>
@@ -16,6 +17,10 @@ void projectVertices(const ProjectParams& params, std::size_t begin, std::size_t
 // the input itself (in place) or do not overlap it; begin and end count rows. The rows are
 // turned into columns a few hundred at a time for the loop above.
 void projectVertexRows(const ProjectParams& params, std::size_t begin, std::size_t end);
+
+// The same on the path `isa` names (one this CPU supports, e.g. chosenIsa()'s, looked up once
+// by a caller projecting small arrays often: FACET_ISA is an environment lookup).
+void projectVertexRows(const ProjectParams& params, std::size_t begin, std::size_t end, Isa isa);
 
 // The same one vertex at a time, with vectorisation disabled: the scalar baseline.
 void projectVerticesScalar(const ProjectParams& params, std::size_t begin, std::size_t end);

@@ -11,6 +11,8 @@ template <> const char* dtypeName<float>() { return "float32"; }
 template <> const char* dtypeName<std::uint8_t>() { return "uint8"; }
 template <> const char* dtypeName<std::uint32_t>() { return "uint32"; }
 
+} // namespace
+
 std::string describeValue(py::handle value) {
     if (!py::isinstance<py::array>(value)) return std::string(py::str(py::type::of(value).attr("__name__")));
     const auto a = py::reinterpret_borrow<py::array>(value);
@@ -19,8 +21,6 @@ std::string describeValue(py::handle value) {
     if (a.ndim() == 1) shape += ",";
     return std::string(py::str(a.dtype())) + " array of shape (" + shape + ")";
 }
-
-} // namespace
 
 std::string shapeText(const std::vector<py::ssize_t>& shape, const char* letters) {
     std::string text = "(";

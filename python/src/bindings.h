@@ -8,6 +8,7 @@
 #include <pybind11/stl/filesystem.h>
 
 #include <cstddef>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,14 @@ void bindRenderer(py::module_& m);
 void bindProject(py::module_& m);
 void bindImages(py::module_& m);
 
+// Sets the Python exception for a facet::Error (facet.Error, facet.ParseError with its file and
+// line); anything else is rethrown. pybind11 calls it for the functions it binds.
+void translateFacetError(std::exception_ptr p);
+
+// The same for a function pybind11 does not call (a METH_FASTCALL one): any other exception
+// becomes MemoryError (std::bad_alloc) or RuntimeError.
+void translateError(std::exception_ptr p);
+
 // One dimension of an expected shape: a fixed size, or any size (kAny).
 inline constexpr py::ssize_t kAny = -1;
 
@@ -32,6 +41,9 @@ inline constexpr py::ssize_t kAny = -1;
 template <class T>
 py::array_t<T> requireArray(py::handle value, const std::string& name, const std::vector<py::ssize_t>& shape,
                             bool writable = false);
+
+// What `value` is, for a message: "float64 array of shape (10, 3)", or its type's name.
+std::string describeValue(py::handle value);
 
 // "(N, 3)" for a message; `letters` name the kAny dimensions in order.
 std::string shapeText(const std::vector<py::ssize_t>& shape, const char* letters = "NMK");

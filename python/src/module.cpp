@@ -33,18 +33,32 @@ void bindErrors(py::module_& m) {
     m.attr("LoadWarning") = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
         "facet.LoadWarning", "Something a loader recovered from (missing MTL or texture, dropped faces).",
         PyExc_UserWarning, nullptr));
-    py::register_exception_translator([](std::exception_ptr p) {
-        try {
-            if (p) std::rethrow_exception(p);
-        } catch (const ParseError& e) {
-            py::object error = errorTypes().parseError(e.what());
-            error.attr("file") = e.file();
-            error.attr("line") = e.line();
-            PyErr_SetObject(errorTypes().parseError.ptr(), error.ptr());
-        } catch (const Error& e) {
-            PyErr_SetString(errorTypes().error.ptr(), e.what());
-        }
-    });
+    py::register_exception_translator(&translateFacetError);
+}
+
+void translateFacetError(std::exception_ptr p) {
+    try {
+        if (p) std::rethrow_exception(p);
+    } catch (const ParseError& e) {
+        py::object error = errorTypes().parseError(e.what());
+        error.attr("file") = e.file();
+        error.attr("line") = e.line();
+        PyErr_SetObject(errorTypes().parseError.ptr(), error.ptr());
+    } catch (const Error& e) {
+        PyErr_SetString(errorTypes().error.ptr(), e.what());
+    }
+}
+
+void translateError(std::exception_ptr p) {
+    try {
+        translateFacetError(p);
+    } catch (const std::bad_alloc&) {
+        PyErr_NoMemory();
+    } catch (const std::exception& e) {
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+    } catch (...) {
+        PyErr_SetString(PyExc_RuntimeError, "facet: an unknown C++ exception");
+    }
 }
 
 PYBIND11_MODULE(_facet, m) {

@@ -13,17 +13,13 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 
 namespace facet::python {
 
 namespace {
-
-void projectOnCpu(const float* v, float* out, std::size_t n, ProjectParams p) {
-    p.px = v, p.x = out;
-    projectVertexRows(p, 0, n);
-}
 
 #if defined(FACET_HAVE_CUDA)
 // Splits (N, 3) rows into three columns, and back.
@@ -62,57 +58,213 @@ void projectOnGpu(const float*, float*, std::size_t, ProjectParams, int) {
 }
 #endif
 
+// Below this many vertices facet.project keeps the GIL: releasing and taking it back costs about
+// as much as projecting a few hundred vertices, and a call this short (under ~10 us) holds it
+// for less time than Python's own 5 ms switch interval lets any thread run.
+constexpr std::size_t kReleaseGilFrom = 16384;
+
+// Whether `value` is what facet.project takes without a copy: an ndarray of native float32,
+// C-contiguous, of `shape` (kAny: any size), writable when asked; read from NumPy's structs as
+// pybind11 reads them, without py::array_t's calls into NumPy: facet.project is called in loops
+// on small arrays, where those cost more than the projection. Stricter than requireArray
+// (native is little-endian here, '<' or '='), which decides and explains whatever this refuses.
+bool fitsFloats(PyObject* value, std::initializer_list<py::ssize_t> shape, bool writable = false) {
+    using Api = py::detail::npy_api;
+    if (!Api::get().PyArray_Check_(value)) return false;
+    const py::detail::PyArray_Proxy* a = py::detail::array_proxy(value);
+    const py::detail::PyArrayDescr_Proxy* d = py::detail::array_descriptor_proxy(a->descr);
+    const int flags = Api::NPY_ARRAY_C_CONTIGUOUS_ | (writable ? Api::NPY_ARRAY_WRITEABLE_ : 0);
+    if (d->type_num != Api::NPY_FLOAT_ || (d->byteorder != '=' && d->byteorder != '<') ||
+        a->nd != static_cast<int>(shape.size()) || (a->flags & flags) != flags)
+        return false;
+    const py::ssize_t* size = a->dimensions;
+    for (const py::ssize_t expected : shape)
+        if (const py::ssize_t got = *size++; expected != kAny && got != expected) return false;
+    return true;
+}
+
+const float* floatData(PyObject* array) { return reinterpret_cast<const float*>(py::detail::array_proxy(array)->data); }
+
+// The rows of float32 `value`, or requireArray's error for what it is instead.
+PyObject* vertexRows(PyObject* value, const char* name, py::ssize_t rows, bool writable) {
+    if (!fitsFloats(value, {rows, 3}, writable)) requireArray<float>(value, name, {rows, 3}, writable);
+    return value;
+}
+
 // A small parameter (R, shift) as `count` floats; these few numbers are converted from any
 // real dtype, unlike the vertices.
 template <std::size_t count>
-std::array<float, count> smallArray(py::handle value, const char* name, const std::vector<py::ssize_t>& shape) {
+std::array<float, count> smallArray(py::handle value, const char* name, std::initializer_list<py::ssize_t> shape) {
+    std::array<float, count> out;
+    if (fitsFloats(value.ptr(), shape)) {
+        std::copy(floatData(value.ptr()), floatData(value.ptr()) + count, out.begin());
+        return out;
+    }
     using Floats = py::array_t<float, py::array::forcecast | py::array::c_style>;
     // Float32 arrays as they are (the common case, and the cheap one), anything else converted.
     const auto a = Floats::check_(value) ? py::reinterpret_borrow<Floats>(value) : Floats::ensure(value);
     if (!a || a.ndim() != static_cast<py::ssize_t>(shape.size()) || !std::equal(shape.begin(), shape.end(), a.shape()))
         throw py::value_error(std::string(name) + " must be an array of shape " + shapeText(shape) + ", got " +
                               std::string(py::repr(value)));
-    std::array<float, count> out;
     std::copy(a.data(), a.data() + count, out.begin());
     return out;
 }
 
-py::array_t<float> project(py::handle vertices, py::handle rotation, py::handle shift, float focus, py::handle out,
-                           const std::string& on, std::optional<int> device) {
-    const auto v = requireArray<float>(vertices, "vertices", {kAny, 3});
-    const auto n = static_cast<std::size_t>(v.shape(0));
+// A new C-contiguous (n, 3) float32 array, made without pybind11's shape and stride vectors.
+py::array_t<float> newRows(py::ssize_t n) {
+    const auto& api = py::detail::npy_api::get();
+    py::ssize_t shape[2] = {n, 3};
+    PyObject* a = api.PyArray_NewFromDescr_(api.PyArray_Type_, py::dtype::of<float>().release().ptr(), 2, shape,
+                                            nullptr, nullptr, 0, nullptr);
+    if (!a) throw py::error_already_set();
+    return py::reinterpret_steal<py::array_t<float>>(a);
+}
+
+// facet.project's arguments, in the signature's order.
+enum Argument { kVertices, kRotation, kShift, kFocus, kOut, kOn, kDevice, kArguments };
+constexpr const char* kArgumentNames[kArguments] = {"vertices", "R", "shift", "focus", "out", "on", "device"};
+constexpr Py_ssize_t kPositional = kOn, kRequired = kOut;
+
+// The arguments of a METH_FASTCALL | METH_KEYWORDS call by position (nullptr: not given), with
+// the TypeErrors Python gives a function of this signature.
+std::array<PyObject*, kArguments> parseArguments(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+    if (nargs > kPositional)
+        throw py::type_error("project() takes from " + std::to_string(kRequired) + " to " +
+                             std::to_string(kPositional) + " positional arguments but " + std::to_string(nargs) +
+                             " were given");
+    std::array<PyObject*, kArguments> a{};
+    std::copy(args, args + nargs, a.begin());
+    const Py_ssize_t keywords = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < keywords; ++k) {
+        PyObject* name = PyTuple_GET_ITEM(kwnames, k);
+        int i = 0;
+        while (i < kArguments && PyUnicode_CompareWithASCIIString(name, kArgumentNames[i]) != 0) ++i;
+        if (i == kArguments)
+            throw py::type_error("project() got an unexpected keyword argument '" + py::str(name).cast<std::string>() +
+                                 "'");
+        if (a[i])
+            throw py::type_error(std::string("project() got multiple values for argument '") + kArgumentNames[i] + "'");
+        a[i] = args[nargs + k];
+    }
+    for (int i = 0; i < kRequired; ++i)
+        if (!a[i]) throw py::type_error(std::string("project() missing required argument '") + kArgumentNames[i] + "'");
+    return a;
+}
+
+// A NumPy float32 scalar, as NumPy lays it out (numpy/arrayscalars.h's PyFloatScalarObject).
+struct Float32Scalar {
+    PyObject_HEAD float value;
+};
+
+// focus from a Python float or a NumPy float32 (read directly: the common cases, and the ones
+// PyFloat_AsDouble is slowest for, through float32.__float__), or any number with __float__.
+float focusValue(PyObject* value, PyObject* float32Type) {
+    if (Py_TYPE(value) == reinterpret_cast<PyTypeObject*>(float32Type))
+        return reinterpret_cast<const Float32Scalar*>(value)->value;
+    const double focus = PyFloat_CheckExact(value) ? PyFloat_AS_DOUBLE(value) : PyFloat_AsDouble(value);
+    if (focus == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        throw py::type_error("focus must be a real number, got " + describeValue(value));
+    }
+    return static_cast<float>(focus);
+}
+
+bool onGpu(PyObject* on) {
+    if (!on) return false;
+    if (!PyUnicode_Check(on)) throw py::type_error("on must be 'cpu' or 'gpu', got " + describeValue(on));
+    if (PyUnicode_CompareWithASCIIString(on, "cpu") == 0) return false;
+    if (PyUnicode_CompareWithASCIIString(on, "gpu") == 0) return true;
+    throw py::value_error("on must be 'cpu' or 'gpu', got '" + py::str(on).cast<std::string>() + "'");
+}
+
+int deviceValue(PyObject* device) {
+    if (!device || device == Py_None) return -1;
+    const long value = PyLong_Check(device) || PyIndex_Check(device) ? PyLong_AsLong(device) : -1;
+    if ((!PyLong_Check(device) && !PyIndex_Check(device)) || (value == -1 && PyErr_Occurred()) ||
+        value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) {
+        PyErr_Clear();
+        throw py::type_error("device must be a CUDA device number or None, got " + describeValue(device));
+    }
+    return static_cast<int>(value);
+}
+
+// What facet.project keeps between calls, looked up once when the module is imported: the CPU
+// path (cpu/isa.h; None when FACET_ISA is wrong, chosenIsa() then says why at each call) and
+// NumPy's float32 scalar type. A tuple, the function object's `self`.
+enum Kept { kIsa, kFloat32Type, kKept };
+
+PyObject* project(PyObject* kept, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+    const std::array<PyObject*, kArguments> a = parseArguments(args, nargs, kwnames);
+    PyObject* vertices = vertexRows(a[kVertices], "vertices", kAny, false);
+    const py::ssize_t rows = py::detail::array_proxy(vertices)->dimensions[0];
+    const auto n = static_cast<std::size_t>(rows);
     if (n > std::numeric_limits<std::uint32_t>::max()) throw py::value_error("vertices: at most 2^32 - 1 rows");
-    const auto r = smallArray<9>(rotation, "R", {3, 3});
-    const auto s = smallArray<3>(shift, "shift", {3});
-    if (on != "cpu" && on != "gpu") throw py::value_error("on must be 'cpu' or 'gpu', got '" + on + "'");
-    py::array_t<float> result = out.is_none() ? py::array_t<float>({v.shape(0), py::ssize_t(3)})
-                                              : requireArray<float>(out, "out", {v.shape(0), 3}, true);
+    const auto r = smallArray<9>(a[kRotation], "R", {3, 3});
+    const auto s = smallArray<3>(a[kShift], "shift", {3});
     ProjectParams p{};
+    p.focus = focusValue(a[kFocus], PyTuple_GET_ITEM(kept, kFloat32Type));
+    const bool gpu = onGpu(a[kOn]);
+    const int device = deviceValue(a[kDevice]);
+    py::array_t<float> result =
+        !a[kOut] || a[kOut] == Py_None
+            ? newRows(rows)
+            : py::reinterpret_borrow<py::array_t<float>>(vertexRows(a[kOut], "out", rows, true));
     p.eye = {s[0], s[1], s[2]};
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) p.rotation[j][i] = r[3 * i + j]; // R's rows; glm is column-major
-    p.focus = focus;
-    const float* in = v.data();
-    float* o = result.mutable_data();
-    if (o != in && o < in + 3 * n && in < o + 3 * n)
+    p.count = static_cast<std::uint32_t>(n);
+    p.px = floatData(vertices), p.x = result.mutable_data(); // rows in, rows out (cpu/project.h)
+    if (p.x != p.px && p.x < p.px + 3 * n && p.px < p.x + 3 * n)
         throw py::value_error("out overlaps vertices without being the same array: pass out=vertices to work in place");
-    if (n == 0) return result; // nothing to launch
-    py::gil_scoped_release release;
-    if (on == "gpu")
-        projectOnGpu(in, o, n, p, device.value_or(-1));
-    else
-        projectOnCpu(in, o, n, p);
-    return result;
+    PyObject* isa = PyTuple_GET_ITEM(kept, kIsa);
+    if (n > 0) { // nothing to launch otherwise
+        std::optional<py::gil_scoped_release> release;
+        if (gpu || n >= kReleaseGilFrom) release.emplace();
+        if (gpu)
+            projectOnGpu(p.px, p.x, n, p, device);
+        else
+            projectVertexRows(p, 0, n, isa == Py_None ? chosenIsa() : static_cast<Isa>(PyLong_AsLong(isa)));
+    }
+    return result.release().ptr();
+}
+
+// facet.project as a METH_FASTCALL function rather than through pybind11's dispatcher, whose
+// argument conversion costs about as long as projecting a thousand vertices. Errors become the
+// Python exceptions pybind11 would raise for them (facet::Error as facet.Error).
+PyObject* projectEntry(PyObject* kept, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+    try {
+        return project(kept, args, nargs, kwnames);
+    } catch (py::error_already_set& e) {
+        e.restore();
+    } catch (const py::builtin_exception& e) {
+        e.set_error();
+    } catch (...) {
+        translateError(std::current_exception());
+    }
+    return nullptr;
 }
 
 } // namespace
 
 void bindProject(py::module_& m) {
-    m.def("project", &project, py::arg("vertices"), py::arg("R"), py::arg("shift"), py::arg("focus"),
-          py::arg("out") = py::none(), py::kw_only(), py::arg("on") = "cpu", py::arg("device") = py::none(),
-          "The seed's render_all_verts: d = R (v - shift), then d[:, :2] *= focus / |d[:, 2]|, for (N, 3) "
-          "float32 C-contiguous vertices; into out ((N, 3) float32, may be vertices itself) or a new array. "
-          "on='gpu' runs it on CUDA device `device`.");
+    // Static: Python keeps a pointer to the definition for as long as the function lives.
+    static PyMethodDef definition = {
+        "project", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&projectEntry)),
+        METH_FASTCALL | METH_KEYWORDS,
+        "project($module, vertices, R, shift, focus, out=None, *, on='cpu', device=None)\n--\n\n"
+        "The seed's render_all_verts: d = R (v - shift), then d[:, :2] *= focus / |d[:, 2]|, for (N, 3) "
+        "float32 C-contiguous vertices; into out ((N, 3) float32, may be vertices itself) or a new array. "
+        "on='gpu' runs it on CUDA device `device`."};
+    py::object isa = py::none(); // the CPU path chosen once, rather than by a getenv per call
+    try {
+        isa = py::int_(static_cast<int>(chosenIsa()));
+    } catch (const Error&) {
+    }
+    py::tuple kept(static_cast<std::size_t>(kKept));
+    kept[kIsa] = isa;
+    kept[kFloat32Type] = py::dtype::of<float>().attr("type");
+    m.attr("project") =
+        py::reinterpret_steal<py::object>(PyCFunction_NewEx(&definition, kept.ptr(), m.attr("__name__").ptr()));
 }
 
 } // namespace facet::python

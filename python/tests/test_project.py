@@ -55,3 +55,53 @@ def test_the_seed_example_agrees_and_times_both():
                           capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "agree: 1000 vertices" in done.stdout and "facet.project:" in done.stdout
+
+
+def test_project_takes_its_arguments_as_a_python_function_would():
+    import inspect
+
+    v = np.random.default_rng(2).uniform(-5, 5, (40, 3)).astype(np.float32)
+    R, shift = facet.Camera(yaw=10).rotation, np.array([0, 0, 20], np.float32)
+    expected = facet.project(v, R, shift, 2.0)
+    out = np.empty_like(v)
+    assert facet.project(vertices=v, R=R, shift=shift, focus=np.float32(2), out=out, on="cpu", device=None) is out
+    assert np.array_equal(out, expected)
+    assert np.array_equal(facet.project(v, R, shift=shift, focus=2), expected)
+    assert list(inspect.signature(facet.project).parameters) == ["vertices", "R", "shift", "focus", "out", "on",
+                                                                 "device"]
+    for call, words in [(lambda: facet.project(v, R, shift), "missing required argument 'focus'"),
+                        (lambda: facet.project(v, R, shift, 2.0, out, "cpu"), "from 4 to 5 positional"),
+                        (lambda: facet.project(v, R, shift, 2.0, colour=1), "unexpected keyword argument 'colour'"),
+                        (lambda: facet.project(v, R, shift, 2.0, R=R), "multiple values for argument 'R'"),
+                        (lambda: facet.project(v, R, shift, "2"), "focus must be a real number, got str"),
+                        (lambda: facet.project(v, R, shift, 2.0, on=1), "on must be 'cpu' or 'gpu'"),
+                        (lambda: facet.project(v, R, shift, 2.0, device=1.5), "device must be")]:
+        with pytest.raises(TypeError, match=words):
+            call()
+
+
+@pytest.mark.parametrize("isa", ["scalar", "avx2", "avx512"])
+def test_project_is_the_same_on_every_vector_path(isa):
+    """FACET_ISA (read when facet is imported) picks the CPU path; each gives the same numbers,
+    through every head and tail of the rows' blocks (the scalar path once returned garbage)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import numpy as np, facet, sys\n"
+            "rng = np.random.default_rng(4)\n"
+            "R, s = facet.Camera(yaw=25, pitch=10).rotation, np.array([1, 2, 30], np.float32)\n"
+            "for n in (1, 15, 16, 17, 1000):\n"
+            "    v = rng.uniform(-50, 50, (n + 5, 3)).astype(np.float32)[5:]\n"
+            "    sys.stdout.buffer.write(facet.project(v, R, s, 5.0).tobytes())\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    runs = {}
+    for name in ("scalar", isa):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, env=dict(env, FACET_ISA=name),
+                              timeout=120)
+        if done.returncode != 0 and b"does not support" in done.stderr:
+            pytest.skip(f"this CPU does not support FACET_ISA={name}")
+        assert done.returncode == 0, done.stderr.decode()
+        runs[name] = done.stdout
+    assert runs[isa] == runs["scalar"]
+    assert len(runs["scalar"]) == 4 * 3 * (1 + 15 + 16 + 17 + 1000)
