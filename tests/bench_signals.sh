@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # facet-bench stopped by SIGINT or SIGTERM while it measures: it says so, exits with 128 + the
-# signal's number, and bench.csv and bench.json still hold what it had measured, marked
-# "interrupted" (without a handler the signal kills it and nothing is written).
+# signal's number, starts no case after it, and bench.csv and bench.json still hold what it had
+# measured, marked "interrupted" (without a handler the signal kills it and nothing is written).
 # usage: bench_signals.sh FACET_BENCH WORK_DIR
 set -euo pipefail
 bench="$1" work="$2"
@@ -19,7 +19,12 @@ for sig in INT TERM; do
     if grep -q "sweep n =" "$dir/log" || ! kill -0 "$pid" 2> /dev/null; then break; fi
     sleep 0.1
   done
+  # Stopped while the log is read, so the cases it shows started are exactly those started before
+  # the signal; on SIGCONT the signal is handled before facet-bench goes on.
+  kill -STOP "$pid"
+  started="$(grep -cE '^  (sweep n =|scene )' "$dir/log" || true)"
   kill -s "$sig" "$pid"
+  kill -CONT "$pid"
   status=0
   wait "$pid" || status=$?
   cat "$dir/log"
@@ -28,7 +33,7 @@ for sig in INT TERM; do
   grep -Eq "^facet-bench: interrupted by SIG$sig after [1-9][0-9]* records$" "$dir/log" || fail "no 'interrupted' line"
   grep -q '"interrupted": true' "$dir/bench.json" 2> /dev/null || fail "bench.json is missing or not marked interrupted"
   grep -q '"section": "vertex"' "$dir/bench.json" 2> /dev/null || fail "bench.json has no vertex record"
-  ! grep -q '"section": "raster"' "$dir/bench.json" 2> /dev/null || fail "the raster section ran after the signal"
+  [ "$(grep -cE '^  (sweep n =|scene )' "$dir/log")" = "$started" ] || fail "a case started after the signal"
   [ "$(grep -c '^vertex,' "$dir/bench.csv" 2> /dev/null)" -ge 1 ] || fail "bench.csv has no vertex record"
 done
 [ "$failures" = 0 ] || exit 1

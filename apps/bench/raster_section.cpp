@@ -157,6 +157,7 @@ void runRasterSection(const Options& o, const Machine& machine, std::vector<Reco
               << std::flush;
     RasterPaths paths(o.threads > 0 ? o.threads : machine.hardwareThreads, machine.gpuDevice, o.msaa);
     for (const SceneSpec& spec : plan.scenes) {
+        if (cli::stopSignal()) return; // no scene is made and loaded after the signal
         std::cout << "  scene " << spec.name << "\n" << std::flush;
         const Model model = makeScene(spec);
         paths.setScene(model);
