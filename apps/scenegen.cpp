@@ -410,30 +410,20 @@ Written writeObj(const fs::path& path, const std::vector<Object>& scene) {
     return w;
 }
 
-// Paints each distinct texture once, writes it, and writes the MTL with each material's Kd set
-// to its texture's mean colour (what a renderer without textures should show). Returns the
-// files written.
+// Paints each distinct texture once, writes it, and writes the MTL. Kd is 1 under each map_Kd:
+// the MTL spec multiplies the texture by Kd, so the lit model shows the texture as painted (the
+// classic look draws textures alone). Returns the files written.
 std::vector<fs::path> writeMaterials(const fs::path& dir) {
     std::vector<fs::path> files{dir / "scene.mtl"};
     std::string mtl = "# facet default scene materials, written by facet-scenegen.\n";
-    std::vector<std::pair<std::string, glm::vec3>> painted;
+    std::vector<std::string> painted;
     for (const MaterialSpec& m : materials()) {
-        auto known =
-            std::find_if(painted.begin(), painted.end(), [&](const auto& p) { return p.first == m.textureFile; });
-        if (known == painted.end()) {
-            const facet::Image image = m.paint();
-            facet::writePng(dir / m.textureFile, image);
+        if (std::find(painted.begin(), painted.end(), m.textureFile) == painted.end()) {
+            facet::writePng(dir / m.textureFile, m.paint());
             files.push_back(dir / m.textureFile);
-            painted.emplace_back(m.textureFile, meanColour(image));
-            known = painted.end() - 1;
+            painted.push_back(m.textureFile);
         }
-        mtl += "\nnewmtl " + m.name + "\nKd ";
-        appendNumber(mtl, known->second.r, 3);
-        mtl += ' ';
-        appendNumber(mtl, known->second.g, 3);
-        mtl += ' ';
-        appendNumber(mtl, known->second.b, 3);
-        mtl += "\nmap_Kd " + m.textureFile + "\n";
+        mtl += "\nnewmtl " + m.name + "\nKd 1 1 1\nmap_Kd " + m.textureFile + "\n";
     }
     std::ofstream file(dir / "scene.mtl", std::ios::binary);
     file << mtl;

@@ -93,13 +93,6 @@ Image paint(std::uint32_t width, std::uint32_t height, const Paint& colour) {
     return image;
 }
 
-// The mean colour of an image: the material's Kd, shown where the texture is not.
-inline glm::vec3 meanColour(const Image& image) {
-    glm::dvec3 sum(0.0);
-    for (std::uint32_t p : image.pixels) sum += glm::dvec3(p & 0xff, (p >> 8) & 0xff, (p >> 16) & 0xff);
-    return glm::vec3(sum / (255.0 * double(image.pixels.size())));
-}
-
 // Square stone tiles in a checker of sandstone and slate, four by four, with mortar joints and
 // darkened bevels; each tile gets its own shade so the repetition is less obvious.
 inline Image stoneTiles() {
