@@ -561,14 +561,7 @@ TEST(GlReference, DefaultScene) {
                           {400, 300, TextureFilter::Nearest, false, true}};
     for (const Case& c : cases) {
         const float aspect = float(c.width) / float(c.height);
-        Camera camera = Camera::framing(model.mesh, aspect);
-        if (c.low) {
-            camera.eye = {-1.0f, 0.6f, 6.0f};
-            camera.yawDegrees = -10.0f;
-            camera.pitchDegrees = -8.0f;
-            camera.nearPlane = 0.1f;
-            camera.farPlane = 50.0f;
-        }
+        const Camera camera = test::sceneCamera(model.mesh, aspect, c.low);
         RenderSettings settings;
         settings.filter = c.filter;
         settings.headlight = c.headlight;

@@ -74,14 +74,7 @@ TEST(KernelPipeline, DefaultSceneEqualsTheCpuRenderer) {
                           {257, 130, TextureFilter::Nearest, false, false, true}};
     for (const Case& c : cases) {
         const float aspect = float(c.width) / float(c.height);
-        Camera camera = Camera::framing(model.mesh, aspect);
-        if (c.low) { // close to the ground: near-plane clipping and guard-band triangles
-            camera.eye = {-1.0f, 0.6f, 6.0f};
-            camera.yawDegrees = -10.0f;
-            camera.pitchDegrees = -8.0f;
-            camera.nearPlane = 0.1f;
-            camera.farPlane = 50.0f;
-        }
+        const Camera camera = test::sceneCamera(model.mesh, aspect, c.low);
         RenderSettings settings;
         settings.filter = c.filter;
         settings.headlight = c.headlight;

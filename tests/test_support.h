@@ -2,7 +2,9 @@
 // when something it needs is absent.
 #pragma once
 
+#include "core/camera.h"
 #include "core/frame.h"
+#include "core/mesh.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -43,6 +45,20 @@ inline std::filesystem::path sourceDir() { return FACET_SOURCE_DIR; }
 inline bool required(const char* variable) {
     const char* value = std::getenv(variable);
     return value && std::string(value) == "1";
+}
+
+// The tests' default-scene camera: facet-render's framing, or with `low` a view close to the
+// ground (near-plane clipping and guard-band triangles).
+inline Camera sceneCamera(const Mesh& mesh, float aspect, bool low) {
+    Camera camera = Camera::framing(mesh, aspect);
+    if (low) {
+        camera.eye = {-1.0f, 0.6f, 6.0f};
+        camera.yawDegrees = -10.0f;
+        camera.pitchDegrees = -8.0f;
+        camera.nearPlane = 0.1f;
+        camera.farPlane = 50.0f;
+    }
+    return camera;
 }
 
 } // namespace facet::test
