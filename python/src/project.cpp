@@ -68,62 +68,66 @@ constexpr std::size_t kReleaseGilFrom = 16384;
 // pybind11 reads them, without py::array_t's calls into NumPy: facet.project is called in loops
 // on small arrays, where those cost more than the projection. Stricter than requireArray
 // (native is little-endian here, '<' or '='), which decides and explains whatever this refuses.
-bool fitsFloats(PyObject* value, std::initializer_list<py::ssize_t> shape, bool writable = false) {
+// `arrayType` is numpy.ndarray (npy_api's, looked up once per call rather than per array).
+template <std::size_t dimensions>
+bool fitsFloats(PyTypeObject* arrayType, PyObject* value, const py::ssize_t (&shape)[dimensions],
+                bool writable = false) {
     using Api = py::detail::npy_api;
-    if (!Api::get().PyArray_Check_(value)) return false;
+    if (!PyObject_TypeCheck(value, arrayType)) return false;
     const py::detail::PyArray_Proxy* a = py::detail::array_proxy(value);
     const py::detail::PyArrayDescr_Proxy* d = py::detail::array_descriptor_proxy(a->descr);
     const int flags = Api::NPY_ARRAY_C_CONTIGUOUS_ | (writable ? Api::NPY_ARRAY_WRITEABLE_ : 0);
     if (d->type_num != Api::NPY_FLOAT_ || (d->byteorder != '=' && d->byteorder != '<') ||
-        a->nd != static_cast<int>(shape.size()) || (a->flags & flags) != flags)
+        a->nd != static_cast<int>(dimensions) || (a->flags & flags) != flags)
         return false;
-    const py::ssize_t* size = a->dimensions;
-    for (const py::ssize_t expected : shape)
-        if (const py::ssize_t got = *size++; expected != kAny && got != expected) return false;
+    for (std::size_t i = 0; i < dimensions; ++i)
+        if (shape[i] != kAny && a->dimensions[i] != shape[i]) return false;
     return true;
 }
 
 const float* floatData(PyObject* array) { return reinterpret_cast<const float*>(py::detail::array_proxy(array)->data); }
 
 // The rows of float32 `value`, or requireArray's error for what it is instead.
-PyObject* vertexRows(PyObject* value, const char* name, py::ssize_t rows, bool writable) {
-    if (!fitsFloats(value, {rows, 3}, writable)) requireArray<float>(value, name, {rows, 3}, writable);
+PyObject* vertexRows(PyTypeObject* arrayType, PyObject* value, const char* name, py::ssize_t rows, bool writable) {
+    if (!fitsFloats(arrayType, value, {rows, 3}, writable)) requireArray<float>(value, name, {rows, 3}, writable);
     return value;
 }
 
 // A small parameter (R, shift) as `count` floats; these few numbers are converted from any
 // real dtype, unlike the vertices.
-template <std::size_t count>
-std::array<float, count> smallArray(py::handle value, const char* name, std::initializer_list<py::ssize_t> shape) {
+template <std::size_t count, std::size_t dimensions>
+std::array<float, count> smallArray(PyTypeObject* arrayType, py::handle value, const char* name,
+                                    const py::ssize_t (&shape)[dimensions]) {
     std::array<float, count> out;
-    if (fitsFloats(value.ptr(), shape)) {
+    if (fitsFloats(arrayType, value.ptr(), shape)) {
         std::copy(floatData(value.ptr()), floatData(value.ptr()) + count, out.begin());
         return out;
     }
     using Floats = py::array_t<float, py::array::forcecast | py::array::c_style>;
-    // Float32 arrays as they are (the common case, and the cheap one), anything else converted.
-    const auto a = Floats::check_(value) ? py::reinterpret_borrow<Floats>(value) : Floats::ensure(value);
-    if (!a || a.ndim() != static_cast<py::ssize_t>(shape.size()) || !std::equal(shape.begin(), shape.end(), a.shape()))
-        throw py::value_error(std::string(name) + " must be an array of shape " + shapeText(shape) + ", got " +
-                              std::string(py::repr(value)));
+    const auto a = Floats::ensure(value); // any real dtype, converted
+    if (!a || a.ndim() != static_cast<py::ssize_t>(dimensions) || !std::equal(shape, shape + dimensions, a.shape()))
+        throw py::value_error(std::string(name) + " must be an array of shape " +
+                              shapeText({shape, shape + dimensions}) + ", got " + std::string(py::repr(value)));
     std::copy(a.data(), a.data() + count, out.begin());
     return out;
 }
 
-// A new C-contiguous (n, 3) float32 array, made without pybind11's shape and stride vectors.
-py::array_t<float> newRows(py::ssize_t n) {
-    const auto& api = py::detail::npy_api::get();
+// A new C-contiguous (n, 3) float32 array of `float32`, the dtype (a reference of its own is
+// handed to NumPy), made without pybind11's shape and stride vectors or a dtype lookup.
+py::object newRows(PyTypeObject* arrayType, PyObject* float32, py::ssize_t n) {
     py::ssize_t shape[2] = {n, 3};
-    PyObject* a = api.PyArray_NewFromDescr_(api.PyArray_Type_, py::dtype::of<float>().release().ptr(), 2, shape,
-                                            nullptr, nullptr, 0, nullptr);
+    Py_INCREF(float32);
+    PyObject* a =
+        py::detail::npy_api::get().PyArray_NewFromDescr_(arrayType, float32, 2, shape, nullptr, nullptr, 0, nullptr);
     if (!a) throw py::error_already_set();
-    return py::reinterpret_steal<py::array_t<float>>(a);
+    return py::reinterpret_steal<py::object>(a);
 }
 
 // facet.project's arguments, in the signature's order.
 enum Argument { kVertices, kRotation, kShift, kFocus, kOut, kOn, kDevice, kArguments };
 constexpr const char* kArgumentNames[kArguments] = {"vertices", "R", "shift", "focus", "out", "on", "device"};
 constexpr Py_ssize_t kPositional = kOn, kRequired = kOut;
+static_assert(kPositional == 5, "parseArguments copies up to five positional arguments");
 
 // The arguments of a METH_FASTCALL | METH_KEYWORDS call by position (nullptr: not given), with
 // the TypeErrors Python gives a function of this signature.
@@ -132,8 +136,17 @@ std::array<PyObject*, kArguments> parseArguments(PyObject* const* args, Py_ssize
         throw py::type_error("project() takes from " + std::to_string(kRequired) + " to " +
                              std::to_string(kPositional) + " positional arguments but " + std::to_string(nargs) +
                              " were given");
+    // Copied one by one: a memmove call, or the masked load GCC makes of a loop, costs more here
+    // (the masked load waits for the interpreter's stores of these pointers to reach the cache).
     std::array<PyObject*, kArguments> a{};
-    std::copy(args, args + nargs, a.begin());
+    switch (nargs) {
+    case 5: a[4] = args[4]; [[fallthrough]];
+    case 4: a[3] = args[3]; [[fallthrough]];
+    case 3: a[2] = args[2]; [[fallthrough]];
+    case 2: a[1] = args[1]; [[fallthrough]];
+    case 1: a[0] = args[0]; [[fallthrough]];
+    default: break;
+    }
     const Py_ssize_t keywords = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; k < keywords; ++k) {
         PyObject* name = PyTuple_GET_ITEM(kwnames, k);
@@ -189,43 +202,58 @@ int deviceValue(PyObject* device) {
 }
 
 // What facet.project keeps between calls, looked up once when the module is imported: the CPU
-// path (cpu/isa.h; None when FACET_ISA is wrong, chosenIsa() then says why at each call) and
-// NumPy's float32 scalar type. A tuple, the function object's `self`.
-enum Kept { kIsa, kFloat32Type, kKept };
+// path (cpu/isa.h; None when FACET_ISA is wrong, chosenIsa() then says why at each call),
+// NumPy's float32 scalar type, the float32 dtype (for new results) and numpy.ndarray. A tuple,
+// the function object's `self`.
+enum Kept { kIsa, kFloat32Type, kFloat32, kArrayType, kKept };
 
-PyObject* project(PyObject* kept, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-    const std::array<PyObject*, kArguments> a = parseArguments(args, nargs, kwnames);
-    PyObject* vertices = vertexRows(a[kVertices], "vertices", kAny, false);
-    const py::ssize_t rows = py::detail::array_proxy(vertices)->dimensions[0];
-    const auto n = static_cast<std::size_t>(rows);
-    if (n > std::numeric_limits<std::uint32_t>::max()) throw py::value_error("vertices: at most 2^32 - 1 rows");
-    const auto r = smallArray<9>(a[kRotation], "R", {3, 3});
-    const auto s = smallArray<3>(a[kShift], "shift", {3});
-    ProjectParams p{};
-    p.focus = focusValue(a[kFocus], PyTuple_GET_ITEM(kept, kFloat32Type));
-    const bool gpu = onGpu(a[kOn]);
-    const int device = deviceValue(a[kDevice]);
-    py::array_t<float> result =
-        !a[kOut] || a[kOut] == Py_None
-            ? newRows(rows)
-            : py::reinterpret_borrow<py::array_t<float>>(vertexRows(a[kOut], "out", rows, true));
+// The numbers of d = R (v - shift); d.xy *= focus / |d.z| for rows `in` to `out`, set field by
+// field (a ProjectParams{} is a rep stos, a tenth of a small call's own cost).
+ProjectParams rowParams(const std::array<float, 9>& r, const std::array<float, 3>& s, float focus, const float* in,
+                        float* out, std::size_t n) {
+    ProjectParams p;
+    p.px = in, p.x = out; // rows in, rows out (cpu/project.h)
+    p.py = p.pz = nullptr, p.y = p.z = nullptr;
+    p.count = static_cast<std::uint32_t>(n);
     p.eye = {s[0], s[1], s[2]};
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) p.rotation[j][i] = r[3 * i + j]; // R's rows; glm is column-major
-    p.count = static_cast<std::uint32_t>(n);
-    p.px = floatData(vertices), p.x = result.mutable_data(); // rows in, rows out (cpu/project.h)
-    if (p.x != p.px && p.x < p.px + 3 * n && p.px < p.x + 3 * n)
+    p.focus = focus;
+    return p;
+}
+
+PyObject* project(PyObject* kept, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+    const std::array<PyObject*, kArguments> a = parseArguments(args, nargs, kwnames);
+    auto* arrayType = reinterpret_cast<PyTypeObject*>(PyTuple_GET_ITEM(kept, kArrayType));
+    PyObject* vertices = vertexRows(arrayType, a[kVertices], "vertices", kAny, false);
+    const py::ssize_t rows = py::detail::array_proxy(vertices)->dimensions[0];
+    const auto n = static_cast<std::size_t>(rows);
+    if (n > std::numeric_limits<std::uint32_t>::max()) throw py::value_error("vertices: at most 2^32 - 1 rows");
+    const auto r = smallArray<9>(arrayType, a[kRotation], "R", {3, 3});
+    const auto s = smallArray<3>(arrayType, a[kShift], "shift", {3});
+    const float focus = focusValue(a[kFocus], PyTuple_GET_ITEM(kept, kFloat32Type));
+    const bool gpu = onGpu(a[kOn]);
+    const int device = deviceValue(a[kDevice]);
+    const py::object result =
+        !a[kOut] || a[kOut] == Py_None
+            ? newRows(arrayType, PyTuple_GET_ITEM(kept, kFloat32), rows)
+            : py::reinterpret_borrow<py::object>(vertexRows(arrayType, a[kOut], "out", rows, true));
+    const float* in = floatData(vertices);
+    auto* out = reinterpret_cast<float*>(py::detail::array_proxy(result.ptr())->data);
+    if (out != in && out < in + 3 * n && in < out + 3 * n)
         throw py::value_error("out overlaps vertices without being the same array: pass out=vertices to work in place");
-    PyObject* isa = PyTuple_GET_ITEM(kept, kIsa);
     if (n > 0) { // nothing to launch otherwise
+        const ProjectParams p = rowParams(r, s, focus, in, out, n);
         std::optional<py::gil_scoped_release> release;
         if (gpu || n >= kReleaseGilFrom) release.emplace();
-        if (gpu)
+        if (gpu) {
             projectOnGpu(p.px, p.x, n, p, device);
-        else
+        } else {
+            PyObject* isa = PyTuple_GET_ITEM(kept, kIsa);
             projectVertexRows(p, 0, n, isa == Py_None ? chosenIsa() : static_cast<Isa>(PyLong_AsLong(isa)));
+        }
     }
-    return result.release().ptr();
+    return result.inc_ref().ptr();
 }
 
 // facet.project as a METH_FASTCALL function rather than through pybind11's dispatcher, whose
@@ -263,6 +291,9 @@ void bindProject(py::module_& m) {
     py::tuple kept(static_cast<std::size_t>(kKept));
     kept[kIsa] = isa;
     kept[kFloat32Type] = py::dtype::of<float>().attr("type");
+    kept[kFloat32] = py::dtype::of<float>();
+    kept[kArrayType] = py::reinterpret_borrow<py::object>(
+        reinterpret_cast<PyObject*>(py::detail::npy_api::get().PyArray_Type_));
     m.attr("project") =
         py::reinterpret_steal<py::object>(PyCFunction_NewEx(&definition, kept.ptr(), m.attr("__name__").ptr()));
 }
