@@ -103,80 +103,108 @@ void projectRowsAvx2(const ProjectParams& params, const float* in, float* out, s
     projectRowsScalar(p, in + 3 * i, out + 3 * i, n - i);
 }
 
-// AVX-512: sixteen rows are three registers, 48 floats; row element f = 3 i + c (vertex i,
-// column c) is lane f % 16 of register f / 16. Each column is gathered, and each register put
-// back together, by two two-register permutations: the first takes what lies in the first two
-// registers, the second the rest from the third.
+// AVX-512: sixteen rows are three registers, 48 floats; row element f = 3 r + c (row r, column
+// c) is lane f % 16 of register f / 16. Each column is gathered by two two-register
+// permutations (the first takes what lies in the first two registers, the second the rest from
+// the third), into a lane order that lets the z column go back without any: lane l holds row
+// rowOf(l), rows 0-5 in lanes 0, 3, ..., 15, rows 6-10 in lanes 1, 4, ..., 13 and rows 11-15 in
+// lanes 2, 5, ..., 14, so a masked store of the z register's lanes 3k + g at float
+// kGroupOffset[g] + 2 puts each z where it belongs. x and y go back by one permutation per
+// register, stored where they belong (the z floats masked off): nine permutations rather than
+// twelve, on the one port they share with half the arithmetic.
 using Lanes16 = std::array<std::int32_t, 16>;
 
-// Column c: first from registers 0 and 1 (lane indices 0-31), then lanes kept (i) or from 2.
+constexpr int rowOf(int lane) { return lane % 3 == 0 ? lane / 3 : lane % 3 == 1 ? 6 + lane / 3 : 11 + lane / 3; }
+constexpr int laneOf(int row) { return row < 6 ? 3 * row : row < 11 ? 1 + 3 * (row - 6) : 2 + 3 * (row - 11); }
+constexpr int kGroupOffset[3] = {0, 17, 31};                  // 3 rowOf(g) - g
+constexpr unsigned kGroupLanes[3] = {0x9249, 0x2492, 0x4924}; // lanes 3k, 3k + 1, 3k + 2
+
+// Column c: first from registers 0 and 1 (lane indices 0-31), then lanes kept or from 2.
 constexpr Lanes16 splitFirst(int c) {
     Lanes16 l{};
-    for (int i = 0; i < 16; ++i) l[i] = 3 * i + c < 32 ? 3 * i + c : 0;
+    for (int lane = 0; lane < 16; ++lane) l[lane] = 3 * rowOf(lane) + c < 32 ? 3 * rowOf(lane) + c : 0;
     return l;
 }
 constexpr Lanes16 splitSecond(int c) {
     Lanes16 l{};
-    for (int i = 0; i < 16; ++i) l[i] = 3 * i + c < 32 ? i : 16 + (3 * i + c - 32);
+    for (int lane = 0; lane < 16; ++lane) l[lane] = 3 * rowOf(lane) + c < 32 ? lane : 3 * rowOf(lane) + c - 16;
     return l;
 }
-// Register g: first its x and y lanes from the x (0-15) and y (16-31) columns, then z's.
-constexpr Lanes16 joinFirst(int g) {
+// Register g's x lanes from the x column (0-15) and y lanes from the y column (16-31).
+constexpr Lanes16 joinXy(int g) {
     Lanes16 l{};
-    for (int lane = 0; lane < 16; ++lane)
-        l[lane] = (16 * g + lane) % 3 == 1 ? 16 + (16 * g + lane) / 3 : (16 * g + lane) / 3;
-    return l;
-}
-constexpr Lanes16 joinSecond(int g) {
-    Lanes16 l{};
-    for (int lane = 0; lane < 16; ++lane) l[lane] = (16 * g + lane) % 3 == 2 ? 16 + (16 * g + lane) / 3 : lane;
+    for (int lane = 0; lane < 16; ++lane) {
+        const int f = 16 * g + lane;
+        l[lane] = (f % 3 == 1 ? 16 : 0) + laneOf(f / 3);
+    }
     return l;
 }
 
+// For each count of rows (0-16), the lanes holding rows below it.
+constexpr std::array<unsigned, 17> rowLanes() {
+    std::array<unsigned, 17> lanes{};
+    for (unsigned count = 0; count <= 16; ++count)
+        for (int lane = 0; lane < 16; ++lane) lanes[count] |= unsigned(unsigned(rowOf(lane)) < count) << lane;
+    return lanes;
+}
+// Register g's x and y floats.
+constexpr unsigned xyFloats(int g) {
+    unsigned floats = 0;
+    for (int lane = 0; lane < 16; ++lane) floats |= unsigned((16 * g + lane) % 3 != 2) << lane;
+    return floats;
+}
+
 struct RowTranspose {
+    static constexpr std::array<unsigned, 17> rowsBelow = rowLanes();
+    static constexpr unsigned xy[3] = {xyFloats(0), xyFloats(1), xyFloats(2)};
     static constexpr Lanes16 split[2][3] = {{splitFirst(0), splitFirst(1), splitFirst(2)},
                                             {splitSecond(0), splitSecond(1), splitSecond(2)}};
-    static constexpr Lanes16 join[2][3] = {{joinFirst(0), joinFirst(1), joinFirst(2)},
-                                           {joinSecond(0), joinSecond(1), joinSecond(2)}};
+    static constexpr Lanes16 join[3] = {joinXy(0), joinXy(1), joinXy(2)};
 };
 
 #define FACET_AVX512 __attribute__((target("avx512f,avx512vl")))
 
 FACET_AVX512 inline __m512i lanes(const Lanes16& l) { return _mm512_loadu_si512(l.data()); }
 
-// Up to sixteen rows, `count` of them (all lanes past them are left alone).
-FACET_AVX512 inline void projectSixteen(const ProjectParams& p, const float* in, float* out, std::size_t count,
-                                        const __m512i (&split)[2][3], const __m512i (&join)[2][3]) {
-    const unsigned floats = static_cast<unsigned>(3 * count);
-    const auto mask = [&](unsigned g) {
+// Up to sixteen rows, `count` of them (no float past them is read or written).
+FACET_AVX512 inline void projectSixteen(const ProjectParams& p, const float* in, float* out, unsigned count,
+                                        const __m512i (&split)[2][3], const __m512i (&join)[3]) {
+    const unsigned floats = 3 * count;
+    const auto below = [&](unsigned g) { // register g's floats below 3 count
         const unsigned n = floats > 16 * g ? std::min(floats - 16 * g, 16u) : 0u;
-        return static_cast<__mmask16>((1u << n) - 1u);
+        return (1u << n) - 1u;
     };
-    const __m512 a = _mm512_maskz_loadu_ps(mask(0), in), b = _mm512_maskz_loadu_ps(mask(1), in + 16),
-                 c = _mm512_maskz_loadu_ps(mask(2), in + 32);
+    const unsigned rows = RowTranspose::rowsBelow[count]; // the lanes of rows below count
+    const __m512 a = _mm512_maskz_loadu_ps(__mmask16(below(0)), in),
+                 b = _mm512_maskz_loadu_ps(__mmask16(below(1)), in + 16),
+                 c = _mm512_maskz_loadu_ps(__mmask16(below(2)), in + 32);
     __m512 column[3];
     for (int k = 0; k < 3; ++k)
         column[k] = _mm512_permutex2var_ps(_mm512_permutex2var_ps(a, split[0][k], b), split[1][k], c);
     projectLanes(p, column[0], column[1], column[2]);
     for (unsigned g = 0; g < 3; ++g) {
-        const __m512 xy = _mm512_permutex2var_ps(column[0], join[0][g], column[1]);
-        _mm512_mask_storeu_ps(out + 16 * g, mask(g), _mm512_permutex2var_ps(xy, join[1][g], column[2]));
+        _mm512_mask_storeu_ps(out + 16 * g, __mmask16(RowTranspose::xy[g] & below(g)),
+                              _mm512_permutex2var_ps(column[0], join[g], column[1]));
+        _mm512_mask_storeu_ps(out + kGroupOffset[g] + 2, __mmask16(kGroupLanes[g] & rows), column[2]);
     }
 }
 
 FACET_AVX512 void projectRowsAvx512(const ProjectParams& p, const float* in, float* out, std::size_t n) {
-    __m512i split[2][3], join[2][3];
-    for (int s = 0; s < 2; ++s)
-        for (int k = 0; k < 3; ++k)
-            split[s][k] = lanes(RowTranspose::split[s][k]), join[s][k] = lanes(RowTranspose::join[s][k]);
+    __m512i split[2][3], join[3];
+    for (int k = 0; k < 3; ++k)
+        split[0][k] = lanes(RowTranspose::split[0][k]), split[1][k] = lanes(RowTranspose::split[1][k]),
+        join[k] = lanes(RowTranspose::join[k]);
     const ProjectParams local = p; // which the stores cannot change: its numbers stay in registers
     // Sixteen rows are three cache lines: after a head of up to fifteen rows, the loads start
     // where a line does and none straddles two (which made the loop a fifth slower, in L1).
     std::size_t i = 0;
-    while (i < std::min<std::size_t>(n, 15) && reinterpret_cast<std::uintptr_t>(in + 3 * i) % 64 != 0) ++i;
-    if (i > 0) projectSixteen(local, in, out, i, split, join);
+    const auto address = reinterpret_cast<std::uintptr_t>(in);
+    if (n >= 32 && address % 4 == 0) { // a head costs more than the straddling loads of a block or two
+        i = (0u - address / 4 * 11u) % 16u; // 3 i + address / 4 = 0 (mod 16), as 3 * 11 = 1 (mod 16)
+        if (i > 0) projectSixteen(local, in, out, unsigned(i), split, join);
+    }
     for (; i + 16 <= n; i += 16) projectSixteen(local, in + 3 * i, out + 3 * i, 16, split, join);
-    if (i < n) projectSixteen(local, in + 3 * i, out + 3 * i, n - i, split, join);
+    if (i < n) projectSixteen(local, in + 3 * i, out + 3 * i, unsigned(n - i), split, join);
 }
 
 #undef FACET_AVX512
