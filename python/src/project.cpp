@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <initializer_list>
 #include <limits>
 #include <optional>
 
@@ -68,7 +67,7 @@ constexpr std::size_t kReleaseGilFrom = 16384;
 // pybind11 reads them, without py::array_t's calls into NumPy: facet.project is called in loops
 // on small arrays, where those cost more than the projection. Stricter than requireArray
 // (native is little-endian here, '<' or '='), which decides and explains whatever this refuses.
-// `arrayType` is numpy.ndarray (npy_api's, looked up once per call rather than per array).
+// `arrayType` is numpy.ndarray, kept from import (not npy_api::get() for every array).
 template <std::size_t dimensions>
 bool fitsFloats(PyTypeObject* arrayType, PyObject* value, const py::ssize_t (&shape)[dimensions],
                 bool writable = false) {
