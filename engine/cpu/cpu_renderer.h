@@ -16,6 +16,7 @@
 #include "core/transform.h"
 #include "core/triangle_stage.h"
 #include "core/triangle_setup.h"
+#include "cpu/lazy_vector.h"
 #include "cpu/raster_triangle.h"
 #include "cpu/thread_pool.h"
 
@@ -81,14 +82,16 @@ private:
     struct alignas(64) Chunk {
         // Set-up triangles in input order: the first `count` elements of each array are this
         // frame's (the arrays only grow, so the storage is reused from frame to frame).
-        std::vector<ScreenTriangle> triangles;
-        std::vector<std::uint32_t> materials; // material of each
-        std::vector<TriangleColors> colors;   // vertex colours of each (meshes with vertex colours only)
-        std::vector<TileSpan> spans;          // tiles each touches
-        std::vector<std::uint32_t> sources;   // mesh triangle of each (views that need it only)
+        // Lazy: sized for every triangle of the chunk, but only the drawn ones are written, so
+        // only their pages become resident.
+        LazyVector<ScreenTriangle> triangles;
+        LazyVector<std::uint32_t> materials; // material of each
+        LazyVector<TriangleColors> colors;   // vertex colours of each (meshes with vertex colours only)
+        LazyVector<TileSpan> spans;          // tiles each touches
+        LazyVector<std::uint32_t> sources;   // mesh triangle of each (views that need it only)
         std::size_t count = 0;
         std::vector<std::uint32_t> binOffsets;  // tile t's triangles: binTriangles[offsets[t], offsets[t+1])
-        std::vector<std::uint32_t> binTriangles;
+        LazyVector<std::uint32_t> binTriangles;
         std::vector<std::uint32_t> binFill; // scratch for filling the bins
         CpuFrameStats stats;
     };
@@ -99,7 +102,7 @@ private:
     // and its projection when it is inside them all. A vertex is shared by about six
     // triangles, and most triangles need no clipping, so they reuse these as they are.
     std::vector<std::uint8_t> outside_;
-    std::vector<ScreenVertex> projected_;
+    LazyVector<ScreenVertex> projected_; // lazy: written for the vertices inside the planes only
     std::vector<Chunk> chunks_;
     std::vector<ShadeMaterial> materials_;
     SrgbTable srgbTable_ = makeSrgbTable(); // the lit model's sRGB decode, looked up
