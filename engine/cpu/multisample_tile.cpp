@@ -12,69 +12,48 @@ namespace {
 
 constexpr std::size_t kPlane = kTileBufferElements;
 
-// One pixel's sample ids (ids[s * kPlane]) made distinct in place: plane L gets its L-th
-// distinct triangle in sample order, 0 past the last. Returns the samples each covers, nibble
-// L for layer L (a count of 8 fits 4 bits), and their number in `layers`.
-inline std::uint32_t layerPixel(std::uint32_t* ids, int samples, int& layers) {
-    const std::uint32_t first = ids[0];
-    bool same = true;
-    for (int s = 1; s < samples; ++s) same &= ids[std::size_t(s) * kPlane] == first;
-    if (same) { // the common case: one triangle covers every sample, or none does
-        for (int s = 1; s < samples; ++s) ids[std::size_t(s) * kPlane] = 0;
-        layers = first != 0 ? 1 : 0;
-        return first != 0 ? std::uint32_t(samples) : 0u;
+// Eight pixels' sample ids from element i (ids[s * kPlane]) made distinct in place: plane L
+// gets each pixel's L-th distinct triangle in sample order, 0 past its last; `counts` the
+// samples each covers, nibble L for layer L (a count of 8 fits 4 bits). Returns the most
+// layers among the eight. A layer at a time, every pixel at once: its first sample not yet in
+// a layer (id 0, no triangle, never is), and the samples sharing that id.
+template <int S>
+inline int layer8(std::uint32_t* ids, std::uint32_t* counts) {
+    const auto plane = [ids](int s) { return reinterpret_cast<__m256i*>(ids + std::size_t(s) * kPlane); };
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i id[S], left[S], any = zero;
+    for (int s = 0; s < S; ++s) {
+        id[s] = _mm256_loadu_si256(plane(s));
+        left[s] = _mm256_andnot_si256(_mm256_cmpeq_epi32(id[s], zero), _mm256_set1_epi32(-1));
+        any = _mm256_or_si256(any, left[s]);
     }
-    std::uint32_t distinct[kMaxSamples], covered[kMaxSamples];
-    int n = 0;
-    for (int s = 0; s < samples; ++s) {
-        const std::uint32_t id = ids[std::size_t(s) * kPlane];
-        if (id == 0) continue;
-        int k = 0;
-        while (k < n && distinct[k] != id) ++k;
-        if (k == n) {
-            distinct[n] = id;
-            covered[n++] = 0;
+    __m256i packed = zero;
+    int layers = 0;
+    for (; !_mm256_testz_si256(any, any); ++layers) {
+        __m256i pick = zero;
+        for (int s = S - 1; s >= 0; --s) pick = _mm256_blendv_epi8(pick, id[s], left[s]);
+        __m256i n = zero;
+        any = zero;
+        for (int s = 0; s < S; ++s) {
+            const __m256i mine = _mm256_and_si256(left[s], _mm256_cmpeq_epi32(id[s], pick));
+            n = _mm256_sub_epi32(n, mine); // mine is -1 where the sample is the layer's
+            left[s] = _mm256_andnot_si256(mine, left[s]);
+            any = _mm256_or_si256(any, left[s]);
         }
-        ++covered[k];
+        _mm256_storeu_si256(plane(layers), pick);
+        packed = _mm256_or_si256(packed, _mm256_slli_epi32(n, 4 * layers));
     }
-    std::uint32_t counts = 0;
-    for (int s = 0; s < samples; ++s) ids[std::size_t(s) * kPlane] = s < n ? distinct[s] : 0u;
-    for (int k = 0; k < n; ++k) counts |= covered[k] << (4 * k);
-    layers = n;
-    return counts;
+    for (int s = layers; s < S; ++s) _mm256_storeu_si256(plane(s), zero);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(counts), packed);
+    return layers;
 }
 
-// Eight pixels from element i at once where each has at most two distinct ids among its
-// samples, the common case (inside a triangle, or on one edge): plane 0 gets the first
-// sample's id, plane 1 the first other one, each with its count (a layer of id 0, no
-// triangle, counts 0: the resolve adds its colour 0 times; the order of layers changes no
-// sum). The other planes' ids are cleared. Returns the most layers among the eight, or -1
-// with nothing written where a pixel has more.
-inline int layerTwo8(std::uint32_t* ids, std::uint32_t* counts, int samples) {
-    const auto load = [ids](int s) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ids + std::size_t(s) * kPlane)); };
-    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1);
-    const __m256i first = load(0);
-    __m256i second = zero; // the first id other than `first`, in sample order
-    for (int s = samples - 1; s >= 1; --s) {
-        const __m256i id = load(s);
-        second = _mm256_blendv_epi8(second, id, _mm256_andnot_si256(_mm256_cmpeq_epi32(id, first), _mm256_set1_epi32(-1)));
+inline int layer8(std::uint32_t* ids, std::uint32_t* counts, int samples) {
+    switch (samples) {
+    case 2: return layer8<2>(ids, counts);
+    case 4: return layer8<4>(ids, counts);
+    default: return layer8<8>(ids, counts);
     }
-    __m256i n0 = zero, n1 = zero, either = _mm256_set1_epi32(-1);
-    for (int s = 0; s < samples; ++s) {
-        const __m256i id = load(s), is0 = _mm256_cmpeq_epi32(id, first), is1 = _mm256_cmpeq_epi32(id, second);
-        n0 = _mm256_add_epi32(n0, _mm256_and_si256(is0, one));
-        n1 = _mm256_add_epi32(n1, _mm256_andnot_si256(is0, _mm256_and_si256(is1, one)));
-        either = _mm256_and_si256(either, _mm256_or_si256(is0, is1));
-    }
-    if (_mm256_movemask_epi8(either) != -1) return -1;
-    n0 = _mm256_andnot_si256(_mm256_cmpeq_epi32(first, zero), n0); // id 0 covers nothing
-    n1 = _mm256_andnot_si256(_mm256_cmpeq_epi32(second, zero), n1);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(counts), _mm256_or_si256(n0, _mm256_slli_epi32(n1, 4)));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(ids + kPlane), _mm256_andnot_si256(_mm256_cmpeq_epi32(n1, zero), second));
-    for (int s = 2; s < samples; ++s)
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(ids + std::size_t(s) * kPlane), zero);
-    if (!_mm256_testz_si256(n1, n1)) return 2;
-    return _mm256_testz_si256(n0, n0) ? 0 : 1;
 }
 
 // resolveDepth over the samples of eight pixels from element i, into plane 0 (the same
@@ -105,15 +84,7 @@ int layerTile(const RasterContext& ctx, const TileRect& tile, const TileBuffers&
         int most = 0;
         for (std::size_t i = row; i < row + n; i += 8) {
             resolveDepth8(buffers.depth + i, samples);
-            if (const int layers = layerTwo8(buffers.ids + i, counts + i, samples); layers >= 0) {
-                most = std::max(most, layers);
-                continue;
-            }
-            for (std::size_t k = i; k < i + 8; ++k) {
-                int layers = 0;
-                counts[k] = layerPixel(buffers.ids + k, samples, layers);
-                most = std::max(most, layers);
-            }
+            most = std::max(most, layer8(buffers.ids + i, counts + i, samples));
         }
         streamRow(target.depth + std::size_t(y) * std::size_t(target.width) + std::size_t(tile.x0), buffers.depth + row, n);
         for (int s = 0; s < samples; ++s) std::fill_n(buffers.depth + row + std::size_t(s) * kPlane, n, 1.0f);
