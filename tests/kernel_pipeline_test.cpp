@@ -239,17 +239,16 @@ TEST(KernelPipeline, TileListsLongerThanABlockCullsAtOnceKeepTheDrawOrder) {
         RenderSettings settings;
         settings.msaa = msaa;
         expectSameAsCpu(model, pictureCoveringView(), settings, 128, 128, "msaa " + std::to_string(msaa));
-        settings.shading = ShadingModel::Lit;
-        expectSameAsCpu(model, pictureCoveringView(), settings, 128, 128, "lit, msaa " + std::to_string(msaa));
     }
+    RenderSettings lit;
+    lit.shading = ShadingModel::Lit;
+    expectSameAsCpu(model, pictureCoveringView(), lit, 128, 128, "lit");
     // Half-transparent (lit): blended in draw order, every tile drawn forward.
     Model glass = overlappingSmallTriangles(6000);
     Material material;
     material.opacity = 0.5f;
     glass.materials = {material};
     glass.mesh.ranges = {MaterialRange{0, 6000, 0}};
-    RenderSettings lit;
-    lit.shading = ShadingModel::Lit;
     expectSameAsCpu(glass, pictureCoveringView(), lit, 128, 128, "blended");
 }
 
