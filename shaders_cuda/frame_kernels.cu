@@ -8,11 +8,94 @@ namespace facet {
 
 namespace {
 
-constexpr unsigned kBlock = 256; // a quarter of a tile's quads for the raster kernel
+constexpr unsigned kBlock = 256;
 
 template <class Params>
 __global__ void frameKernel(Params params) {
     runThread(params, blockIdx.x * blockDim.x + threadIdx.x);
+}
+
+constexpr unsigned kWarps = kRasterBlock / 32;
+static_assert(kRasterBlock % 32 == 0, "a raster block is whole warps");
+
+// A raster block's band list (see kRasterBlock in frame_kernels.h) in shared memory: chunk c
+// of the tile's list is culled by the whole block, each thread testing kBandSlots consecutive
+// entries and writing its survivors at its place in draw order, found by an exclusive scan of
+// the threads' counts (within a warp by shuffles, across the warps through warpTotals).
+// load() is called by every thread of the block the same number of times (chunks(), the same
+// for the whole block) from the same place, as __syncthreads() and the full-mask shuffles ask.
+class DeviceBand {
+public:
+    __device__ DeviceBand(const RasterParams& p, const RasterBand& band, std::uint32_t* ids, std::uint32_t* warpTotals)
+        : tileTriangles_(p.tileTriangles), triangles_(p.triangles), rect_(band.rect), first_(p.tileStart[band.tile]),
+          last_(p.tileStart[band.tile + 1]), ids_(ids), warpTotals_(warpTotals) {}
+
+    __device__ std::uint32_t chunks() const { return bandChunks(last_ - first_); }
+
+    __device__ BandChunk load(std::uint32_t c) {
+        __syncthreads(); // every thread is done with the previous chunk's list and totals
+        const std::uint32_t base = first_ + c * kBandChunk + threadIdx.x * kBandSlots;
+        std::uint32_t id[kBandSlots];
+        unsigned keep = 0;
+#pragma unroll
+        for (std::uint32_t s = 0; s < kBandSlots; ++s) {
+            const bool inList = base + s < last_;
+            id[s] = inList ? tileTriangles_[base + s] : 0u;
+            if (inList && meetsBand(triangles_[id[s]], rect_)) keep |= 1u << s;
+        }
+        const std::uint32_t kept = static_cast<std::uint32_t>(__popc(keep));
+        const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+        std::uint32_t inclusive = kept;
+#pragma unroll
+        for (unsigned d = 1; d < 32; d *= 2) {
+            const std::uint32_t before = __shfl_up_sync(0xFFFFFFFFu, inclusive, d);
+            if (lane >= d) inclusive += before;
+        }
+        if (lane == 31) warpTotals_[warp] = inclusive;
+        __syncthreads();
+        std::uint32_t at = inclusive - kept, count = 0;
+#pragma unroll
+        for (unsigned w = 0; w < kWarps; ++w) {
+            at += w < warp ? warpTotals_[w] : 0u;
+            count += warpTotals_[w];
+        }
+#pragma unroll
+        for (std::uint32_t s = 0; s < kBandSlots; ++s)
+            if (keep >> s & 1u) ids_[at++] = id[s];
+        __syncthreads(); // the chunk's list is whole before any thread walks it
+        return BandChunk{ids_, count};
+    }
+
+private:
+    const std::uint32_t* tileTriangles_;
+    const ScreenTriangle* triangles_;
+    TileRect rect_;
+    std::uint32_t first_, last_;
+    std::uint32_t* ids_;
+    std::uint32_t* warpTotals_;
+};
+
+// The raster kernel: kRasterBlock threads a block (launchBlocks), the band's list in 4 KB of
+// static shared memory. A band past the picture returns whole, before any barrier.
+__global__ void rasterKernel(RasterParams params) {
+    __shared__ std::uint32_t ids[kBandChunk];
+    __shared__ std::uint32_t warpTotals[kWarps];
+    const RasterBand band = rasterBand(params, blockIdx.x);
+    if (!band.live) return;
+    DeviceBand list(params, band, ids, warpTotals);
+    rasterQuadThread(params, blockIdx.x * kRasterBlock + threadIdx.x, list);
+}
+
+template <class Params>
+void launchBlocks(const Params& params, std::uint32_t threads, cudaStream_t stream) {
+    const unsigned blocks = (threads + kBlock - 1) / kBlock;
+    frameKernel<<<blocks, kBlock, 0, stream>>>(params);
+}
+
+// The raster pipeline launches whole tiles (kQuadsPerTile threads each), so every block is whole.
+void launchBlocks(const RasterParams& params, std::uint32_t threads, cudaStream_t stream) {
+    const unsigned blocks = (threads + kRasterBlock - 1) / kRasterBlock;
+    rasterKernel<<<blocks, kRasterBlock, 0, stream>>>(params);
 }
 
 } // namespace
@@ -20,8 +103,7 @@ __global__ void frameKernel(Params params) {
 template <class Params>
 void launchKernel(const Params& params, std::uint32_t threads, void* stream) {
     if (threads == 0) return;
-    const unsigned blocks = (threads + kBlock - 1) / kBlock;
-    frameKernel<<<blocks, kBlock, 0, static_cast<cudaStream_t>(stream)>>>(params);
+    launchBlocks(params, threads, static_cast<cudaStream_t>(stream));
     FACET_CUDA_CHECK_LAUNCH();
 }
 

@@ -11,7 +11,8 @@
 //      (a scan of the tile counts gives each tile's range; a stable sort of the entries by
 //      tile puts each tile's triangles in draw order)
 //   4. rasterQuad      one thread per 2x2 quad of every tile: walks its tile's triangles in
-//                      order keeping the nearest per pixel (coverage and depth only), then
+//                      order (those meeting its block's band, culled by the block: see
+//                      kRasterBlock) keeping the nearest per pixel (coverage and depth only), then
 //                      shades each pixel once with its winner; it clears and writes its own
 //                      four pixels, so no two threads share a pixel and the picture is the
 //                      same bits whatever the scheduling.
@@ -29,6 +30,7 @@
 #include <cuda/atomic>
 
 #include <cstdint>
+#include <vector>
 
 namespace facet {
 
@@ -159,6 +161,95 @@ struct RasterParams {
     const std::uint32_t* triangleSources; // the mesh triangle of each; null unless the view needs them
 };
 
+// ---- rasterQuad's blocks: a band of a tile, its triangles culled once for all its threads ----
+// On the GPU the kernel runs in blocks of kRasterBlock threads: a band of kRasterBandRows quad
+// rows (64x16 pixels) of one tile. Rather than every thread walking its tile's whole list (a
+// warp tests every entry, though a small triangle meets one or two of its 32 quads), the block
+// first culls the list to the triangles whose bounds meet its band, in draw order, into shared
+// memory, and its threads walk that. The list is culled kBandChunk entries at a time (each
+// thread kBandSlots of them), so the shared list is 4 KB however long the tile's list: a
+// chunk's survivors are walked before the next chunk is culled. Every raster thread of a block
+// walks its band exactly once, chunk by chunk, and none returns before (the device's chunks
+// are filled between barriers all of its threads reach); a thread whose quad is past the
+// picture walks too, meeting nothing (triangles' bounds lie within the picture) and writing
+// nothing. The survivors are a superset of what any of the band's quads meets (quadRange), in
+// the tile list's order, so every quad walks the very same triangles in the same order.
+inline constexpr std::uint32_t kRasterBlock = 256;
+inline constexpr int kRasterBandRows = static_cast<int>(kRasterBlock) / kQuadsPerTileRow; // quad rows
+inline constexpr std::uint32_t kBandSlots = 4;
+inline constexpr std::uint32_t kBandChunk = kRasterBlock * kBandSlots;
+static_assert(kQuadsPerTile % kRasterBlock == 0 && kRasterBlock % kQuadsPerTileRow == 0,
+              "a raster block is whole quad rows of one tile");
+
+// Raster block b: its tile, its band's pixels (the quads' rows, so the first row of an
+// odd-height target's first band is -1), and whether any of its quads lies inside the picture.
+struct RasterBand {
+    std::uint32_t tile;
+    TileRect rect;
+    bool live;
+};
+
+FACET_HD RasterBand rasterBand(const RasterParams& p, std::uint32_t block) {
+    constexpr std::uint32_t bands = kQuadsPerTile / kRasterBlock;
+    const std::uint32_t tile = block / bands;
+    const TilePlace place = tilePlace(p.grid, tile);
+    const int y0 = place.y + static_cast<int>(block % bands) * 2 * kRasterBandRows;
+    const bool live = tile < static_cast<std::uint32_t>(p.grid.tilesX * p.grid.tilesY) && y0 < p.target.height;
+    return RasterBand{tile, TileRect{place.x, y0, place.x + kTileSize - 1, y0 + 2 * kRasterBandRows - 1}, live};
+}
+
+// Whether the triangle's bounds meet the band: false only where no quad of it can meet them.
+FACET_HD bool meetsBand(const ScreenTriangle& tri, const TileRect& band) {
+    return tri.minX <= band.x1 && tri.maxX >= band.x0 && tri.minY <= band.y1 && tri.maxY >= band.y0;
+}
+
+// The chunks of a tile list of `entries` entries.
+FACET_HD std::uint32_t bandChunks(std::uint32_t entries) { return (entries + kBandChunk - 1) / kBandChunk; }
+
+// One chunk's survivors: set-up triangles, in draw order.
+struct BandChunk {
+    const std::uint32_t* ids;
+    std::uint32_t count;
+};
+
+// The band's list as the host executor holds it: every chunk culled before the band's threads
+// run one after another (cullBand). The device's (frame_kernels.cu) fills each chunk in shared
+// memory between barriers; both give a thread the same chunks.
+struct HostBand {
+    const std::uint32_t* ids;      // every chunk's survivors, one after another
+    const std::uint32_t* chunkEnd; // chunk c's survivors end at ids[chunkEnd[c]]
+    std::uint32_t chunkCount;
+
+    FACET_HD std::uint32_t chunks() const { return chunkCount; }
+    FACET_HD BandChunk load(std::uint32_t c) const {
+        const std::uint32_t begin = c > 0 ? chunkEnd[c - 1] : 0u;
+        return BandChunk{ids + begin, chunkEnd[c] - begin};
+    }
+};
+
+// Culls the band's tile list into `ids` (room for the tile's entries) and `chunkEnd` (room for
+// bandChunks(entries)).
+inline HostBand cullBand(const RasterParams& p, const RasterBand& band, std::uint32_t* ids, std::uint32_t* chunkEnd) {
+    const std::uint32_t first = p.tileStart[band.tile], last = p.tileStart[band.tile + 1];
+    std::uint32_t kept = 0, chunk = 0;
+    for (std::uint32_t e = first; e < last; ++e) {
+        const std::uint32_t id = p.tileTriangles[e];
+        if (meetsBand(p.triangles[id], band.rect)) ids[kept++] = id;
+        if ((e - first) % kBandChunk == kBandChunk - 1 || e + 1 == last) chunkEnd[chunk++] = kept;
+    }
+    return HostBand{ids, chunkEnd, chunk};
+}
+
+// Calls f(id) for each triangle of the band's list, in draw order.
+template <class Band, class F>
+FACET_HD void forBandTriangles(Band& band, F&& f) {
+    const std::uint32_t chunks = band.chunks();
+    for (std::uint32_t c = 0; c < chunks; ++c) {
+        const BandChunk chunk = band.load(c);
+        for (std::uint32_t i = 0; i < chunk.count; ++i) f(chunk.ids[i]);
+    }
+}
+
 // Four values in the walk's portable quad lanes.
 FACET_HD Quad<float> quadOf(const float (&values)[4]) {
     Quad<float> q;
@@ -218,18 +309,18 @@ struct CountingQuadVisibility : QuadVisibility {
     }
 };
 
-// The walk over the quad's pixels of each of the tile's triangles (whose bounds lie within the
+// The walk over the quad's pixels of each of the band's triangles (whose bounds lie within the
 // picture, so pixels outside it are never covered).
 // With `cutouts` (the lit model outside the debug views that colour by winner), a cut-out
 // material's lanes are alpha-tested before they are written; only plain QuadVisibility asks.
-template <class Visibility>
-FACET_HD void walkQuadTriangles(const RasterParams& p, std::uint32_t tile, int qx, int qy, Visibility& visibility,
+template <class Visibility, class Band>
+FACET_HD void walkQuadTriangles(const RasterParams& p, Band& band, int qx, int qy, Visibility& visibility,
                                 bool cutouts = false) {
-    for (std::uint32_t e = p.tileStart[tile]; e < p.tileStart[tile + 1]; ++e) {
-        visibility.id = p.tileTriangles[e];
+    forBandTriangles(band, [&](std::uint32_t id) {
+        visibility.id = id;
         const ScreenTriangle& tri = p.triangles[visibility.id];
         QuadRange range;
-        if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) continue;
+        if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) return;
         const ShadeMaterial& material = p.materials[p.triangleMaterials[visibility.id]];
         if (cutouts && material.cutout) {
             CutoutQuadVisibility cutout{visibility, tri, material, p.settings.filter, qx, qy};
@@ -237,14 +328,15 @@ FACET_HD void walkQuadTriangles(const RasterParams& p, std::uint32_t tile, int q
         } else {
             walkCoverage<QuadLanes, true>(tri, range, visibility);
         }
-    }
+    });
 }
 
 // Visibility without counting. Also what the GPU cost model (cuda/kernel_work.h) asks to know
 // which pixels are shaded, and with which material.
-FACET_HD QuadVisibility quadVisibility(const RasterParams& p, std::uint32_t tile, int qx, int qy) {
+template <class Band>
+FACET_HD QuadVisibility quadVisibility(const RasterParams& p, Band& band, int qx, int qy) {
     QuadVisibility visibility{{1.0f, 1.0f, 1.0f, 1.0f}, {kNoTriangle, kNoTriangle, kNoTriangle, kNoTriangle}, 0};
-    walkQuadTriangles(p, tile, qx, qy, visibility);
+    walkQuadTriangles(p, band, qx, qy, visibility);
     return visibility;
 }
 
@@ -268,23 +360,22 @@ FACET_HD long long quadPixelIndex(const FrameView& target, int qx, int qy, int k
 // its own sample point; then per pixel each distinct winner shaded once at the pixel centre,
 // weighted by the samples it won, and the box resolve, exactly as the CPU's
 // resolveTileSamples (cpu/multisample_tile.h) adds it up, so the two agree bit for bit.
-template <int S>
-FACET_HD void rasterQuadSamples(const RasterParams& p, std::uint32_t tile, int qx, int qy) {
+template <int S, class Band>
+FACET_HD void rasterQuadSamples(const RasterParams& p, Band& band, int qx, int qy) {
     QuadVisibility visibility[S];
     FACET_UNROLL
     for (int s = 0; s < S; ++s)
         visibility[s] = QuadVisibility{{1.0f, 1.0f, 1.0f, 1.0f}, {kNoTriangle, kNoTriangle, kNoTriangle, kNoTriangle}, 0};
-    for (std::uint32_t e = p.tileStart[tile]; e < p.tileStart[tile + 1]; ++e) {
-        const std::uint32_t id = p.tileTriangles[e];
+    forBandTriangles(band, [&](std::uint32_t id) {
         const ScreenTriangle& tri = p.triangles[id];
         QuadRange range;
-        if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) continue;
+        if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) return;
         FACET_UNROLL
         for (int s = 0; s < S; ++s) {
             visibility[s].id = id;
             walkCoverage<QuadLanes, true>(tri, range, visibility[s], samplePoint(S, s));
         }
-    }
+    });
     for (int k = 0; k < 4; ++k) {
         const long long pixel = quadPixelIndex(p.target, qx, qy, k);
         if (pixel < 0) continue;
@@ -339,18 +430,18 @@ FACET_HD bool tileBlends(const RasterParams& p, std::uint32_t tile) {
 }
 
 // The quad of a tile holding a blended triangle, drawn forward: every triangle in draw order.
-FACET_HD void forwardQuad(const RasterParams& p, std::uint32_t tile, int qx, int qy) {
+template <class Band>
+FACET_HD void forwardQuad(const RasterParams& p, Band& band, int qx, int qy) {
     const std::uint32_t clear = p.settings.clearColor;
     ForwardQuadTarget target{{clear, clear, clear, clear}, {1.0f, 1.0f, 1.0f, 1.0f}, {}, p, qx, qy};
-    for (std::uint32_t e = p.tileStart[tile]; e < p.tileStart[tile + 1]; ++e) {
-        const std::uint32_t id = p.tileTriangles[e];
+    forBandTriangles(band, [&](std::uint32_t id) {
         const ScreenTriangle& tri = p.triangles[id];
         QuadRange range;
-        if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) continue;
+        if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) return;
         target.triangle = ForwardTriangle{&tri, &p.materials[p.triangleMaterials[id]],
                                           p.triangleColors ? &p.triangleColors[id] : nullptr};
         walkCoverage<QuadLanes, true>(tri, range, target);
-    }
+    });
     const FrameView& frame = p.target;
     FACET_UNROLL
     for (int k = 0; k < 4; ++k) {
@@ -361,24 +452,26 @@ FACET_HD void forwardQuad(const RasterParams& p, std::uint32_t tile, int qx, int
     }
 }
 
-// Thread i draws quad i % kQuadsPerTile of tile i / kQuadsPerTile.
-FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
+// Thread i draws quad i % kQuadsPerTile of tile i / kQuadsPerTile, walking `band`, the list of
+// its block (rasterBand(p, i / kRasterBlock), live). Every path below is the same for all of a
+// block's threads (the settings', the tile's), and each walks the band once: see kRasterBlock.
+template <class Band>
+FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i, Band& band) {
     const std::uint32_t tile = i / kQuadsPerTile, q = i % kQuadsPerTile;
     if (tile >= static_cast<std::uint32_t>(p.grid.tilesX * p.grid.tilesY)) return;
     const TilePlace place = tilePlace(p.grid, tile);
     const int qx = place.x + 2 * static_cast<int>(q % kQuadsPerTileRow);
     const int qy = place.y + 2 * static_cast<int>(q / kQuadsPerTileRow);
     const FrameView& target = p.target;
-    if (qx >= target.width || qy >= target.height) return; // the quad is past the picture
     switch (p.settings.msaa) {
-    case 2: return rasterQuadSamples<2>(p, tile, qx, qy);
-    case 4: return rasterQuadSamples<4>(p, tile, qx, qy);
-    case 8: return rasterQuadSamples<8>(p, tile, qx, qy);
+    case 2: return rasterQuadSamples<2>(p, band, qx, qy);
+    case 4: return rasterQuadSamples<4>(p, band, qx, qy);
+    case 8: return rasterQuadSamples<8>(p, band, qx, qy);
     default: break; // 1 (the pipeline refuses other counts)
     }
     const bool byWinners = viewShadesWinners(p.settings.view);
     if (!byWinners && tileBlends(p, tile)) { // a tile holding a blended triangle (lit model): drawn forward
-        forwardQuad(p, tile, qx, qy);
+        forwardQuad(p, band, qx, qy);
         return;
     }
 
@@ -387,12 +480,12 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i) {
     std::uint32_t fragments[4] = {0u, 0u, 0u, 0u};
     if (viewCountsFragments(p.settings.view)) {
         CountingQuadVisibility counting{visibility, {0u, 0u, 0u, 0u}};
-        walkQuadTriangles(p, tile, qx, qy, counting);
+        walkQuadTriangles(p, band, qx, qy, counting);
         visibility = counting;
         FACET_UNROLL
         for (int k = 0; k < 4; ++k) fragments[k] = counting.fragments[k];
     } else {
-        walkQuadTriangles(p, tile, qx, qy, visibility, !byWinners && p.settings.shading == ShadingModel::Lit);
+        walkQuadTriangles(p, band, qx, qy, visibility, !byWinners && p.settings.shading == ShadingModel::Lit);
     }
 
     // Shading: each pixel once, by its winner; the rest get the clear colour.
@@ -447,9 +540,30 @@ FACET_HD void runThread(const VertexSetupParams& p, std::uint32_t i) { vertexSet
 FACET_HD void runThread(const ClassifyParams& p, std::uint32_t i) { classifyThread(p, i); }
 FACET_HD void runThread(const TriangleCountParams& p, std::uint32_t i) { triangleCountThread(p, i); }
 FACET_HD void runThread(const TriangleWriteParams& p, std::uint32_t i) { triangleWriteThread(p, i); }
-FACET_HD void runThread(const RasterParams& p, std::uint32_t i) { rasterQuadThread(p, i); }
 FACET_HD void runThread(const DepthRangeParams& p, std::uint32_t i) { depthRangeThread(p, i); }
 FACET_HD void runThread(const ViewFinishParams& p, std::uint32_t i) { viewFinishThread(p, i); }
+
+// The host executor's block of threads [begin, end) (cuda/host_exec.h), one after another.
+template <class Params>
+void runHostBlock(const Params& p, std::uint32_t begin, std::uint32_t end) {
+    for (std::uint32_t i = begin; i < end; ++i) runThread(p, i);
+}
+
+// The raster kernel's, a band of kRasterBlock threads at a time: the band's list culled first,
+// whole, then its threads (a band past the picture is skipped whole, as the device's block
+// returns).
+inline void runHostBlock(const RasterParams& p, std::uint32_t begin, std::uint32_t end) {
+    std::vector<std::uint32_t> ids, chunkEnd;
+    for (std::uint32_t b = begin; b < end; b += kRasterBlock) {
+        const RasterBand band = rasterBand(p, b / kRasterBlock);
+        if (!band.live) continue;
+        const std::uint32_t entries = p.tileStart[band.tile + 1] - p.tileStart[band.tile];
+        ids.resize(entries);
+        chunkEnd.resize(bandChunks(entries));
+        HostBand list = cullBand(p, band, ids.data(), chunkEnd.data());
+        for (std::uint32_t i = b; i < b + kRasterBlock; ++i) rasterQuadThread(p, i, list);
+    }
+}
 
 // The kernels' names, for the host executor's log and the GPU cost model (cuda/kernel_work.h).
 inline const char* kernelName(const VertexSetupParams&) { return "vertexSetup"; }

@@ -98,9 +98,13 @@ TEST(GpuModel, CountsTheRasterWalkAndTheShadingOfAKnownScene) {
     ASSERT_EQ(stats.binEntries, 2u);
 
     const RasterCounts& r = kernels.lastRasterCounts();
+    EXPECT_EQ(r.blocks, 4u);        // the tile's four 64x16-pixel bands
+    EXPECT_EQ(r.bandChunks, 4u);    // a chunk each
+    EXPECT_EQ(r.bandEntries, 8u);   // each culls both entries ...
+    EXPECT_EQ(r.bandTriangles, 4u); // ... and keeps both in the bands of rows 0-15 and 16-31
     EXPECT_EQ(r.liveWarps, 32u);    // one warp per quad row of the tile
     EXPECT_EQ(r.liveQuads, 1024u);
-    EXPECT_EQ(r.warpEntries, 64u);  // every warp walks both entries
+    EXPECT_EQ(r.warpEntries, 32u);  // the warps of those two bands walk both entries
     EXPECT_EQ(r.walkWarps, 16u);    // quad rows 8, 10, ..., 22 meet each triangle's bounds
     EXPECT_EQ(r.walkLanes, 128u);   // 8 x 8 quads each
     EXPECT_EQ(r.tileEntries, 2u);

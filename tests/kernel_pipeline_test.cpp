@@ -15,6 +15,7 @@
 
 #include <cstring>
 #include <memory>
+#include <utility>
 #include <sstream>
 #include <vector>
 
@@ -189,6 +190,66 @@ TEST(KernelPipeline, BinEntriesAreOneTilePerTriangleAndTile) {
     EXPECT_EQ(stats.trianglesClipped, 0u);
     EXPECT_EQ(stats.binEntries, 300u);
     expectSameAsCpu(model, pictureCoveringView(), RenderSettings{}, 640, 640, "three covering triangles");
+}
+
+// `count` small triangles (about 4 pixels across at 128x128 in pictureCoveringView) in one
+// plane, scattered over the picture, each in its own colour: where they overlap the first drawn
+// keeps the pixel (equal depths), so every covered pixel shows the draw order.
+Model overlappingSmallTriangles(std::size_t count) {
+    Model model;
+    Mesh& mesh = model.mesh;
+    std::uint32_t state = 12345u;
+    const auto next = [&state] { // a linear congruential generator's top bits, in [0, 1)
+        state = state * 1664525u + 1013904223u;
+        return float(state >> 8) / float(1u << 24);
+    };
+    for (std::size_t t = 0; t < count; ++t) {
+        const float x = 3.4f * next() - 1.7f, y = 3.4f * next() - 1.7f;
+        const float r = next(), g = next(), b = next();
+        for (const auto& [dx, dy] : {std::pair{0.0f, 0.0f}, std::pair{0.12f, 0.01f}, std::pair{0.03f, 0.11f}}) {
+            mesh.px.push_back(x + dx);
+            mesh.py.push_back(y + dy);
+            mesh.pz.push_back(0.0f);
+            mesh.cr.push_back(r);
+            mesh.cg.push_back(g);
+            mesh.cb.push_back(b);
+        }
+        const auto first = static_cast<std::uint32_t>(3 * t);
+        mesh.indices.insert(mesh.indices.end(), {first, first + 1, first + 2});
+    }
+    generateNormals(mesh);
+    computeBounds(mesh);
+    return model;
+}
+
+TEST(KernelPipeline, TileListsLongerThanABlockCullsAtOnceKeepTheDrawOrder) {
+    // 6,000 triangles over 2x2 tiles: each tile's list is longer than a raster block culls into
+    // shared memory at once (kBandChunk entries), so the blocks walk their bands' triangles in
+    // chunks, and must walk them in draw order across the chunks.
+    const Model model = overlappingSmallTriangles(6000);
+    HostKernelRenderer kernels(2);
+    kernels.setWorkCounting(true);
+    Picture p(128, 128);
+    kernels.render(model, pictureCoveringView(), RenderSettings{}, p.view());
+    const RasterCounts& r = kernels.lastRasterCounts();
+    EXPECT_EQ(r.blocks, 16u);
+    EXPECT_GE(r.bandChunks, 2 * r.blocks);
+    EXPECT_LT(r.bandTriangles, r.bandEntries / 2); // a band meets about a quarter of its tile's list
+    for (const int msaa : {1, 4}) {
+        RenderSettings settings;
+        settings.msaa = msaa;
+        expectSameAsCpu(model, pictureCoveringView(), settings, 128, 128, "msaa " + std::to_string(msaa));
+    }
+    RenderSettings lit;
+    lit.shading = ShadingModel::Lit;
+    expectSameAsCpu(model, pictureCoveringView(), lit, 128, 128, "lit");
+    // Half-transparent (lit): blended in draw order, every tile drawn forward.
+    Model glass = overlappingSmallTriangles(6000);
+    Material material;
+    material.opacity = 0.5f;
+    glass.materials = {material};
+    glass.mesh.ranges = {MaterialRange{0, 6000, 0}};
+    expectSameAsCpu(glass, pictureCoveringView(), lit, 128, 128, "blended");
 }
 
 TEST(KernelPipeline, BinEntriesBeyond32BitsAreRefusedNotWrapped) {

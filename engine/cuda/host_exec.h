@@ -1,6 +1,7 @@
 // The CUDA pipeline's executor for the CPU: each "kernel launch" runs the kernel's per-thread
 // function for every thread index on the thread pool (blocks of threads as pool tasks, in any
-// order and concurrently, as on a GPU, so the libcu++ atomics are exercised). Scans and the
+// order and concurrently, as on a GPU, so the libcu++ atomics are exercised; a block's
+// threads one after another, after the raster kernel's block-wide step: runHostBlock). Scans and the
 // stable sort are the standard library's, with the results cub gives on the device. (thrust's
 // host policy would do as well, but binds a reference to a null pointer inside, which the
 // UndefinedBehaviorSanitizer pass of the tests rightly refuses.) See kernel_pipeline.h.
@@ -51,7 +52,7 @@ public:
         std::vector<T> storage_;
     };
 
-    // A block is a tile's worth of raster threads, so a raster task is one whole tile.
+    // A block is a tile's worth of raster threads (four raster blocks), so a raster task is one whole tile.
     static constexpr std::uint32_t kBlock = 1024;
 
     // From now on each step of a frame is appended to `log` (null: no logging, the default).
@@ -63,7 +64,7 @@ public:
         pool_.run((threads + kBlock - 1) / kBlock, [&](std::size_t block, int) {
             const auto begin = static_cast<std::uint32_t>(block) * kBlock;
             // The last block runs whole, as on a GPU: every per-thread function bounds-checks.
-            for (std::uint32_t i = begin; i < begin + kBlock; ++i) runThread(params, i);
+            runHostBlock(params, begin, begin + kBlock);
         });
         record(kernelName(params), threads, 0.0, t0);
     }

@@ -11,8 +11,8 @@ namespace {
 
 // ---- The raster kernel's data-dependent counts --------------------------------------------
 
-// The live quads of the warp at quad row `qy` of a tile starting at column x0: qx = x0, x0 + 2,
-// ... up to xLast (inside the picture; rasterQuadThread returns for the rest).
+// The quads of the warp at quad row `qy` of a tile starting at column x0: qx = x0, x0 + 2,
+// ... up to xLast (inside the picture; the rest meet no triangle and write nothing).
 struct WarpRow {
     int x0, xLast, qy;
     std::uint32_t lanes() const { return static_cast<std::uint32_t>((xLast - x0) / 2 + 1); }
@@ -27,22 +27,21 @@ std::uint32_t lanesInRange(const WarpRow& row, const ScreenTriangle& tri) {
     return hi >= lo ? static_cast<std::uint32_t>((hi - lo) / 2 + 1) : 0u;
 }
 
-// The list walk of one warp: every entry of the tile's list, and the walks its lanes need.
-void countWarpWalk(const RasterParams& p, std::uint32_t tile, const WarpRow& row, RasterCounts& c) {
-    const std::uint32_t first = p.tileStart[tile], last = p.tileStart[tile + 1];
+// The list walk of one warp: every entry of its band's list, and the walks its lanes need.
+void countWarpWalk(const RasterParams& p, const HostBand& band, const WarpRow& row, RasterCounts& c) {
     c.liveWarps += 1;
-    c.liveQuads += row.lanes();
-    c.warpEntries += last - first;
-    for (std::uint32_t e = first; e < last; ++e) {
-        const std::uint32_t lanes = lanesInRange(row, p.triangles[p.tileTriangles[e]]);
+    c.liveQuads += row.qy < p.target.height ? row.lanes() : 0u;
+    forBandTriangles(band, [&](std::uint32_t id) {
+        const std::uint32_t lanes = lanesInRange(row, p.triangles[id]);
+        c.warpEntries += 1;
         c.walkWarps += lanes > 0 ? 1u : 0u;
         c.walkLanes += lanes;
-    }
+    });
 }
 
 // The pixels one quad writes, and how each is shaded (the winners as the kernel finds them).
-void countQuadShading(const RasterParams& p, std::uint32_t tile, int qx, int qy, RasterCounts& c) {
-    const QuadVisibility visibility = quadVisibility(p, tile, qx, qy);
+void countQuadShading(const RasterParams& p, const HostBand& band, int qx, int qy, RasterCounts& c) {
+    const QuadVisibility visibility = quadVisibility(p, band, qx, qy);
     for (int k = 0; k < 4; ++k) {
         const int x = qx + (k & 1), y = qy + (k >> 1);
         if (x >= p.target.width || y < 0 || y >= p.target.height) continue;
@@ -62,21 +61,35 @@ void countQuadShading(const RasterParams& p, std::uint32_t tile, int qx, int qy,
 
 namespace {
 
-// One tile's share: its live warps' list walks and its quads' shading.
+// One tile's share: its live blocks' culls, their warps' list walks and their quads' shading.
 void countTile(const RasterParams& p, std::uint32_t tile, RasterCounts& c) {
-    const TilePlace place = tilePlace(p.grid, tile);
-    const int xLast = std::min(p.target.width - 1, place.x + kTileSize - 2);
-    bool live = false;
-    for (int r = 0; r < kQuadsPerTileRow && place.y + 2 * r < p.target.height; ++r) {
-        const WarpRow row{place.x, xLast, place.y + 2 * r};
-        live = true;
-        countWarpWalk(p, tile, row, c);
-        for (int qx = row.x0; qx <= row.xLast; qx += 2) countQuadShading(p, tile, qx, row.qy, c);
+    constexpr std::uint32_t bands = kQuadsPerTile / kRasterBlock;
+    const std::uint32_t entries = p.tileStart[tile + 1] - p.tileStart[tile];
+    const int xLast = std::min(p.target.width - 1, tilePlace(p.grid, tile).x + kTileSize - 2);
+    std::vector<std::uint32_t> ids(entries), chunkEnd(bandChunks(entries));
+    for (std::uint32_t b = tile * bands; b < (tile + 1) * bands; ++b) {
+        const RasterBand band = rasterBand(p, b);
+        if (!band.live) continue;
+        const HostBand list = cullBand(p, band, ids.data(), chunkEnd.data());
+        c.blocks += 1;
+        c.bandChunks += list.chunks();
+        c.bandEntries += entries;
+        c.bandTriangles += list.chunks() > 0 ? chunkEnd[list.chunks() - 1] : 0u;
+        for (int r = 0; r < kRasterBandRows; ++r) {
+            const WarpRow row{band.rect.x0, xLast, band.rect.y0 + 2 * r};
+            countWarpWalk(p, list, row, c);
+            if (row.qy >= p.target.height) continue;
+            for (int qx = row.x0; qx <= row.xLast; qx += 2) countQuadShading(p, list, qx, row.qy, c);
+        }
     }
-    if (live) c.tileEntries += p.tileStart[tile + 1] - p.tileStart[tile];
+    if (rasterBand(p, tile * bands).live) c.tileEntries += entries;
 }
 
 void add(RasterCounts& sum, const RasterCounts& c) {
+    sum.blocks += c.blocks;
+    sum.bandChunks += c.bandChunks;
+    sum.bandEntries += c.bandEntries;
+    sum.bandTriangles += c.bandTriangles;
     sum.liveWarps += c.liveWarps;
     sum.liveQuads += c.liveQuads;
     sum.warpEntries += c.warpEntries;
@@ -153,14 +166,22 @@ constexpr double kEntryBytes = 8 + 8;
 constexpr double kEntryInt = 6;
 
 // rasterQuad. A warp runs a step once for all 32 lanes, so operations are counted per warp
-// times 32 (the peak rates count lanes). Per live warp: the tile's range and the quad's place,
-// about 20 integer operations. Per (warp, entry) of the tile's list: the entry and the
-// triangle's bounds (cached: the block shares them) and quadRange, about 12 integer operations.
+// times 32 (the peak rates count lanes). Per live block and chunk of its tile's list, the cull
+// (frame_kernels.cu's DeviceBand): each of its threads tests kBandSlots entries, whether or not
+// they exist (the entry and the triangle's bounds, through the L2: every block of the tile reads
+// them; the four bound tests and the mask, about 10 integer operations a slot) and takes part
+// in the compaction (a shuffle scan of five steps, the warps' totals, the offsets, the shared
+// writes, the loop and three barriers, about 40). Per live warp: the tile's range, the band and
+// the quad's place, about 20 integer operations. Per (warp, entry) of the band's list: the id
+// from shared memory, the triangle's bounds (cached: the block shares them) and quadRange,
+// about 12 integer operations.
 // Per (warp, entry) where a lane meets the bounds, the walk: EdgeStepper (three 64-bit edge
 // functions, biases and steps, 54), the lanes' spread 18, steps 12, the cover test 32, bounds
 // masks 12, the unused step 24, pixel places 10, about 160 integer operations; and the FP32
 // part (lane places 4, barycentrics 48, depth 20, depth test 12, 84). DRAM: each tile's entry
 // and triangle once (4 + 200 B), each pixel's colour and depth once (8 B).
+constexpr double kCullSlotInt = 10;
+constexpr double kCullChunkInt = 40;
 constexpr double kWarpInt = 20;
 constexpr double kListInt = 12;
 constexpr double kWalkInt = 160;
@@ -230,7 +251,8 @@ std::string percent(double part, double whole) {
 KernelWork rasterWork(const RasterCounts& r) {
     KernelWork w;
     const double lanes = kWarpSize;
-    const double listInt = lanes * (double(r.liveWarps) * kWarpInt + double(r.warpEntries) * kListInt);
+    const double cullInt = double(r.bandChunks) * kRasterBlock * (kBandSlots * kCullSlotInt + kCullChunkInt);
+    const double listInt = cullInt + lanes * (double(r.liveWarps) * kWarpInt + double(r.warpEntries) * kListInt);
     const double walkInt = lanes * double(r.walkWarps) * kWalkInt;
     const double shadeInt = double(r.textured) * kTextureInt + double(r.trilinear) * kTrilinearInt;
     w.intOps = listInt + walkInt + shadeInt;
@@ -239,9 +261,11 @@ KernelWork rasterWork(const RasterCounts& r) {
                 double(r.lit) * kLightFp32 + double(r.vertexColored) * kVertexColorFp32;
     w.bytes = double(r.tileEntries) * kTileEntryBytes + double(r.pixels) * kPixelBytes +
               double(r.textured) * kTexelBytes;
-    w.formula = std::to_string(r.warpEntries) + " (warp, list entry) tests, " + percent(double(r.walkWarps), double(r.warpEntries)) +
+    w.formula = std::to_string(r.blocks) + " blocks cull " + std::to_string(r.bandEntries) + " tile-list entries to " +
+                std::to_string(r.bandTriangles) + " in " + std::to_string(r.bandChunks) + " chunks; " +
+                std::to_string(r.warpEntries) + " (warp, band-list entry) tests, " + percent(double(r.walkWarps), double(r.warpEntries)) +
                 " of them meeting a lane's quad (lanes used in those walks: " +
-                percent(double(r.walkLanes), lanes * double(r.walkWarps)) + "); integer operations: list tests " +
+                percent(double(r.walkLanes), lanes * double(r.walkWarps)) + "); integer operations: culls and list tests " +
                 percent(listInt, w.intOps) + ", coverage walks " + percent(walkInt, w.intOps) + ", texturing " +
                 percent(shadeInt, w.intOps) + "; " + std::to_string(r.shaded) + " of " + std::to_string(r.pixels) +
                 " pixels shaded, " + std::to_string(r.textured) + " textured";

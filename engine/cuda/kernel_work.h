@@ -25,11 +25,16 @@ namespace facet {
 inline constexpr std::uint32_t kWarpSize = 32;
 
 // What the raster kernel's threads do, counted warp by warp (32 consecutive threads: one row of
-// 32 quads of a tile). A warp runs every step any of its lanes runs.
+// 32 quads of a tile) and block by block (kRasterBlock threads: a band of a tile). A warp runs
+// every step any of its lanes runs.
 struct RasterCounts {
-    std::uint64_t liveWarps = 0;       // warps with a quad inside the picture
-    std::uint64_t liveQuads = 0;       // their quads inside the picture (threads that do not return)
-    std::uint64_t warpEntries = 0;     // (live warp, entry of its tile's list) pairs: the list walk
+    std::uint64_t blocks = 0;          // blocks with a quad inside the picture (the rest return)
+    std::uint64_t bandChunks = 0;      // chunks their culls fill (bandChunks of their tiles' lists)
+    std::uint64_t bandEntries = 0;     // entries of their tiles' lists: the culls' tests
+    std::uint64_t bandTriangles = 0;   // of those, the triangles meeting the band: the blocks' lists
+    std::uint64_t liveWarps = 0;       // the warps of those blocks (all walk their band's list)
+    std::uint64_t liveQuads = 0;       // their quads inside the picture (the rest write nothing)
+    std::uint64_t warpEntries = 0;     // (live warp, entry of its band's list) pairs: the list walk
     std::uint64_t walkWarps = 0;       // of those, pairs where some lane's quad meets the triangle's bounds
     std::uint64_t walkLanes = 0;       // (quad, triangle) pairs whose bounds meet: the walks lanes need
     std::uint64_t tileEntries = 0;     // bin entries of tiles with a live warp (each read once a tile)
