@@ -139,6 +139,14 @@ float wildFloat(std::mt19937& rng, float scale) {
     return std::uniform_real_distribution<float>(-scale, scale)(rng);
 }
 
+// A float of any bit pattern (negative, subnormal, infinite, NaN).
+float anyFloat(std::mt19937& rng) {
+    const std::uint32_t bits = std::uint32_t(rng());
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+
 // pack4 equals packRgba8 lane by lane, out-of-range and NaN channels included.
 TEST(CpuRasterEquivalence, SimdPackMatchesPackRgba8) {
     std::mt19937 rng(11);
@@ -160,14 +168,8 @@ TEST(CpuRasterEquivalence, SimdPackMatchesPackRgba8) {
 // lengths real derivatives give.
 TEST(CpuRasterEquivalence, SimdLevelOfDetailMatchesLodFromSquaredLengths) {
     std::mt19937 rng(17);
-    const auto anyFloat = [&rng]() {
-        const std::uint32_t bits = std::uint32_t(rng());
-        float f;
-        std::memcpy(&f, &bits, 4);
-        return f;
-    };
     const auto lengthSquared = [&](int kind) {
-        if (kind == 0) return anyFloat();
+        if (kind == 0) return anyFloat(rng);
         if (kind == 1) return wildFloat(rng, 1.0e3f);
         const float d = std::uniform_real_distribution<float>(0.0f, 64.0f)(rng);
         return d * d;
@@ -192,17 +194,11 @@ TEST(CpuRasterEquivalence, SimdLevelOfDetailMatchesLodFromSquaredLengths) {
 // under the default lights and under four coloured ones.
 TEST(CpuRasterEquivalence, SimdLitLanesMatchScalarLitModel) {
     std::mt19937 rng(23);
-    const auto anyFloat = [&rng]() {
-        const std::uint32_t bits = std::uint32_t(rng());
-        float f;
-        std::memcpy(&f, &bits, 4);
-        return f;
-    };
     const auto unit = [&rng]() { return std::uniform_real_distribution<float>(0.0f, 1.0f)(rng); };
     for (int n = 0; n < 200000; ++n) {
         alignas(32) float x[8], e[8], p[8];
         for (int k = 0; k < 8; ++k) {
-            x[k] = n % 3 == 0 ? anyFloat() : n % 3 == 1 ? wildFloat(rng, 2.0f) : unit();
+            x[k] = n % 3 == 0 ? anyFloat(rng) : n % 3 == 1 ? wildFloat(rng, 2.0f) : unit();
             e[k] = n % 4 == 0 ? 1.0f / 2.4f : n % 4 == 1 ? std::abs(wildFloat(rng, 1000.0f)) : float(rng() % 1001);
         }
         _mm256_store_ps(p, lanes::lanePow(lanes::F32x8(_mm256_load_ps(x)), lanes::F32x8(_mm256_load_ps(e))).v);
