@@ -144,8 +144,9 @@ inline void litColors8(const ShadeMaterial& m, const simd::Rgba8* t, __m256 nx, 
 }
 
 // The lit model's colours of the stream's pixels: its texture sampled four pixels at a time
-// (decoded to linear light per texel), lit eight at a time.
-void litStreamColors(PixelStream& s, const simd::SamplePlan4* plans, int vectors, const RasterContext& ctx,
+// (decoded to linear light per texel), lit eight at a time. Out of line, so the classic
+// look's loop in flushPixels stays as it was.
+[[gnu::noinline]] void litStreamColors(PixelStream& s, const simd::SamplePlan4* plans, int vectors, const RasterContext& ctx,
                      const TileBuffers& buffers) {
     const simd::SrgbTexel8 texel{s.material->srgbTable};
     for (int g = 0; g < vectors; g += 2) {
