@@ -7,6 +7,7 @@
 #include "core/clip.h"
 #include "cpu/cpu_renderer.h"
 #include "core/coverage_walk.h"
+#include "cpu/lit_lanes.h"
 #include "cpu/raster_triangle.h"
 #include "cpu/simd_quad.h"
 #include "cpu/stream_store.h"
@@ -138,6 +139,14 @@ float wildFloat(std::mt19937& rng, float scale) {
     return std::uniform_real_distribution<float>(-scale, scale)(rng);
 }
 
+// A float of any bit pattern (negative, subnormal, infinite, NaN).
+float anyFloat(std::mt19937& rng) {
+    const std::uint32_t bits = std::uint32_t(rng());
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+
 // pack4 equals packRgba8 lane by lane, out-of-range and NaN channels included.
 TEST(CpuRasterEquivalence, SimdPackMatchesPackRgba8) {
     std::mt19937 rng(11);
@@ -159,14 +168,8 @@ TEST(CpuRasterEquivalence, SimdPackMatchesPackRgba8) {
 // lengths real derivatives give.
 TEST(CpuRasterEquivalence, SimdLevelOfDetailMatchesLodFromSquaredLengths) {
     std::mt19937 rng(17);
-    const auto anyFloat = [&rng]() {
-        const std::uint32_t bits = std::uint32_t(rng());
-        float f;
-        std::memcpy(&f, &bits, 4);
-        return f;
-    };
     const auto lengthSquared = [&](int kind) {
-        if (kind == 0) return anyFloat();
+        if (kind == 0) return anyFloat(rng);
         if (kind == 1) return wildFloat(rng, 1.0e3f);
         const float d = std::uniform_real_distribution<float>(0.0f, 64.0f)(rng);
         return d * d;
@@ -181,6 +184,70 @@ TEST(CpuRasterEquivalence, SimdLevelOfDetailMatchesLodFromSquaredLengths) {
         for (int k = 0; k < 8; ++k)
             ASSERT_TRUE(sameFloat(lod[k], lodFromSquaredLengths(dx2[k], dy2[k])))
                 << dx2[k] << " " << dy2[k] << ": " << lod[k] << " against " << lodFromSquaredLengths(dx2[k], dy2[k]);
+    }
+}
+
+// The lit model's lanes (cpu/lit_lanes.h) equal its scalar functions per lane: lanePow equals
+// powShared over every kind of float (any bit pattern, the special values, the shininesses and
+// sRGB exponent the model uses), and litFragmentLanes and encodeFragmentLanes equal
+// litFragment and encodeFragment on random surfaces and normals (zero, NaN and huge ones too),
+// under the default lights and under four coloured ones.
+TEST(CpuRasterEquivalence, SimdLitLanesMatchScalarLitModel) {
+    std::mt19937 rng(23);
+    const auto unit = [&rng]() { return std::uniform_real_distribution<float>(0.0f, 1.0f)(rng); };
+    for (int n = 0; n < 200000; ++n) {
+        alignas(32) float x[8], e[8], p[8];
+        for (int k = 0; k < 8; ++k) {
+            x[k] = n % 3 == 0 ? anyFloat(rng) : n % 3 == 1 ? wildFloat(rng, 2.0f) : unit();
+            e[k] = n % 4 == 0 ? 1.0f / 2.4f : n % 4 == 1 ? std::abs(wildFloat(rng, 1000.0f)) : float(rng() % 1001);
+        }
+        _mm256_store_ps(p, lanes::lanePow(lanes::F32x8(_mm256_load_ps(x)), lanes::F32x8(_mm256_load_ps(e))).v);
+        for (int k = 0; k < 8; ++k)
+            ASSERT_TRUE(sameFloat(p[k], powShared(x[k], e[k]))) << x[k] << "^" << e[k] << ": " << p[k];
+    }
+    Lights coloured;
+    coloured.headlightColor = {0.9f, 0.8f, 1.0f};
+    coloured.directional[1] = {{-1.0f, 0.5f, -0.2f}, {1.0f, 0.5f, 0.25f}, 0.6f};
+    coloured.directional[2] = {{0.0f, -1.0f, 0.0f}, {0.2f, 0.4f, 1.0f}, 0.4f};
+    for (const Lights& lights : {Lights{}, coloured}) {
+        const glm::vec3 forward = glm::normalize(glm::vec3(0.3f, -0.4f, -1.0f));
+        const LightRig rig = lightRig(lights, forward);
+        for (int n = 0; n < 50000; ++n) {
+            using F = lanes::F32x8;
+            alignas(32) float kd[3][8], nv[3][8], ns[8], alpha[8];
+            for (int k = 0; k < 8; ++k) {
+                for (int c = 0; c < 3; ++c) {
+                    kd[c][k] = unit();
+                    nv[c][k] = n % 50 == 0 ? wildFloat(rng, 1.0f) : n % 7 == 0 ? 0.0f : unit() * 2.0f - 1.0f;
+                }
+                ns[k] = float(rng() % 200);
+                alpha[k] = unit();
+            }
+            const glm::vec3 ks = n % 2 ? glm::vec3(0.0f) : glm::vec3(unit(), unit(), unit());
+            const glm::vec3 ke = n % 5 ? glm::vec3(0.0f) : glm::vec3(unit(), unit(), unit());
+            const glm::vec3 ka(unit(), unit(), unit());
+            const Illumination illumination = Illumination(n % 3);
+            const auto load = [](const float (&v)[3][8]) {
+                return Vec3Lanes<F>{F(_mm256_load_ps(v[0])), F(_mm256_load_ps(v[1])), F(_mm256_load_ps(v[2]))};
+            };
+            const LitSurfaceLanes<F> s{load(kd), splat3<F>(ks), splat3<F>(ke), F(_mm256_load_ps(ns)),
+                                       F(_mm256_load_ps(alpha))};
+            const ColorLanes<F> c = encodeFragmentLanes(litFragmentLanes(s, illumination, ka, lights, rig, load(nv)));
+            alignas(32) float out[4][8];
+            _mm256_store_ps(out[0], c.r.v);
+            _mm256_store_ps(out[1], c.g.v);
+            _mm256_store_ps(out[2], c.b.v);
+            _mm256_store_ps(out[3], c.a.v);
+            for (int k = 0; k < 8; ++k) {
+                const LitSurface scalar{{kd[0][k], kd[1][k], kd[2][k]}, ks, ke, ns[k], alpha[k]};
+                const glm::vec4 want = encodeFragment(
+                    litFragment(scalar, illumination, ka, lights, {nv[0][k], nv[1][k], nv[2][k]}, forward));
+                for (int ch = 0; ch < 4; ++ch)
+                    ASSERT_TRUE(sameFloat(out[ch][k], want[ch]))
+                        << "channel " << ch << ": " << out[ch][k] << " against " << want[ch] << ", normal " << nv[0][k]
+                        << " " << nv[1][k] << " " << nv[2][k];
+            }
+        }
     }
 }
 

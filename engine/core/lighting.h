@@ -59,11 +59,31 @@ FACET_HD float srgbToLinear(float c) {
     return c <= 0.04045f ? c / 12.92f : powShared((c + 0.055f) / 1.055f, 2.4f);
 }
 
-// Linear light to sRGB-encoded, clamped into [0, 1] first.
-FACET_HD float linearToSrgb(float c) {
-    c = glm::clamp(c, 0.0f, 1.0f);
-    return c <= 0.0031308f ? c * 12.92f : 1.055f * powShared(c, 1.0f / 2.4f) - 0.055f;
+// The lit model's per-pixel math below is written once, over a lane type F: float for one
+// pixel (the kernels, the CPU's scalar path), or the CPU's SIMD lanes (cpu/lit_lanes.h, which
+// gives these primitives for them, found by argument-dependent lookup). Each lane takes both
+// sides of a choice and selects, so the lanes' operations are the float's, in the same order.
+FACET_HD float laneSelect(bool m, float a, float b) { return m ? a : b; }
+FACET_HD bool laneAny(bool m) { return m; }
+FACET_HD float laneSqrt(float x) { return glm::sqrt(x); }
+FACET_HD float laneMin(float x, float y) { return glm::min(x, y); }
+FACET_HD float laneMax(float x, float y) { return glm::max(x, y); }
+FACET_HD float lanePow(float x, float e) { return powShared(x, e); }
+
+// glm::clamp(c, 0, 1).
+template <class F>
+FACET_HD F clampUnit(F c) {
+    return laneMin(laneMax(c, F(0.0f)), F(1.0f));
 }
+
+// Linear light to sRGB-encoded, clamped into [0, 1] first.
+template <class F>
+FACET_HD F linearToSrgbLanes(F c) {
+    c = clampUnit(c);
+    return laneSelect(c <= F(0.0031308f), c * F(12.92f), F(1.055f) * lanePow(c, F(1.0f / 2.4f)) - F(0.055f));
+}
+
+FACET_HD float linearToSrgb(float c) { return linearToSrgbLanes(c); }
 
 FACET_HD glm::vec3 srgbToLinear(glm::vec3 c) { return {srgbToLinear(c.x), srgbToLinear(c.y), srgbToLinear(c.z)}; }
 FACET_HD glm::vec3 linearToSrgb(glm::vec3 c) { return {linearToSrgb(c.x), linearToSrgb(c.y), linearToSrgb(c.z)}; }
@@ -107,37 +127,100 @@ struct LightSum {
     glm::vec3 specular;
 };
 
-// One light's Blinn-Phong terms with the viewer infinitely far along -viewForward (OpenGL's
-// default light model): n and the light direction l unit length, n facing the viewer.
-FACET_HD void addLight(LightSum& sum, glm::vec3 n, glm::vec3 l, glm::vec3 toViewer, glm::vec3 radiance,
-                       float shininess, bool specular) {
-    const float nl = glm::dot(n, l);
-    if (!(nl > 0.0f)) return;
-    sum.diffuse += radiance * nl;
-    if (!specular) return;
-    const glm::vec3 h = glm::normalize(l + toViewer);
-    sum.specular += radiance * powShared(glm::max(glm::dot(n, h), 0.0f), shininess);
+// A colour or direction per lane.
+template <class F>
+struct Vec3Lanes {
+    F x, y, z;
+};
+
+template <class F>
+FACET_HD Vec3Lanes<F> splat3(glm::vec3 v) {
+    return {F(v.x), F(v.y), F(v.z)};
+}
+template <class F>
+FACET_HD Vec3Lanes<F> operator+(const Vec3Lanes<F>& a, const Vec3Lanes<F>& b) {
+    return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
+template <class F>
+FACET_HD Vec3Lanes<F> operator*(const Vec3Lanes<F>& a, const Vec3Lanes<F>& b) {
+    return {a.x * b.x, a.y * b.y, a.z * b.z};
+}
+template <class F>
+FACET_HD Vec3Lanes<F> scale3(glm::vec3 a, F s) {
+    return {F(a.x) * s, F(a.y) * s, F(a.z) * s};
+}
+// glm::dot's order: (x x' + y y') + z z'.
+template <class F>
+FACET_HD F dot3(const Vec3Lanes<F>& a, glm::vec3 b) {
+    return a.x * F(b.x) + a.y * F(b.y) + a.z * F(b.z);
+}
+template <class M, class F>
+FACET_HD Vec3Lanes<F> select3(M m, const Vec3Lanes<F>& a, const Vec3Lanes<F>& b) {
+    return {laneSelect(m, a.x, b.x), laneSelect(m, a.y, b.y), laneSelect(m, a.z, b.z)};
 }
 
-// Every light at a surface with the (interpolated, not unit) normal `normal`. Two-sided: OBJ
-// normals in the wild point either way, so the normal is turned to face the viewer. A zero
-// normal (a degenerate one) is lit as facing the viewer.
-FACET_HD LightSum sumLights(const Lights& lights, glm::vec3 normal, glm::vec3 viewForward, float shininess,
-                            bool specular) {
-    const glm::vec3 toViewer = -viewForward;
-    const float len = glm::length(normal);
-    glm::vec3 n = len > 0.0f ? normal / len : toViewer;
-    if (glm::dot(n, toViewer) < 0.0f) n = -n;
-    LightSum sum{glm::vec3(0.0f), glm::vec3(0.0f)};
-    if (lights.headlight > 0.0f)
-        addLight(sum, n, toViewer, toViewer, lights.headlightColor * lights.headlight, shininess, specular);
+// One light as every pixel sees it: its unit direction l, the Blinn-Phong halfway vector
+// between l and the viewer (infinitely far along -viewForward, OpenGL's default light model,
+// so the same at every pixel) and its radiance.
+struct LitLight {
+    glm::vec3 direction, halfway, radiance;
+};
+
+// The lights that are on, in sumLights' order (the headlight, then the directional ones).
+struct LightRig {
+    LitLight light[1 + kMaxDirectionalLights];
+    int count;
+    glm::vec3 toViewer;
+};
+
+FACET_HD LightRig lightRig(const Lights& lights, glm::vec3 viewForward) {
+    LightRig rig{};
+    rig.toViewer = -viewForward;
+    const auto add = [&rig](glm::vec3 l, glm::vec3 radiance) {
+        rig.light[rig.count++] = LitLight{l, glm::normalize(l + rig.toViewer), radiance};
+    };
+    if (lights.headlight > 0.0f) add(rig.toViewer, lights.headlightColor * lights.headlight);
     for (int i = 0; i < kMaxDirectionalLights; ++i) {
         const DirectionalLight& d = lights.directional[i];
         const float dl = glm::length(d.direction);
-        if (d.intensity > 0.0f && dl > 0.0f)
-            addLight(sum, n, d.direction / dl, toViewer, d.color * d.intensity, shininess, specular);
+        if (d.intensity > 0.0f && dl > 0.0f) add(d.direction / dl, d.color * d.intensity);
+    }
+    return rig;
+}
+
+template <class F>
+struct LightSumLanes {
+    Vec3Lanes<F> diffuse, specular;
+};
+
+// Every light at a surface with the (interpolated, not unit) normal `normal`. Two-sided: OBJ
+// normals in the wild point either way, so the normal is turned to face the viewer. A zero
+// normal (a degenerate one) is lit as facing the viewer. Per light, Blinn-Phong with n and l
+// unit length: nothing where n.l <= 0.
+template <class F>
+FACET_HD LightSumLanes<F> sumLightsLanes(const LightRig& rig, const Vec3Lanes<F>& normal, F shininess, bool specular) {
+    const F len = laneSqrt(normal.x * normal.x + normal.y * normal.y + normal.z * normal.z);
+    Vec3Lanes<F> n = select3(len > F(0.0f), Vec3Lanes<F>{normal.x / len, normal.y / len, normal.z / len},
+                             splat3<F>(rig.toViewer));
+    n = select3(dot3(n, rig.toViewer) < F(0.0f), Vec3Lanes<F>{-n.x, -n.y, -n.z}, n);
+    LightSumLanes<F> sum{splat3<F>(glm::vec3(0.0f)), splat3<F>(glm::vec3(0.0f))};
+    for (int i = 0; i < rig.count; ++i) {
+        const LitLight& light = rig.light[i];
+        const F nl = dot3(n, light.direction);
+        const auto lit = nl > F(0.0f);
+        sum.diffuse = select3(lit, sum.diffuse + scale3(light.radiance, nl), sum.diffuse);
+        if (!specular) continue;
+        const F power = lanePow(laneMax(dot3(n, light.halfway), F(0.0f)), shininess);
+        sum.specular = select3(lit, sum.specular + scale3(light.radiance, power), sum.specular);
     }
     return sum;
+}
+
+FACET_HD LightSum sumLights(const Lights& lights, glm::vec3 normal, glm::vec3 viewForward, float shininess,
+                            bool specular) {
+    const LightSumLanes<float> s =
+        sumLightsLanes(lightRig(lights, viewForward), Vec3Lanes<float>{normal.x, normal.y, normal.z}, shininess, specular);
+    return {{s.diffuse.x, s.diffuse.y, s.diffuse.z}, {s.specular.x, s.specular.y, s.specular.z}};
 }
 
 } // namespace facet

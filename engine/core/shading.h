@@ -53,23 +53,55 @@ struct LitSurface {
     float alpha;
 };
 
+// The lit surface per lane, and a colour per lane.
+template <class F>
+struct LitSurfaceLanes {
+    Vec3Lanes<F> kd, ks, ke;
+    F ns, alpha;
+};
+template <class F>
+struct ColorLanes {
+    F r, g, b, a;
+};
+
 // The lit model in linear light, clamped into [0, 1] as a fragment's colour is: kd (Ka times
 // the ambient light plus the lights' diffuse) + ks specular + ke; illum 0 is kd + ke unlit,
-// illum 1 has no specular. Alpha is the surface's.
+// illum 1 has no specular. Alpha is the surface's. Where Ks is zero in every lane the specular
+// term is left out: it adds zero (the powers are finite), so nothing changes but the time.
+template <class F>
+FACET_HD ColorLanes<F> litFragmentLanes(const LitSurfaceLanes<F>& s, Illumination illumination, glm::vec3 ka,
+                                        const Lights& lights, const LightRig& rig, const Vec3Lanes<F>& normal) {
+    Vec3Lanes<F> c = s.kd + s.ke;
+    if (illumination != Illumination::Color) {
+        const F zero(0.0f);
+        const bool specular = illumination == Illumination::Specular &&
+                              (laneAny(s.ks.x != zero) || laneAny(s.ks.y != zero) || laneAny(s.ks.z != zero));
+        const LightSumLanes<F> sum = sumLightsLanes(rig, normal, s.ns, specular);
+        c = s.kd * (splat3<F>(ka * lights.ambientColor * lights.ambient) + sum.diffuse) + s.ks * sum.specular + s.ke;
+    }
+    return {clampUnit(c.x), clampUnit(c.y), clampUnit(c.z), clampUnit(s.alpha)};
+}
+
 FACET_HD glm::vec4 litFragment(const LitSurface& s, Illumination illumination, glm::vec3 ka, const Lights& lights,
                                glm::vec3 normal, glm::vec3 viewForward) {
-    glm::vec3 c = s.kd + s.ke;
-    if (illumination != Illumination::Color) {
-        const LightSum sum =
-            sumLights(lights, normal, viewForward, s.ns, illumination == Illumination::Specular);
-        c = s.kd * (ka * lights.ambientColor * lights.ambient + sum.diffuse) + s.ks * sum.specular + s.ke;
-    }
-    return glm::clamp(glm::vec4(c, s.alpha), 0.0f, 1.0f);
+    const LitSurfaceLanes<float> lanes{{s.kd.x, s.kd.y, s.kd.z}, {s.ks.x, s.ks.y, s.ks.z}, {s.ke.x, s.ke.y, s.ke.z},
+                                       s.ns, s.alpha};
+    const ColorLanes<float> c = litFragmentLanes(lanes, illumination, ka, lights, lightRig(lights, viewForward),
+                                                 Vec3Lanes<float>{normal.x, normal.y, normal.z});
+    return {c.r, c.g, c.b, c.a};
 }
 
 // A lit fragment as stored: colour encoded to sRGB, channels in [0, 255].
+template <class F>
+FACET_HD ColorLanes<F> encodeFragmentLanes(const ColorLanes<F>& linear) {
+    const F top(255.0f);
+    return {linearToSrgbLanes(linear.r) * top, linearToSrgbLanes(linear.g) * top, linearToSrgbLanes(linear.b) * top,
+            linear.a * top};
+}
+
 FACET_HD glm::vec4 encodeFragment(glm::vec4 linear) {
-    return glm::vec4(linearToSrgb(glm::vec3(linear)) * 255.0f, linear.w * 255.0f);
+    const ColorLanes<float> c = encodeFragmentLanes(ColorLanes<float>{linear.x, linear.y, linear.z, linear.w});
+    return {c.r, c.g, c.b, c.a};
 }
 
 // Whether the lit model blends a material's fragments (d < 1) rather than writing them: in draw

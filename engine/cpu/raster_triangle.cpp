@@ -1,6 +1,7 @@
 #include "cpu/raster_triangle.h"
 #include "core/forward_draw.h"
 #include "core/quad_shading.h"
+#include "cpu/lit_lanes.h"
 #include "cpu/quad_coverage.h"
 #include "cpu/simd_quad.h"
 #include "cpu/stream_store.h"
@@ -25,6 +26,7 @@ using lanes::laneMask;
 struct ShadeJob {
     __m128 u, v;    // texel coordinates per pixel (textured materials)
     __m128 light;   // the headlight factor per pixel (1 without the headlight)
+    __m128 nx, ny, nz; // the lit model's interpolated normal per pixel
     const TileTriangle* triangle;
     float dx2, dy2; // squared lengths of the texel coordinates' derivatives (trilinear filtering)
     float lod;      // level of detail (trilinear filtering)
@@ -44,7 +46,8 @@ inline void jobTexelCoordinates(ShadeJob& job, const RasterContext& ctx) {
     job.dx2 = job.dy2 = 0.0f;
     job.light = _mm_set1_ps(1.0f);
     const bool textured = texture.levelCount > 0;
-    if (!textured && !ctx.settings.headlight) return;
+    const bool lit = ctx.settings.shading == ShadingModel::Lit;
+    if (!textured && !ctx.settings.headlight && !lit) return;
     F32x4 b[3];
     BarycentricPlane<F32x4>(tri).at(lanes::quadColumns(job.qx), lanes::quadRows(job.qy), b);
     const ScreenVertex &v0 = tri.v[0], &v1 = tri.v[1], &v2 = tri.v[2];
@@ -53,11 +56,17 @@ inline void jobTexelCoordinates(ShadeJob& job, const RasterContext& ctx) {
         return interpolate(b, F32x4(a0), F32x4(a1), F32x4(a2)).v;
     };
     const __m128 invW = attribute(v0.invW, v1.invW, v2.invW);
-    if (ctx.settings.headlight) {
+    if (ctx.settings.headlight || lit) {
         const __m128 nx = _mm_div_ps(attribute(v0.nOverW.x, v1.nOverW.x, v2.nOverW.x), invW);
         const __m128 ny = _mm_div_ps(attribute(v0.nOverW.y, v1.nOverW.y, v2.nOverW.y), invW);
         const __m128 nz = _mm_div_ps(attribute(v0.nOverW.z, v1.nOverW.z, v2.nOverW.z), invW);
-        job.light = simd::headlightFactor4(nx, ny, nz, ctx.viewForward);
+        if (lit) {
+            job.nx = nx;
+            job.ny = ny;
+            job.nz = nz;
+        } else {
+            job.light = simd::headlightFactor4(nx, ny, nz, ctx.viewForward);
+        }
     }
     if (!textured) return;
     // interpolateUv: both coordinates divided by 1/w in one division of eight lanes.
@@ -91,8 +100,11 @@ inline void jobTexelCoordinates(ShadeJob& job, const RasterContext& ctx) {
 struct PixelStream {
     static constexpr int kCapacity = 64;
     const TextureView* texture = nullptr;
+    const ShadeMaterial* material = nullptr; // the lit model's: one material per stream
+    LightRig rig{};                          // the lit model's lights for this frame
     int count = 0;
     alignas(16) float u[kCapacity + 4], v[kCapacity + 4], f[kCapacity + 4], light[kCapacity + 4];
+    alignas(16) float nx[kCapacity + 4], ny[kCapacity + 4], nz[kCapacity + 4]; // the lit model's normals
     alignas(16) std::int32_t lo[kCapacity + 4], hi[kCapacity + 4], at[kCapacity + 4];
 };
 
@@ -110,26 +122,85 @@ struct LeftPack {
 };
 constexpr LeftPack kLeftPack;
 
+// The lit model's packed colours of eight pixels of `m` with normals (nx, ny, nz), into `out`:
+// its texture's sample `t` (in linear light; null for an untextured material) applied as
+// litSurface applies it, then litFragment and encodeFragment on the lanes.
+inline void litColors8(const ShadeMaterial& m, const simd::Rgba8* t, __m256 nx, __m256 ny, __m256 nz,
+                       const LightRig& rig, const RasterContext& ctx, std::uint32_t* out) {
+    using F = lanes::F32x8;
+    LitSurfaceLanes<F> s{splat3<F>(m.kd), splat3<F>(m.ks), splat3<F>(m.ke), F(m.ns), F(m.opacity)};
+    if (t) {
+        s.kd = s.kd * Vec3Lanes<F>{F(t->r), F(t->g), F(t->b)};
+        s.alpha = s.alpha * F(t->a);
+    }
+    const ColorLanes<F> c = encodeFragmentLanes(
+        litFragmentLanes(s, m.illumination, m.ka, ctx.settings.lights, rig, Vec3Lanes<F>{F(nx), F(ny), F(nz)}));
+    const auto half = [&c](int h) {
+        const auto pick = [h](__m256 v) { return h ? _mm256_extractf128_ps(v, 1) : _mm256_castps256_ps128(v); };
+        return simd::pack4({pick(c.r.v), pick(c.g.v), pick(c.b.v), pick(c.a.v)});
+    };
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), half(0));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 4), half(1));
+}
+
+// The lit model's colours of the stream's pixels: its texture sampled four pixels at a time
+// (decoded to linear light per texel), lit eight at a time. Out of line, so the classic
+// look's loop in flushPixels stays as it was.
+[[gnu::noinline]] void litStreamColors(PixelStream& s, const simd::SamplePlan4* plans, int vectors, const RasterContext& ctx,
+                     const TileBuffers& buffers) {
+    const simd::SrgbTexel8 texel{s.material->srgbTable};
+    for (int g = 0; g < vectors; g += 2) {
+        const simd::Rgba4 a = simd::fetchSamples4(*s.texture, plans[g], texel);
+        const simd::Rgba4 b = g + 1 < vectors ? simd::fetchSamples4(*s.texture, plans[g + 1], texel) : a;
+        const simd::Rgba8 t{_mm256_set_m128(b.r, a.r), _mm256_set_m128(b.g, a.g), _mm256_set_m128(b.b, a.b),
+                            _mm256_set_m128(b.a, a.a)};
+        alignas(32) std::uint32_t colors[8];
+        litColors8(*s.material, &t, _mm256_loadu_ps(s.nx + 4 * g), _mm256_loadu_ps(s.ny + 4 * g),
+                   _mm256_loadu_ps(s.nz + 4 * g), s.rig, ctx, colors);
+        const int n = std::min(8, s.count - 4 * g);
+        for (int k = 0; k < n; ++k) buffers.color[s.at[4 * g + k]] = colors[k];
+    }
+}
+
+// Whether the vectorised passes draw the lit model's pixels of `m`: a material whose only map
+// is map_Kd, sampled bilinear or trilinear (with the CPU's sRGB table). Others (and vertex
+// colours, see shadeBatch) take the scalar path, shadeQuadPixel itself.
+inline bool litVectorised(const ShadeMaterial& m, TextureFilter filter) {
+    const bool onlyKd = m.specularMap.levelCount == 0 && m.shininessMap.levelCount == 0 &&
+                        m.emissionMap.levelCount == 0 && m.alphaMap.levelCount == 0 && m.bumpMap.levelCount == 0;
+    return onlyKd && (m.texture.levelCount == 0 || (filter != TextureFilter::Nearest && m.srgbTable));
+}
+
 // Samples the stream's pixels, four at a time, and writes their colours.
 void flushPixels(PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
     if (s.count == 0) return;
     const TextureView& texture = *s.texture;
     const simd::LevelTable levels(texture);
     const int vectors = (s.count + 3) / 4;
-    // The last vector's unused lanes sample the last pixel again, for nothing.
-    for (int k = s.count; k < 4 * vectors; ++k) {
+    const bool lit = ctx.settings.shading == ShadingModel::Lit;
+    // The last vector's unused lanes sample the last pixel again, for nothing (and the lit
+    // model's, eight lanes wide, light it again).
+    for (int k = s.count; k < (lit ? (s.count + 7) & ~7 : 4 * vectors); ++k) {
         s.u[k] = s.u[s.count - 1];
         s.v[k] = s.v[s.count - 1];
         s.f[k] = s.f[s.count - 1];
         s.light[k] = s.light[s.count - 1];
         s.lo[k] = s.lo[s.count - 1];
         s.hi[k] = s.hi[s.count - 1];
+        s.nx[k] = s.nx[s.count - 1];
+        s.ny[k] = s.ny[s.count - 1];
+        s.nz[k] = s.nz[s.count - 1];
     }
     simd::SamplePlan4 plans[PixelStream::kCapacity / 4];
     for (int g = 0; g < vectors; ++g) {
         const auto ints = [&](const std::int32_t* a) { return _mm_load_si128(reinterpret_cast<const __m128i*>(a + 4 * g)); };
         plans[g] = simd::planSamples4(levels, _mm_load_ps(s.u + 4 * g), _mm_load_ps(s.v + 4 * g), ints(s.lo), ints(s.hi),
                                       _mm_load_ps(s.f + 4 * g));
+    }
+    if (lit) {
+        litStreamColors(s, plans, vectors, ctx, buffers);
+        s.count = 0;
+        return;
     }
     for (int g = 0; g < vectors; ++g) {
         simd::Rgba4 c = simd::fetchSamples4(texture, plans[g]);
@@ -145,10 +216,13 @@ void flushPixels(PixelStream& s, const RasterContext& ctx, const TileBuffers& bu
 // Adds the pixels `job` won to the stream, first sampling what the stream holds if it is full
 // or for another texture.
 void streamPixels(PixelStream& s, const ShadeJob& job, const RasterContext& ctx, const TileBuffers& buffers) {
-    const TextureView& texture = job.triangle->material->texture;
-    if (s.texture != &texture || s.count > PixelStream::kCapacity - 4) {
+    const ShadeMaterial* material = job.triangle->material;
+    const TextureView& texture = material->texture;
+    const bool lit = ctx.settings.shading == ShadingModel::Lit;
+    if (s.texture != &texture || (lit && s.material != material) || s.count > PixelStream::kCapacity - 4) {
         flushPixels(s, ctx, buffers);
         s.texture = &texture;
+        s.material = material;
     }
     const simd::LevelChoice levels = simd::chooseLevels(texture, ctx.settings.filter, job.lod);
     const __m128i order = _mm_load_si128(reinterpret_cast<const __m128i*>(kLeftPack.order[job.mask]));
@@ -157,6 +231,11 @@ void streamPixels(PixelStream& s, const ShadeJob& job, const RasterContext& ctx,
     _mm_storeu_ps(s.u + n, _mm_permutevar_ps(job.u, order));
     _mm_storeu_ps(s.v + n, _mm_permutevar_ps(job.v, order));
     _mm_storeu_ps(s.light + n, _mm_permutevar_ps(job.light, order));
+    if (lit) {
+        _mm_storeu_ps(s.nx + n, _mm_permutevar_ps(job.nx, order));
+        _mm_storeu_ps(s.ny + n, _mm_permutevar_ps(job.ny, order));
+        _mm_storeu_ps(s.nz + n, _mm_permutevar_ps(job.nz, order));
+    }
     const __m128i places = _mm_add_epi32(_mm_set1_epi32(at), _mm_setr_epi32(0, 1, kTileBufferStride, kTileBufferStride + 1));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(s.at + n),
                      _mm_castps_si128(_mm_permutevar_ps(_mm_castsi128_ps(places), order)));
@@ -168,8 +247,14 @@ void streamPixels(PixelStream& s, const ShadeJob& job, const RasterContext& ctx,
 
 // The packed colours of a job's four pixels that the stream does not take: an untextured
 // material, or nearest filtering.
-inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx) {
+inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx, const LightRig& rig) {
     const ShadeMaterial& material = *job.triangle->material;
+    if (ctx.settings.shading == ShadingModel::Lit) {
+        alignas(32) std::uint32_t colors[8];
+        litColors8(material, nullptr, _mm256_set_m128(job.nx, job.nx), _mm256_set_m128(job.ny, job.ny),
+                   _mm256_set_m128(job.nz, job.nz), rig, ctx, colors);
+        return _mm_load_si128(reinterpret_cast<const __m128i*>(colors));
+    }
     simd::Rgba4 c{_mm_set1_ps(material.color.r), _mm_set1_ps(material.color.g), _mm_set1_ps(material.color.b),
                   _mm_set1_ps(material.color.a)};
     if (material.texture.levelCount > 0)
@@ -202,9 +287,8 @@ struct TileTriangles {
 // Shades a batch of jobs into the tile's colour buffer, each in the pixels it won.
 void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, TileTriangles drawn, const RasterContext& ctx,
                 const TileBuffers& buffers) {
-    // Every triangle has vertex colours, or none has. The lit model takes the scalar path too
-    // (its vectorised passes are not written yet).
-    if (__builtin_expect(ctx.vertexColors || ctx.settings.shading != ShadingModel::Classic, false)) {
+    // Every triangle has vertex colours, or none has.
+    if (__builtin_expect(ctx.vertexColors, false)) {
         for (int j = 0; j < count; ++j)
             shadeJobScalar(jobs[j], ctx.vertexColors ? drawn.colors[jobs[j].triangle - drawn.triangles] : nullptr, ctx,
                            buffers);
@@ -224,8 +308,13 @@ void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, TileTriangles dr
         }
     }
     const bool streamed = ctx.settings.filter != TextureFilter::Nearest;
+    const bool lit = ctx.settings.shading == ShadingModel::Lit;
     for (int j = 0; j < count; ++j) {
         const ShadeJob& job = jobs[j];
+        if (lit && !litVectorised(*job.triangle->material, ctx.settings.filter)) {
+            shadeJobScalar(job, nullptr, ctx, buffers);
+            continue;
+        }
         if (streamed && job.triangle->material->texture.levelCount > 0) {
             streamPixels(stream, job, ctx, buffers);
             continue;
@@ -234,7 +323,7 @@ void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, TileTriangles dr
         std::uint32_t* c1 = c0 + kTileBufferStride;
         const __m128i old = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(c0)),
                                                _mm_loadl_epi64(reinterpret_cast<const __m128i*>(c1)));
-        const __m128i color = _mm_blendv_epi8(old, jobColor(job, ctx), laneMask(job.mask));
+        const __m128i color = _mm_blendv_epi8(old, jobColor(job, ctx, stream.rig), laneMask(job.mask));
         _mm_storel_epi64(reinterpret_cast<__m128i*>(c0), color);
         _mm_storel_epi64(reinterpret_cast<__m128i*>(c1), _mm_unpackhi_epi64(color, color));
     }
@@ -494,6 +583,7 @@ void shadeTileColors(const TileTriangle* triangles, const TriangleColors* const*
     const __m128i zero = _mm_setzero_si128(), clear = _mm_set1_epi32(int(ctx.settings.clearColor));
     ShadeJob jobs[kShadeBatch];
     PixelStream stream;
+    if (ctx.settings.shading == ShadingModel::Lit) stream.rig = lightRig(ctx.settings.lights, ctx.viewForward);
     int count = 0;
     for (int qy = buffers.originY; qy <= tile.y1; qy += 2) {
         const std::size_t row = std::size_t(qy - buffers.originY) * kTileBufferStride;

@@ -25,9 +25,8 @@ namespace facet::simd {
 inline __m128 glmMin(__m128 x, __m128 y) { return _mm_min_ps(y, x); }
 inline __m128 glmMax(__m128 x, __m128 y) { return _mm_max_ps(y, x); }
 
-// lodFromSquaredLengths on eight lanes: the same steps as lodLog2, in integer and float lanes.
-inline __m256 lodFromSquaredLengths8(__m256 dx2, __m256 dy2) {
-    const __m256 x = _mm256_max_ps(_mm256_set1_ps(1e-20f), _mm256_max_ps(dy2, dx2)); // glm::max order
+// lodLog2 on eight lanes: the same steps, in integer and float lanes.
+inline __m256 lodLog2x8(__m256 x) {
     const __m256i bits = _mm256_castps_si256(x);
     const __m256i mantissaBits =
         _mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi32(0x7FFFFF)), _mm256_set1_epi32(0x3F800000));
@@ -42,7 +41,13 @@ inline __m256 lodFromSquaredLengths8(__m256 dx2, __m256 dy2) {
     const __m256 log2 = _mm256_add_ps(_mm256_cvtepi32_ps(e), series);
     // lodLog2 gives infinity and NaN back as they are.
     const __m256 finite = _mm256_cmp_ps(x, _mm256_set1_ps(HUGE_VALF), _CMP_LT_OQ);
-    return _mm256_mul_ps(_mm256_set1_ps(0.5f), _mm256_blendv_ps(x, log2, finite));
+    return _mm256_blendv_ps(x, log2, finite);
+}
+
+// lodFromSquaredLengths on eight lanes.
+inline __m256 lodFromSquaredLengths8(__m256 dx2, __m256 dy2) {
+    const __m256 x = _mm256_max_ps(_mm256_set1_ps(1e-20f), _mm256_max_ps(dy2, dx2)); // glm::max order
+    return _mm256_mul_ps(_mm256_set1_ps(0.5f), lodLog2x8(x));
 }
 
 // A colour per lane, channel by channel.
@@ -200,12 +205,31 @@ inline Bilinear8Plan planBilinear8(const Level8& l, __m256 u, __m256 v) {
     return p;
 }
 
-inline Rgba8 fetchBilinear8(const TextureView& t, const Bilinear8Plan& p) {
+// A texel read on eight lanes (see RawTexel): the bytes as they are ...
+struct RawTexel8 {
+    Rgba8 operator()(__m256i c) const { return unpack8(c); }
+};
+
+// ... or SrgbTexel's with its table: colour in linear light, alpha in [0, 1].
+struct SrgbTexel8 {
+    const SrgbTable* table;
+    Rgba8 operator()(__m256i c) const {
+        const __m256i byte = _mm256_set1_epi32(0xFF);
+        const float* linear = table->linear;
+        return {_mm256_i32gather_ps(linear, _mm256_and_si256(c, byte), 4),
+                _mm256_i32gather_ps(linear, _mm256_and_si256(_mm256_srli_epi32(c, 8), byte), 4),
+                _mm256_i32gather_ps(linear, _mm256_and_si256(_mm256_srli_epi32(c, 16), byte), 4),
+                _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(c, 24)), _mm256_set1_ps(255.0f))};
+    }
+};
+
+template <class Texel = RawTexel8>
+inline Rgba8 fetchBilinear8(const TextureView& t, const Bilinear8Plan& p, Texel texel = {}) {
     const int* texels = reinterpret_cast<const int*>(t.texels);
-    const Rgba8 c00 = unpack8(_mm256_i32gather_epi32(texels, p.c00, 4));
-    const Rgba8 c10 = unpack8(_mm256_i32gather_epi32(texels, p.c10, 4));
-    const Rgba8 c01 = unpack8(_mm256_i32gather_epi32(texels, p.c01, 4));
-    const Rgba8 c11 = unpack8(_mm256_i32gather_epi32(texels, p.c11, 4));
+    const Rgba8 c00 = texel(_mm256_i32gather_epi32(texels, p.c00, 4));
+    const Rgba8 c10 = texel(_mm256_i32gather_epi32(texels, p.c10, 4));
+    const Rgba8 c01 = texel(_mm256_i32gather_epi32(texels, p.c01, 4));
+    const Rgba8 c11 = texel(_mm256_i32gather_epi32(texels, p.c11, 4));
 
     // (1 - a)(1 - b) c00 + a (1 - b) c10 + (1 - a) b c01 + a b c11, summed left to right.
     const __m256 one = _mm256_set1_ps(1.0f);
@@ -276,8 +300,9 @@ inline SamplePlan4 planSamples4(const LevelTable& levels, __m128 u, __m128 v, __
     return {planBilinear8(levels.lanes(_mm256_set_m128i(hi, lo)), _mm256_set_m128(u, u), _mm256_set_m128(v, v)), f};
 }
 
-inline Rgba4 fetchSamples4(const TextureView& t, const SamplePlan4& p) {
-    const Rgba8 both = fetchBilinear8(t, p.bilinear);
+template <class Texel = RawTexel8>
+inline Rgba4 fetchSamples4(const TextureView& t, const SamplePlan4& p, Texel texel = {}) {
+    const Rgba8 both = fetchBilinear8(t, p.bilinear, texel);
     // (1 - f) * lo + f * hi
     const __m128 nf = _mm_sub_ps(_mm_set1_ps(1.0f), p.f);
     const auto mix = [&](__m256 c) {
