@@ -119,6 +119,28 @@ FACET_HD void addLight(LightSum& sum, glm::vec3 n, glm::vec3 l, glm::vec3 toView
     sum.specular += radiance * powShared(glm::max(glm::dot(n, h), 0.0f), shininess);
 }
 
+// Normal mapping: the interpolated normal `normal` (not unit) turned by a tangent-space normal
+// `mapped` (a normal map's texel decoded as rgb * 2 - 1: x along the tangent, y along the
+// bitangent, z along the normal). The frame is N = normal / |normal|, T = the interpolated
+// tangent's xyz made orthogonal to N again (interpolation bends it) and unit, B = sign cross(N, T)
+// with the sign of tangent.w. Where the frame is degenerate (a zero normal or a tangent along
+// it: a mesh without tangents) the normal is returned as it is, so the surface is drawn flat.
+FACET_HD glm::vec3 perturbNormal(glm::vec3 normal, glm::vec4 tangent, glm::vec3 mapped) {
+    const float nl = glm::length(normal);
+    if (!(nl > 0.0f)) return normal;
+    const glm::vec3 n = normal / nl;
+    const glm::vec3 t3(tangent);
+    const glm::vec3 along = t3 - n * glm::dot(n, t3);
+    const float tl = glm::length(along);
+    if (!(tl > 1e-6f)) return normal;
+    const glm::vec3 t = along / tl;
+    const glm::vec3 b = (tangent.w < 0.0f ? -1.0f : 1.0f) * glm::cross(n, t);
+    return t * mapped.x + b * mapped.y + n * mapped.z;
+}
+
+// A normal map's texel (channels in [0, 1], see UnitTexel) as a tangent-space direction.
+FACET_HD glm::vec3 decodeNormalTexel(glm::vec4 texel) { return glm::vec3(texel) * 2.0f - 1.0f; }
+
 // Every light at a surface with the (interpolated, not unit) normal `normal`. Two-sided: OBJ
 // normals in the wild point either way, so the normal is turned to face the viewer. A zero
 // normal (a degenerate one) is lit as facing the viewer.

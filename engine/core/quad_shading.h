@@ -93,13 +93,25 @@ FACET_HD unsigned cutoutMask(const ScreenTriangle& tri, const ShadeMaterial& m, 
     return kept;
 }
 
+// The normal the lit model lights at the pixel of barycentrics b: the interpolated normal, turned
+// by the material's normal map (a bump map made into one at load, see asset/bump_map.h) in the
+// interpolated tangent frame where it has one.
+FACET_HD glm::vec3 litNormal(const ScreenTriangle& tri, const ShadeMaterial& m, TextureFilter filter, int qx, int qy,
+                             glm::vec3 b, float invW) {
+    const glm::vec3 n = interpolateNormal(tri, b, invW);
+    if (m.bumpMap.levelCount == 0) return n;
+    const glm::vec2 uv = interpolateUv(tri, b, invW);
+    const glm::vec4 texel = sampleMap(m.bumpMap, filter, uv, quadUvDerivatives(tri, filter, qx, qy), UnitTexel{});
+    return perturbNormal(n, interpolateTangent(tri, b, invW), decodeNormalTexel(texel));
+}
+
 // The lit model's pixel k (see shadeQuadPixel), in linear light.
 FACET_HD glm::vec4 litQuadPixel(const ScreenTriangle& tri, const ShadeMaterial& material, const RenderSettings& settings,
                                 glm::vec3 viewForward, int qx, int qy, int k, const TriangleColors* colors) {
     const glm::vec3 b = barycentrics(tri, qx + (k & 1), qy + (k >> 1));
     const float invW = interpolateInvW(tri, b);
     const LitSurface s = litSurface(tri, material, settings.filter, qx, qy, b, invW, colors);
-    const glm::vec3 n = interpolateNormal(tri, b, invW);
+    const glm::vec3 n = litNormal(tri, material, settings.filter, qx, qy, b, invW);
     return litFragment(s, material.illumination, material.ka, settings.lights, n, viewForward);
 }
 

@@ -23,6 +23,7 @@ struct MeshView {
     const float *u = nullptr, *v = nullptr;
     const float *nx = nullptr, *ny = nullptr, *nz = nullptr;
     const float *cr = nullptr, *cg = nullptr, *cb = nullptr;
+    const float *tx = nullptr, *ty = nullptr, *tz = nullptr, *tw = nullptr; // tangents: null without them
     const std::uint32_t* indices = nullptr; // three per triangle
     const MaterialRange* ranges = nullptr;  // sorted, covering every triangle
     std::uint32_t vertexCount = 0;
@@ -49,6 +50,12 @@ inline MeshView meshView(const Mesh& mesh) {
         m.cr = mesh.cr.data();
         m.cg = mesh.cg.data();
         m.cb = mesh.cb.data();
+    }
+    if (mesh.hasTangents()) {
+        m.tx = mesh.tx.data();
+        m.ty = mesh.ty.data();
+        m.tz = mesh.tz.data();
+        m.tw = mesh.tw.data();
     }
     m.indices = mesh.indices.data();
     m.ranges = mesh.ranges.data();
@@ -99,7 +106,8 @@ FACET_HD ClipVertex meshClipVertex(const MeshView& mesh, const float* dx, const 
     return ClipVertex{{dx[i], dy[i], dz[i]},
                       mesh.u ? glm::vec2(mesh.u[i], mesh.v[i]) : glm::vec2(0.0f),
                       mesh.nx ? glm::vec3(mesh.nx[i], mesh.ny[i], mesh.nz[i]) : glm::vec3(0.0f),
-                      mesh.cr ? glm::vec3(mesh.cr[i], mesh.cg[i], mesh.cb[i]) : glm::vec3(1.0f)};
+                      mesh.cr ? glm::vec3(mesh.cr[i], mesh.cg[i], mesh.cb[i]) : glm::vec3(1.0f),
+                      mesh.tx ? glm::vec4(mesh.tx[i], mesh.ty[i], mesh.tz[i], mesh.tw[i]) : glm::vec4(0.0f)};
 }
 
 // Vertex i's clip classification and, inside every plane, its projection.
