@@ -242,6 +242,23 @@ TEST(BumpMap, BumpedSurfaceIsLitByItsPerturbedNormal) {
     noTangents.mesh.tz.clear();
     noTangents.mesh.tw.clear();
     EXPECT_EQ(centre(noTangents, s), centre(flat, s));
+    // With vertex colours too, one side record holds both: the map still lights it, and the
+    // colour (red) tints it.
+    Model colored = bumped;
+    colored.mesh.cr.assign(colored.mesh.vertexCount(), 1.0f);
+    colored.mesh.cg.assign(colored.mesh.vertexCount(), 0.0f);
+    colored.mesh.cb.assign(colored.mesh.vertexCount(), 0.0f);
+    const std::uint32_t tinted = centre(colored, s);
+    EXPECT_NEAR(int(tinted & 0xFF), linearToSrgb(n.x) * 255.0f, 1.01f);
+    EXPECT_EQ(tinted & 0xFFFF00u, 0u);
+}
+
+// The tangents live in the side record (vertex_color.h), not in ScreenVertex: every set-up
+// triangle of every mesh is read by the raster stage, and those without bump maps should not
+// pay 48 bytes more each. 200 bytes is the size without tangents.
+TEST(BumpMap, SetUpTrianglesCarryNoTangents) {
+    EXPECT_EQ(sizeof(ScreenVertex), 44u);
+    EXPECT_EQ(sizeof(ScreenTriangle), 200u);
 }
 
 } // namespace

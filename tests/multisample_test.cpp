@@ -86,7 +86,7 @@ TEST(Multisample, UnsupportedCountsAreRefused) {
 }
 
 ScreenVertex vertexAt(glm::vec2 p, float depth) {
-    return ScreenVertex{{snapToFixed(p.x), snapToFixed(p.y)}, p, depth, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f), glm::vec4(0.0f)};
+    return ScreenVertex{{snapToFixed(p.x), snapToFixed(p.y)}, p, depth, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)};
 }
 
 // The plain definition: triangles drawn one by one, every sample of every pixel tested on its

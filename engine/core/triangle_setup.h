@@ -18,7 +18,6 @@ struct ScreenVertex {
     float invW;        // 1 / d.z
     glm::vec2 uvOverW; // uv / d.z
     glm::vec3 nOverW;  // n / d.z
-    glm::vec4 tOverW;  // tangent (xyz, handedness w) / d.z; zero for a mesh without tangents
 };
 
 FACET_HD ScreenVertex projectVertex(const ClipVertex& v, const ViewParams& view, int width, int height) {
@@ -29,8 +28,7 @@ FACET_HD ScreenVertex projectVertex(const ClipVertex& v, const ViewParams& view,
                         windowDepth(v.d.z, view.nearPlane, view.farPlane),
                         invW,
                         v.uv * invW,
-                        v.n * invW,
-                        v.t * invW};
+                        v.n * invW};
 }
 
 struct ScreenTriangle {
@@ -176,10 +174,6 @@ FACET_HD glm::vec2 interpolateUv(const ScreenTriangle& t, glm::vec3 b, float inv
 
 FACET_HD glm::vec3 interpolateNormal(const ScreenTriangle& t, glm::vec3 b, float invW) {
     return (b.x * t.v[0].nOverW + b.y * t.v[1].nOverW + b.z * t.v[2].nOverW) / invW;
-}
-
-FACET_HD glm::vec4 interpolateTangent(const ScreenTriangle& t, glm::vec3 b, float invW) {
-    return (b.x * t.v[0].tOverW + b.y * t.v[1].tOverW + b.z * t.v[2].tOverW) / invW;
 }
 
 } // namespace facet

@@ -83,7 +83,7 @@ private:
         // frame's (the arrays only grow, so the storage is reused from frame to frame).
         std::vector<ScreenTriangle> triangles;
         std::vector<std::uint32_t> materials; // material of each
-        std::vector<TriangleColors> colors;   // vertex colours of each (meshes with vertex colours only)
+        std::vector<TriangleColors> colors;   // vertex colours, tangents of each (meshes with either only)
         std::vector<TileSpan> spans;          // tiles each touches
         std::vector<std::uint32_t> sources;   // mesh triangle of each (views that need it only)
         std::size_t count = 0;
@@ -117,7 +117,7 @@ private:
         std::vector<TileTriangle> triangles;
         std::vector<std::uint32_t> sampleCounts; // multisampling: per pixel, the samples of each layer
         std::size_t fragments = 0; // passed the depth test in this frame's tiles
-        std::vector<const TriangleColors*> colors; // of each of `triangles` (meshes with vertex colours only)
+        std::vector<const TriangleColors*> colors; // of each of `triangles` (meshes with colours or tangents only)
         std::vector<std::uint32_t> sources; // mesh triangle of each of `triangles` (views that need it only)
         std::vector<std::uint32_t> counts;  // per pixel, as ids: fragments that passed (the overdraw view only)
     };

@@ -67,7 +67,7 @@ void classifyVertices(const MeshView& mesh, const float* dx, const float* dy, co
         const __m256 pixelX = _mm256_mul_ps(_mm256_mul_ps(_mm256_add_ps(ndcX, one), half), w);
         const __m256 pixelY = _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(one, ndcY), half), h);
         const __m256 depth = _mm256_mul_ps(depthScale, _mm256_sub_ps(one, _mm256_div_ps(nearPlane, z)));
-        alignas(32) float f[15][8];
+        alignas(32) float f[11][8];
         _mm256_store_si256(reinterpret_cast<__m256i*>(f[0]), snap8(pixelX));
         _mm256_store_si256(reinterpret_cast<__m256i*>(f[1]), snap8(pixelY));
         _mm256_store_ps(f[2], pixelX);
@@ -79,10 +79,6 @@ void classifyVertices(const MeshView& mesh, const float* dx, const float* dy, co
         _mm256_store_ps(f[8], _mm256_mul_ps(loadOrZero(mesh.nx, i), invZ));
         _mm256_store_ps(f[9], _mm256_mul_ps(loadOrZero(mesh.ny, i), invZ));
         _mm256_store_ps(f[10], _mm256_mul_ps(loadOrZero(mesh.nz, i), invZ));
-        _mm256_store_ps(f[11], _mm256_mul_ps(loadOrZero(mesh.tx, i), invZ));
-        _mm256_store_ps(f[12], _mm256_mul_ps(loadOrZero(mesh.ty, i), invZ));
-        _mm256_store_ps(f[13], _mm256_mul_ps(loadOrZero(mesh.tz, i), invZ));
-        _mm256_store_ps(f[14], _mm256_mul_ps(loadOrZero(mesh.tw, i), invZ));
         for (int k = 0; k < 8; ++k) {
             if (masks[k] != 0) continue; // as the scalar function: projected only inside every plane
             ScreenVertex& s = projected[i + std::size_t(k)];
@@ -93,7 +89,6 @@ void classifyVertices(const MeshView& mesh, const float* dx, const float* dy, co
             s.invW = f[5][k];
             s.uvOverW = glm::vec2(f[6][k], f[7][k]);
             s.nOverW = glm::vec3(f[8][k], f[9][k], f[10][k]);
-            s.tOverW = glm::vec4(f[11][k], f[12][k], f[13][k], f[14][k]);
         }
     }
     for (; i < end; ++i)
