@@ -118,7 +118,7 @@ struct TriangleWriteParams {
     std::uint32_t* entryTriangle;     // ... and set-up triangle
     std::uint32_t* tileCount;         // entries per tile (zeroed before)
     TriangleCounters* counters;       // zeroed before
-    TriangleColors* triangleColors;   // vertex colours of each; null for a mesh without them
+    TriangleColors* triangleColors;   // vertex colours, tangents of each; null for a mesh without them
     std::uint32_t* triangleSources;   // the mesh triangle of each; null unless the view needs them
 };
 
@@ -157,7 +157,7 @@ struct RasterParams {
     RenderSettings settings;
     glm::vec3 viewForward;
     TileGrid grid;
-    const TriangleColors* triangleColors; // vertex colours of each; null for a mesh without them
+    const TriangleColors* triangleColors; // vertex colours, tangents of each; null for a mesh without them
     const std::uint32_t* triangleSources; // the mesh triangle of each; null unless the view needs them
 };
 

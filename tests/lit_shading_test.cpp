@@ -250,6 +250,35 @@ TEST(LitShading, MaterialSceneOnEveryPath) {
             expectLitAgreement("material scene", model, litWithTwoSuns(filter), w, h, gl.get());
 }
 
+// The material scene's floor is bump-mapped (a height map made into normals at load, tangents
+// from its UVs): lit otherwise than the same floor without its map, and drawn alike on every
+// path, from the scene's framing and from a low camera over the floor (clipped triangles, whose
+// tangents the clipper interpolates).
+TEST(LitShading, MaterialSceneFloorIsBumpMappedOnEveryPath) {
+    const Model model = loadModel(test::sourceDir() / "assets/material_scene/scene.obj");
+    ASSERT_TRUE(model.mesh.hasTangents());
+    std::size_t floor = model.materials.size();
+    for (std::size_t i = 0; i < model.materials.size(); ++i)
+        if (model.materials[i].name == "floor") floor = i;
+    ASSERT_LT(floor, model.materials.size());
+    ASSERT_GE(model.materials[floor].bumpMap, 0);
+    Model flat = model;
+    flat.materials[floor].bumpMap = -1;
+    const RenderSettings s = litWithTwoSuns(TextureFilter::Trilinear);
+    const float aspect = 480.0f / 300.0f;
+    const ViewParams low = test::sceneCamera(model.mesh, aspect, true).view(aspect);
+    test::Frame bumped(480, 300), plain(480, 300);
+    CpuRenderer(2).render(model, low, s, bumped.view());
+    CpuRenderer(2).render(flat, low, s, plain.view());
+    std::size_t changed = 0;
+    for (std::size_t i = 0; i < bumped.color.size(); ++i) changed += bumped.color[i] != plain.color[i];
+    EXPECT_GT(changed, bumped.color.size() / 20) << "the bumps change the floor's light";
+    const auto gl = glReference();
+    for (TextureFilter filter : {TextureFilter::Trilinear, TextureFilter::Nearest})
+        expectLitAgreementAt("material scene, low over the bump-mapped floor", model, low, litWithTwoSuns(filter), 480,
+                             300, gl.get());
+}
+
 TEST(LitShading, CorpusMeshesOnEveryPath) {
     const std::filesystem::path dir = test::modelsDir();
     if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no corpus at " << dir;

@@ -157,7 +157,8 @@ TEST(MtlMaterial, LoaderFillsEveryMapAndWarnsAboutMissingOnes) {
     EXPECT_EQ(full.specularMap, full.texture) << "one decoded texture for one file";
     EXPECT_EQ(full.shininessMap, full.texture);
     EXPECT_EQ(full.emissionMap, full.texture);
-    EXPECT_EQ(full.bumpMap, full.texture);
+    ASSERT_GE(full.bumpMap, 0);
+    EXPECT_NE(full.bumpMap, full.texture) << "a height map is made into a normal map of its own";
     EXPECT_EQ(full.bumpScale, 3.0f);
     ASSERT_GE(full.alphaMap, 0);
     EXPECT_NE(full.alphaMap, full.texture);

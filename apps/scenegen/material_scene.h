@@ -65,7 +65,8 @@ inline std::vector<ColouredObject> materialSceneObjects() {
     return scene;
 }
 
-// Tiles of 4 x 4 with mortar joints; the height map is the same pattern, joints low.
+// Tiles of 4 x 4 with mortar joints; the height map is the same pattern, joints low and the
+// tiles' faces slightly uneven (a noise over them), so the whole floor shows its bump map.
 inline float floorJoint(float u, float v) {
     const float fu = u * 4.0f - std::floor(u * 4.0f), fv = v * 4.0f - std::floor(v * 4.0f);
     const float d = std::min(std::min(fu, 1.0f - fu), std::min(fv, 1.0f - fv));
@@ -81,7 +82,9 @@ inline Image floorTexture() {
 }
 
 inline Image floorHeight() {
-    return paint(128, 128, [](float u, float v) { return glm::vec3(0.2f + 0.8f * floorJoint(u, v)); });
+    return paint(128, 128, [](float u, float v) {
+        return glm::vec3(0.2f + 0.8f * floorJoint(u, v) * (0.75f + 0.25f * tilingNoise({u, v}, 8, 3, 303)));
+    });
 }
 
 // Leaves as ellipses along a stem, opaque inside them and clear outside.
@@ -111,7 +114,7 @@ Ks 0.25 0.25 0.25
 Ns 60
 illum 2
 map_Kd floor.png
-map_Bump -bm 0.6 floor_height.png
+map_Bump -bm 2 floor_height.png
 
 newmtl glossy
 Kd 0.7 0.08 0.05

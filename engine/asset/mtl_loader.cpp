@@ -257,7 +257,10 @@ std::vector<MtlMaterial> parseMtl(std::string_view source, const std::string& na
                 continue;
             }
             current->maps[std::size_t(map->kind)] = MtlMap{statement.file, at};
-            if (map->kind == MapKind::Bump) current->material.bumpScale = statement.bumpScale;
+            if (map->kind == MapKind::Bump) {
+                current->material.bumpScale = statement.bumpScale;
+                current->material.bumpIsNormalMap = text::equalsIgnoreCase(keyword, "norm");
+            }
             if (statement.file.empty())
                 warnings.push_back({name, at, std::string(keyword) + " of material '" + current->name + "' names no file"});
             continue;

@@ -1,5 +1,6 @@
 #include "asset/obj_loader.h"
 
+#include "asset/bump_map.h"
 #include "asset/image.h"
 #include "asset/mtl_loader.h"
 #include "asset/text_file.h"
@@ -529,6 +530,7 @@ void ObjParser::finish() {
     mergeDroppedAttributes();
     buildVertices();
     buildMaterials();
+    prepareBumpMapping(model_, name_);
     computeBounds(mesh);
     warnings_.summarise(name_);
 }
@@ -611,14 +613,19 @@ std::int32_t ObjParser::checkerTexture() {
 std::int32_t ObjParser::loadTexture(const LibraryMaterial& m, MapKind kind) {
     const MtlMap& map = m.mtl.map(kind);
     const fs::path path = resolvePath(m.dir, map.file);
-    const std::string key = path.lexically_normal().string();
+    // A height map becomes a normal map at load, one for each -bm it is used with.
+    const Material& mat = m.mtl.material;
+    const bool heights = kind == MapKind::Bump && !mat.bumpIsNormalMap;
+    const std::string key = path.lexically_normal().string() + (heights ? "\n-bm " + std::to_string(mat.bumpScale) : "");
     auto it = textureOfPath_.find(key);
     const bool color = kind == MapKind::Diffuse || kind == MapKind::Specular || kind == MapKind::Emission;
     const std::string instead = color ? "the default checker is used" : "the map is ignored";
     if (it == textureOfPath_.end()) {
         std::int32_t index = -1;
         try {
-            Texture texture = makeTexture(loadImage(path), path.string());
+            const Image image = loadImage(path);
+            Texture texture = heights ? makeTexture(heightToNormalMap(image, mat.bumpScale), path.string() + " (heights as normals)")
+                                      : makeTexture(image, path.string());
             index = static_cast<std::int32_t>(model_.textures.size());
             model_.textures.push_back(std::move(texture));
         } catch (const Error& e) {
@@ -632,7 +639,8 @@ std::int32_t ObjParser::loadTexture(const LibraryMaterial& m, MapKind kind) {
                       "texture '" + map.file + "' of material '" + m.mtl.name + "' not loaded (see above), " + instead);
     }
     // A missing colour map shows as the checker, so the gap is visible; a missing data map (map_Ns,
-    // map_d, bump) is left out, since a checker there would cut holes or raise bumps.
+    // map_d, bump) is left out, since a checker there would cut holes or raise bumps: a missing
+    // bump map draws the surface flat, as if it had none (the warning says so).
     return it->second >= 0 ? it->second : color ? checkerTexture() : -1;
 }
 

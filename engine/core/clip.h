@@ -17,6 +17,7 @@ struct ClipVertex {
     glm::vec2 uv; // texture coordinates
     glm::vec3 n;  // world space normal
     glm::vec3 c{1.0f}; // vertex colour in [0, 1]; white for a mesh without colours
+    glm::vec4 t{0.0f}; // world space tangent, w its handedness (+-1); zero for a mesh without tangents
 };
 
 // The five planes as (a, b, c, e) with a point inside when a d.x + b d.y + c d.z + e >= 0.
@@ -37,7 +38,8 @@ FACET_HD ClipPlanes makeClipPlanes(const ViewParams& view, int width, int height
 FACET_HD float planeDistance(const glm::vec4& p, const glm::vec3& d) { return p.x * d.x + p.y * d.y + p.z * d.z + p.w; }
 
 FACET_HD ClipVertex lerpClipVertex(const ClipVertex& a, const ClipVertex& b, float t) {
-    return ClipVertex{a.d + t * (b.d - a.d), a.uv + t * (b.uv - a.uv), a.n + t * (b.n - a.n), a.c + t * (b.c - a.c)};
+    return ClipVertex{a.d + t * (b.d - a.d), a.uv + t * (b.uv - a.uv), a.n + t * (b.n - a.n), a.c + t * (b.c - a.c),
+                      a.t + t * (b.t - a.t)};
 }
 
 // Bit i set when the vertex is outside plane i.

@@ -159,6 +159,28 @@ FACET_HD Vec3Lanes<F> select3(M m, const Vec3Lanes<F>& a, const Vec3Lanes<F>& b)
     return {laneSelect(m, a.x, b.x), laneSelect(m, a.y, b.y), laneSelect(m, a.z, b.z)};
 }
 
+// Normal mapping: the interpolated normal `normal` (not unit) turned by a tangent-space normal
+// `mapped` (a normal map's texel decoded as rgb * 2 - 1: x along the tangent, y along the
+// bitangent, z along the normal). The frame is N = normal / |normal|, T = the interpolated
+// tangent's xyz made orthogonal to N again (interpolation bends it) and unit, B = sign cross(N, T)
+// with the sign of tangent.w. Where the frame is degenerate (a zero normal or a tangent along
+// it: a mesh without tangents) the normal is returned as it is, so the surface is drawn flat.
+FACET_HD glm::vec3 perturbNormal(glm::vec3 normal, glm::vec4 tangent, glm::vec3 mapped) {
+    const float nl = glm::length(normal);
+    if (!(nl > 0.0f)) return normal;
+    const glm::vec3 n = normal / nl;
+    const glm::vec3 t3(tangent);
+    const glm::vec3 along = t3 - n * glm::dot(n, t3);
+    const float tl = glm::length(along);
+    if (!(tl > 1e-6f)) return normal;
+    const glm::vec3 t = along / tl;
+    const glm::vec3 b = (tangent.w < 0.0f ? -1.0f : 1.0f) * glm::cross(n, t);
+    return t * mapped.x + b * mapped.y + n * mapped.z;
+}
+
+// A normal map's texel (channels in [0, 1], see UnitTexel) as a tangent-space direction.
+FACET_HD glm::vec3 decodeNormalTexel(glm::vec4 texel) { return glm::vec3(texel) * 2.0f - 1.0f; }
+
 // One light as every pixel sees it: its unit direction l, the Blinn-Phong halfway vector
 // between l and the viewer (infinitely far along -viewForward, OpenGL's default light model,
 // so the same at every pixel) and its radiance.

@@ -51,6 +51,7 @@ struct Material {
     std::int32_t alphaMap = -1;     // map_d (data: its alpha where the image has one, else its red)
     std::int32_t bumpMap = -1;      // map_Bump / bump / norm
     float bumpScale = 1.0f;         // the bump statement's -bm
+    bool bumpIsNormalMap = false;   // the map came from `norm`: a tangent-space normal map, not heights
 };
 
 } // namespace facet

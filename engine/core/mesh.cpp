@@ -32,6 +32,50 @@ void generateNormals(Mesh& mesh) {
     }
 }
 
+namespace {
+
+// A unit vector orthogonal to the unit n: n crossed with the axis least along it.
+glm::vec3 anyOrthogonal(glm::vec3 n) {
+    const glm::vec3 a = glm::abs(n);
+    const glm::vec3 axis = a.x <= a.y && a.x <= a.z ? glm::vec3(1, 0, 0) : a.y <= a.z ? glm::vec3(0, 1, 0) : glm::vec3(0, 0, 1);
+    return glm::normalize(glm::cross(n, axis));
+}
+
+} // namespace
+
+void generateTangents(Mesh& mesh) {
+    const std::size_t n = mesh.vertexCount();
+    std::vector<glm::vec3> sumU(n, glm::vec3(0.0f)), sumV(n, glm::vec3(0.0f));
+    for (std::size_t t = 0; t < mesh.triangleCount(); ++t) {
+        const std::uint32_t i[3] = {mesh.indices[3 * t], mesh.indices[3 * t + 1], mesh.indices[3 * t + 2]};
+        const glm::vec3 e1 = mesh.position(i[1]) - mesh.position(i[0]), e2 = mesh.position(i[2]) - mesh.position(i[0]);
+        const float du1 = mesh.u[i[1]] - mesh.u[i[0]], dv1 = mesh.v[i[1]] - mesh.v[i[0]];
+        const float du2 = mesh.u[i[2]] - mesh.u[i[0]], dv2 = mesh.v[i[2]] - mesh.v[i[0]];
+        // e = du dP/du + dv dP/dv for both edges, solved for the two derivatives.
+        const float det = du1 * dv2 - du2 * dv1;
+        if (det == 0.0f || !std::isfinite(det)) continue; // no UV area: no direction to give
+        const glm::vec3 dPdu = (e1 * dv2 - e2 * dv1) / det, dPdv = (e2 * du1 - e1 * du2) / det;
+        if (!std::isfinite(glm::dot(dPdu, dPdu)) || !std::isfinite(glm::dot(dPdv, dPdv))) continue;
+        for (const std::uint32_t k : i) {
+            sumU[k] += dPdu;
+            sumV[k] += dPdv;
+        }
+    }
+    for (std::vector<float>* a : {&mesh.tx, &mesh.ty, &mesh.tz, &mesh.tw}) a->assign(n, 0.0f);
+    for (std::size_t k = 0; k < n; ++k) {
+        const glm::vec3 normal(mesh.nx[k], mesh.ny[k], mesh.nz[k]);
+        const float nl = glm::length(normal);
+        const glm::vec3 unitN = nl > 0.0f && std::isfinite(nl) ? normal / nl : glm::vec3(0.0f, 1.0f, 0.0f);
+        const glm::vec3 along = sumU[k] - unitN * glm::dot(unitN, sumU[k]);
+        const float len = glm::length(along);
+        const glm::vec3 t = len > 1e-20f && std::isfinite(len) ? along / len : anyOrthogonal(unitN);
+        mesh.tx[k] = t.x;
+        mesh.ty[k] = t.y;
+        mesh.tz[k] = t.z;
+        mesh.tw[k] = glm::dot(glm::cross(unitN, t), sumV[k]) < 0.0f ? -1.0f : 1.0f;
+    }
+}
+
 void validateMesh(const Mesh& mesh, std::size_t materialCount, const std::string& source) {
     const std::size_t n = mesh.vertexCount();
     const auto fail = [&](const std::string& what) { throw Error("mesh " + source + ": " + what); };
@@ -41,6 +85,8 @@ void validateMesh(const Mesh& mesh, std::size_t materialCount, const std::string
         fail("normals for some vertices only");
     if (!mesh.cr.empty() && (mesh.cr.size() != n || mesh.cg.size() != n || mesh.cb.size() != n))
         fail("vertex colours for some vertices only");
+    if (!mesh.tx.empty() && (mesh.tx.size() != n || mesh.ty.size() != n || mesh.tz.size() != n || mesh.tw.size() != n))
+        fail("tangents for some vertices only");
     if (mesh.indices.size() % 3 != 0) fail(std::to_string(mesh.indices.size()) + " indices, not whole triangles");
     if (n > 0xFFFFFFFFu || mesh.triangleCount() > 0xFFFFFFFFu) fail("more than 2^32 - 1 vertices or triangles");
     std::uint32_t highest = 0;

@@ -23,6 +23,7 @@ struct Mesh {
     std::vector<float> u, v;           // texture coordinates; 0 where the file has none
     std::vector<float> nx, ny, nz;     // unit normals; area-weighted where the file has none
     std::vector<float> cr, cg, cb;     // per-vertex colours in [0, 1]; empty when the file has none
+    std::vector<float> tx, ty, tz, tw; // unit tangents (along +u) and handedness (+-1); empty but for bump mapping
     std::vector<std::uint32_t> indices; // three per triangle
     std::vector<MaterialRange> ranges;  // cover [0, triangleCount()) in order, no gaps
     bool hasTexCoords = false;          // some vertex carried a vt
@@ -32,11 +33,19 @@ struct Mesh {
     std::size_t triangleCount() const { return indices.size() / 3; }
     glm::vec3 position(std::size_t i) const { return {px[i], py[i], pz[i]}; }
     bool hasVertexColors() const { return !cr.empty() && cr.size() == px.size(); }
+    bool hasTangents() const { return !tx.empty() && tx.size() == px.size(); }
 };
 
 // Fills nx/ny/nz with area-weighted vertex normals (the sum of the unnormalised face normals
 // cross(b - a, c - a) around each vertex). Vertices on no triangle get (0, 1, 0).
 void generateNormals(Mesh& mesh);
+
+// Fills tx/ty/tz/tw with per-vertex tangents for normal mapping, from the texture coordinates:
+// each triangle's dP/du (and dP/dv, for the handedness) summed around its vertices, then made
+// orthogonal to the vertex normal (Gram-Schmidt) and unit length; tw is +1 where dP/dv points
+// along cross(n, t), -1 where the UVs are mirrored. A vertex whose triangles give no usable
+// direction (no UV change) gets any unit vector orthogonal to its normal. Needs normals and UVs.
+void generateTangents(Mesh& mesh);
 
 // Throws facet::Error, naming `source`, unless the mesh is safe to draw: attribute arrays as
 // long as the positions, whole triangles, every index naming a vertex, and material ranges in

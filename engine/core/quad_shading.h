@@ -64,7 +64,7 @@ FACET_HD LitSurface litSurface(const ScreenTriangle& tri, const ShadeMaterial& m
             s.alpha *= m.alphaMapUsesAlpha ? t.w : t.x;
         }
     }
-    if (colors) s.kd *= srgbToLinear(interpolateVertexColor(tri, *colors, b, invW));
+    if (hasVertexColors(colors)) s.kd *= srgbToLinear(interpolateVertexColor(tri, *colors, b, invW));
     return s;
 }
 
@@ -93,13 +93,26 @@ FACET_HD unsigned cutoutMask(const ScreenTriangle& tri, const ShadeMaterial& m, 
     return kept;
 }
 
+// The normal the lit model lights at the pixel of barycentrics b: the interpolated normal, turned
+// by the material's normal map (a bump map made into one at load, see asset/bump_map.h) in the
+// interpolated tangent frame where it has one (`side`, the triangle's side record: null, or zero
+// tangents, for a mesh without them, drawn flat).
+FACET_HD glm::vec3 litNormal(const ScreenTriangle& tri, const ShadeMaterial& m, TextureFilter filter, int qx, int qy,
+                             glm::vec3 b, float invW, const TriangleColors* side) {
+    const glm::vec3 n = interpolateNormal(tri, b, invW);
+    if (m.bumpMap.levelCount == 0 || !side) return n;
+    const glm::vec2 uv = interpolateUv(tri, b, invW);
+    const glm::vec4 texel = sampleMap(m.bumpMap, filter, uv, quadUvDerivatives(tri, filter, qx, qy), UnitTexel{});
+    return perturbNormal(n, interpolateTangent(tri, *side, b, invW), decodeNormalTexel(texel));
+}
+
 // The lit model's pixel k (see shadeQuadPixel), in linear light.
 FACET_HD glm::vec4 litQuadPixel(const ScreenTriangle& tri, const ShadeMaterial& material, const RenderSettings& settings,
                                 glm::vec3 viewForward, int qx, int qy, int k, const TriangleColors* colors) {
     const glm::vec3 b = barycentrics(tri, qx + (k & 1), qy + (k >> 1));
     const float invW = interpolateInvW(tri, b);
     const LitSurface s = litSurface(tri, material, settings.filter, qx, qy, b, invW, colors);
-    const glm::vec3 n = interpolateNormal(tri, b, invW);
+    const glm::vec3 n = litNormal(tri, material, settings.filter, qx, qy, b, invW, colors);
     return litFragment(s, material.illumination, material.ka, settings.lights, n, viewForward);
 }
 
@@ -109,12 +122,13 @@ FACET_HD std::uint32_t shadeQuadPixelLit(const ScreenTriangle& tri, const ShadeM
     return packRgba8(encodeFragment(litQuadPixel(tri, material, settings, viewForward, qx, qy, k, colors)));
 }
 
-// `colors`: the triangle's vertex colours, null for a mesh without them.
+// `colors`: the triangle's side record (vertex colours, tangents), null for a mesh without one.
 FACET_HD std::uint32_t shadeQuadPixel(const ScreenTriangle& tri, const ShadeMaterial& material,
                                       const RenderSettings& settings, glm::vec3 viewForward, int qx, int qy, int k,
                                       const TriangleColors* colors = nullptr) {
     if (settings.shading == ShadingModel::Lit)
         return shadeQuadPixelLit(tri, material, settings, viewForward, qx, qy, k, colors);
+    if (!hasVertexColors(colors)) colors = nullptr; // a record with tangents only: no colour to multiply by
     const bool textured = material.texture.levelCount > 0;
     const glm::vec3 b = barycentrics(tri, qx + (k & 1), qy + (k >> 1));
     const float invW = textured || settings.headlight || colors ? interpolateInvW(tri, b) : 0.0f;

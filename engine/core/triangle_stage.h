@@ -23,6 +23,7 @@ struct MeshView {
     const float *u = nullptr, *v = nullptr;
     const float *nx = nullptr, *ny = nullptr, *nz = nullptr;
     const float *cr = nullptr, *cg = nullptr, *cb = nullptr;
+    const float *tx = nullptr, *ty = nullptr, *tz = nullptr, *tw = nullptr; // tangents: null without them
     const std::uint32_t* indices = nullptr; // three per triangle
     const MaterialRange* ranges = nullptr;  // sorted, covering every triangle
     std::uint32_t vertexCount = 0;
@@ -49,6 +50,12 @@ inline MeshView meshView(const Mesh& mesh) {
         m.cr = mesh.cr.data();
         m.cg = mesh.cg.data();
         m.cb = mesh.cb.data();
+    }
+    if (mesh.hasTangents()) {
+        m.tx = mesh.tx.data();
+        m.ty = mesh.ty.data();
+        m.tz = mesh.tz.data();
+        m.tw = mesh.tw.data();
     }
     m.indices = mesh.indices.data();
     m.ranges = mesh.ranges.data();
@@ -99,7 +106,8 @@ FACET_HD ClipVertex meshClipVertex(const MeshView& mesh, const float* dx, const 
     return ClipVertex{{dx[i], dy[i], dz[i]},
                       mesh.u ? glm::vec2(mesh.u[i], mesh.v[i]) : glm::vec2(0.0f),
                       mesh.nx ? glm::vec3(mesh.nx[i], mesh.ny[i], mesh.nz[i]) : glm::vec3(0.0f),
-                      mesh.cr ? glm::vec3(mesh.cr[i], mesh.cg[i], mesh.cb[i]) : glm::vec3(1.0f)};
+                      mesh.cr ? glm::vec3(mesh.cr[i], mesh.cg[i], mesh.cb[i]) : glm::vec3(1.0f),
+                      mesh.tx ? glm::vec4(mesh.tx[i], mesh.ty[i], mesh.tz[i], mesh.tw[i]) : glm::vec4(0.0f)};
 }
 
 // Vertex i's clip classification and, inside every plane, its projection.
@@ -113,6 +121,16 @@ FACET_HD void classifyVertex(const MeshView& mesh, const float* dx, const float*
     }
     outside[i] = static_cast<std::uint8_t>(outsideMask(planes, v.d));
     if (outside[i] == 0) projected[i] = projectVertex(v, view, width, height);
+}
+
+// Whether set-up triangles keep side records (vertex_color.h): the mesh has vertex colours or tangents.
+FACET_HD bool keepsSideRecords(const MeshView& mesh) { return mesh.cr != nullptr || mesh.tx != nullptr; }
+
+// The mesh as the triangle stage reads it: tangents serve only the lit model's normal maps, so
+// under the classic model they are dropped and a mesh keeps side records for its colours only.
+inline MeshView triangleStageMesh(MeshView mesh, bool lit) {
+    if (!lit) mesh.tx = mesh.ty = mesh.tz = mesh.tw = nullptr;
+    return mesh;
 }
 
 // The default colour sink of setupMeshTriangleIn: the caller keeps no vertex colours, and the
@@ -137,8 +155,8 @@ struct TriangleOutcome {
 // drawn; the next triangle asks for a slot again. A caller that keeps the triangles gives out
 // its own storage, so nothing is copied. With `gradients` false the emitted triangles lack
 // their barycentric gradients (FP64 work a counting pass does not need); what is emitted is
-// the same. For a mesh with vertex colours, `colors(const TriangleColors&)` is handed each
-// emitted triangle's colours just before `emit`; for others it is never called.
+// the same. For a mesh with vertex colours or tangents, `colors(const TriangleColors&)` is handed
+// each emitted triangle's side record just before `emit`; for others it is never called.
 template <class Slot, class Emit, class Colors = NoColors>
 FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::uint32_t t, Slot&& slot, Emit&& emit,
                                              bool gradients = true, Colors&& colors = Colors{}) {
@@ -152,10 +170,11 @@ FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::
         if (setupTriangle(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]],
                           in.cullBackFaces, in.width, in.height, tri, gradients, in.multisample) == SetupResult::Ok) {
             if constexpr (kKeepsColors<Colors>) {
-                if (in.mesh.cr) {
-                    const auto color = [&in](std::uint32_t i) { return glm::vec3(in.mesh.cr[i], in.mesh.cg[i], in.mesh.cb[i]); };
-                    colors(setupColors(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]],
-                                       color(corner[0]), color(corner[1]), color(corner[2])));
+                if (keepsSideRecords(in.mesh)) {
+                    ClipVertex v[3];
+                    for (int k = 0; k < 3; ++k) v[k] = meshClipVertex(in.mesh, in.dx, in.dy, in.dz, corner[k]);
+                    colors(setupSideRecord(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]],
+                                           v[0], v[1], v[2], in.mesh.cr != nullptr));
                 }
             }
             emit(static_cast<const ScreenTriangle&>(tri));
@@ -177,7 +196,8 @@ FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::
         if (setupTriangle(first, previous, next, in.cullBackFaces, in.width, in.height, tri, gradients,
                           in.multisample) == SetupResult::Ok) {
             if constexpr (kKeepsColors<Colors>) {
-                if (in.mesh.cr) colors(setupColors(first, previous, next, poly[0].c, poly[k - 1].c, poly[k].c));
+                if (keepsSideRecords(in.mesh))
+                    colors(setupSideRecord(first, previous, next, poly[0], poly[k - 1], poly[k], in.mesh.cr != nullptr));
             }
             emit(static_cast<const ScreenTriangle&>(tri));
             ++outcome.drawn;

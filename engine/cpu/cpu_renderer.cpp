@@ -80,7 +80,7 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
 
     t0 = Clock::now();
     stats.fragmentsShaded =
-        rasterStage(RasterContext{settings, viewForward(view), target, grid.quadRowOffset, input.mesh.cr != nullptr},
+        rasterStage(RasterContext{settings, viewForward(view), target, grid.quadRowOffset, keepsSideRecords(input.mesh)},
                     grid, chunkCount);
     if (viewFinishesFrame(settings.view)) { // the debug views of the whole frame, a row at a time
         const ViewFinish finish = makeViewFinish(settings.view, target, view, tileWork_.data());
@@ -110,7 +110,7 @@ TriangleStageInput CpuRenderer::vertexStage(const Mesh& mesh, const ViewParams& 
     outside_.resize(vertexCount);
     projected_.resize(vertexCount);
     const ClipPlanes planes = makeClipPlanes(view, target.width, target.height);
-    const MeshView meshPointers = meshView(mesh);
+    const MeshView meshPointers = triangleStageMesh(meshView(mesh), settings.shading == ShadingModel::Lit);
     constexpr std::size_t kVertexBlock = 4096;
     pool_.run((vertexCount + kVertexBlock - 1) / kVertexBlock, [&](std::size_t block, int) {
         const std::size_t begin = block * kVertexBlock, end = std::min(vertexCount, begin + kVertexBlock);
@@ -149,7 +149,7 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
     // chunk's triangles unclipped and grows when clipping fans them out. Its tile span is
     // kept beside it and its bins counted at once, so binning never reads the 200-byte
     // triangles again.
-    const bool colored = input.mesh.cr != nullptr; // set-up triangles keep vertex colours beside them
+    const bool colored = keepsSideRecords(input.mesh); // set-up triangles keep vertex colours, tangents beside them
     const auto makeRoom = [&chunk, colored, keepSources](std::size_t size) {
         if (chunk.triangles.size() >= size) return;
         const std::size_t grown = std::max(size, chunk.triangles.size() * 2);

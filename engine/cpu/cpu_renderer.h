@@ -86,7 +86,7 @@ private:
         // only their pages become resident.
         LazyVector<ScreenTriangle> triangles;
         LazyVector<std::uint32_t> materials; // material of each
-        LazyVector<TriangleColors> colors;   // vertex colours of each (meshes with vertex colours only)
+        LazyVector<TriangleColors> colors;   // vertex colours, tangents of each (meshes with either only)
         LazyVector<TileSpan> spans;          // tiles each touches
         LazyVector<std::uint32_t> sources;   // mesh triangle of each (views that need it only)
         std::size_t count = 0;
@@ -120,7 +120,7 @@ private:
         std::vector<TileTriangle> triangles;
         std::vector<std::uint32_t> sampleCounts; // multisampling: per pixel, the samples of each layer
         std::size_t fragments = 0; // passed the depth test in this frame's tiles
-        std::vector<const TriangleColors*> colors; // of each of `triangles` (meshes with vertex colours only)
+        std::vector<const TriangleColors*> colors; // of each of `triangles` (meshes with colours or tangents only)
         std::vector<std::uint32_t> sources; // mesh triangle of each of `triangles` (views that need it only)
         std::vector<std::uint32_t> counts;  // per pixel, as ids: fragments that passed (the overdraw view only)
     };

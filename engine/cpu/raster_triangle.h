@@ -27,7 +27,7 @@ struct RasterContext {
     glm::vec3 viewForward;
     const FrameView& target;
     int quadRowOffset; // 1 for an odd target height: quads pair rows counting from the bottom
-    bool vertexColors = false; // the mesh has vertex colours: shadeTile's `colors` are given
+    bool vertexColors = false; // the mesh has vertex colours or tangents: shadeTile's `colors` (side records) are given
 };
 
 // A tile's own buffers, kTileSize rows of kTileBufferStride elements, element 0 at pixel
@@ -100,7 +100,7 @@ std::size_t rasterizeVisibilityCounting(const ScreenTriangle& tri, std::uint32_t
 // Pass 2: the colour of every pixel of the tile rect, into the tile's colour buffer and then
 // the target: a pixel with an id gets the shading of triangles[id - 1], the others the clear
 // colour.
-// `colors[n]` is triangles[n]'s vertex colours where RasterContext::vertexColors, else unread
+// `colors[n]` is triangles[n]'s side record (vertex colours, tangents) where RasterContext::vertexColors, else unread
 // (may be null).
 void shadeTile(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
                const TileRect& tile, const TileBuffers& buffers);

@@ -32,6 +32,7 @@ struct GpuRenderer::Impl {
 
     // The resident model.
     DeviceBuffer<float> px, py, pz, u, v, nx, ny, nz, cr, cg, cb;
+    DeviceBuffer<float> tx, ty, tz, tw; // tangents, for normal mapping
     DeviceBuffer<std::uint32_t> indices;
     DeviceBuffer<MaterialRange> ranges;
     std::vector<DeviceBuffer<std::uint32_t>> texels;
@@ -130,6 +131,15 @@ void GpuRenderer::Impl::upload(const Model& model) {
         DeviceBuffer<float>* to[3] = {&g.cr, &g.cg, &g.cb};
         const float** at[3] = {&view.cr, &view.cg, &view.cb};
         for (int k = 0; k < 3; ++k) {
+            to[k]->upload(from[k]->data(), n, g.stream.get());
+            *at[k] = to[k]->data();
+        }
+    }
+    if (view.tx) { // tangents and handedness, likewise
+        const std::vector<float>* from[4] = {&m.tx, &m.ty, &m.tz, &m.tw};
+        DeviceBuffer<float>* to[4] = {&g.tx, &g.ty, &g.tz, &g.tw};
+        const float** at[4] = {&view.tx, &view.ty, &view.tz, &view.tw};
+        for (int k = 0; k < 4; ++k) {
             to[k]->upload(from[k]->data(), n, g.stream.get());
             *at[k] = to[k]->data();
         }

@@ -98,7 +98,8 @@ private:
                                            dz_.data(), outside_.data(), projected_.data()},
                          v);
         }
-        const TriangleStageInput in{mesh, dx, dy, dz, outside_.data(), projected_.data(), planes, view,
+        const bool lit = settings.shading == ShadingModel::Lit; // tangents only serve the lit model
+        const TriangleStageInput in{triangleStageMesh(mesh, lit), dx, dy, dz, outside_.data(), projected_.data(), planes, view,
                                     target.width, target.height, settings.cull == CullMode::Back, settings.msaa > 1};
         return in;
     }
@@ -142,8 +143,9 @@ private:
         const std::uint32_t tiles = tileCount(grid);
         triangles_.ensure(totals.triangles);
         triangleMaterials_.ensure(totals.triangles);
-        if (in.mesh.cr) triangleColors_.ensure(totals.triangles); // only a mesh with vertex colours keeps them
-        colors_ = in.mesh.cr ? triangleColors_.data() : nullptr;
+        const bool sideRecords = keepsSideRecords(in.mesh); // only a mesh with vertex colours or tangents keeps them
+        if (sideRecords) triangleColors_.ensure(totals.triangles);
+        colors_ = sideRecords ? triangleColors_.data() : nullptr;
         if (sourcesWanted_) triangleSources_.ensure(totals.triangles); // only views that need them keep them
         sources_ = sourcesWanted_ ? triangleSources_.data() : nullptr;
         entryTile_.ensure(totals.binEntries);
@@ -221,7 +223,7 @@ private:
     Buffer<ScreenTriangle> triangles_;
     Buffer<std::uint32_t> triangleMaterials_;
     Buffer<TriangleColors> triangleColors_;
-    TriangleColors* colors_ = nullptr; // this frame's triangleColors_, or null for a mesh without colours
+    TriangleColors* colors_ = nullptr; // this frame's triangleColors_, or null for a mesh without colours or tangents
     Buffer<std::uint32_t> triangleSources_, depthRange_;
     bool sourcesWanted_ = false;        // this frame's view needs each set-up triangle's mesh triangle
     std::uint32_t* sources_ = nullptr;  // this frame's triangleSources_, or null

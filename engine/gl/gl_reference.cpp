@@ -30,6 +30,7 @@ layout(location = 0) in vec3 position;
 layout(location = 1) in vec2 texCoord;
 layout(location = 2) in vec3 normal;
 layout(location = 3) in vec3 vertexColor;
+layout(location = 4) in vec4 tangent;
 uniform vec3 eye;
 uniform vec3 right;
 uniform vec3 up;
@@ -39,6 +40,7 @@ uniform vec2 depthMap;   // z_clip = depthMap.x d.z + depthMap.y
 out vec2 uv;
 out vec3 worldNormal;
 out vec3 color3;
+out vec4 worldTangent;
 void main() {
     PRECISE vec3 s = position - eye;
     PRECISE vec3 d = vec3(right.x * s.x + right.y * s.y + right.z * s.z,
@@ -48,6 +50,7 @@ void main() {
     uv = texCoord;
     worldNormal = normal;
     color3 = vertexColor;
+    worldTangent = tangent;
 }
 )";
 
@@ -102,12 +105,15 @@ constexpr const char* kLitFragmentShader = R"(#version 330 core
 in vec2 uv;
 in vec3 worldNormal;
 in vec3 color3;
+in vec4 worldTangent;
 uniform sampler2D diffuseMap;   // sRGB
 uniform sampler2D specularMap;  // sRGB
 uniform sampler2D shininessMap; // linear data
 uniform sampler2D emissionMap;  // sRGB
 uniform sampler2D alphaMap;     // linear data
+uniform sampler2D bumpMap;      // linear data: a tangent-space normal map
 uniform bool hasDiffuseMap, hasSpecularMap, hasShininessMap, hasEmissionMap, hasAlphaMap;
+uniform bool hasBumpMap;
 uniform bool alphaMapUsesAlpha; // else its red
 uniform bool cutout;            // the alpha test at 0.5
 uniform vec3 kd, ka, ks, ke; // linear
@@ -129,6 +135,18 @@ void addLight(inout vec3 diffuse, inout vec3 specular, vec3 n, vec3 l, vec3 toVi
     if (illumination != 2) return;
     vec3 h = normalize(l + toViewer);
     specular += radiance * powShared(max(dot(n, h), 0.0), shininess);
+}
+// facet::perturbNormal (core/lighting.h).
+vec3 perturbNormal(vec3 normal, vec4 tangent, vec3 mapped) {
+    float nl = length(normal);
+    if (!(nl > 0.0)) return normal;
+    vec3 n = normal / nl;
+    vec3 along = tangent.xyz - n * dot(n, tangent.xyz);
+    float tl = length(along);
+    if (!(tl > 1e-6)) return normal;
+    vec3 t = along / tl;
+    vec3 b = (tangent.w < 0.0 ? -1.0 : 1.0) * cross(n, t);
+    return t * mapped.x + b * mapped.y + n * mapped.z;
 }
 void main() {
     vec3 d = kd, s = ks, e = ke;
@@ -154,8 +172,10 @@ void main() {
     vec3 c = d + e;
     if (illumination != 0) {
         vec3 toViewer = -viewForward;
-        float len = length(worldNormal);
-        vec3 n = len > 0.0 ? worldNormal / len : toViewer;
+        vec3 normal = hasBumpMap ? perturbNormal(worldNormal, worldTangent, texture(bumpMap, uv).rgb * 2.0 - 1.0)
+                                 : worldNormal;
+        float len = length(normal);
+        vec3 n = len > 0.0 ? normal / len : toViewer;
         if (dot(n, toViewer) < 0.0) n = -n;
         vec3 diffuse = vec3(0.0), specular = vec3(0.0);
         addLight(diffuse, specular, n, toViewer, toViewer, headlight, shininess);
@@ -166,8 +186,8 @@ void main() {
 }
 )";
 
-// Interleaved vertex: position, uv, normal, colour.
-constexpr int kVertexFloats = 11;
+// Interleaved vertex: position, uv, normal, colour, tangent (xyz, handedness).
+constexpr int kVertexFloats = 15;
 
 // Binds the context to the calling thread for one call, and unbinds it after, so the
 // renderer may be used from another thread next time.
@@ -198,6 +218,7 @@ struct ModelKey {
     std::size_t vertexCount = 0, indexCount = 0, textureCount = 0;
     bool hasTexCoords = false;
     const float* colors = nullptr;
+    const float* tangents = nullptr;
 
     static ModelKey of(const Model& m) {
         return ModelKey{&m,
@@ -210,13 +231,14 @@ struct ModelKey {
                         m.mesh.indices.size(),
                         m.textures.size(),
                         m.mesh.hasTexCoords,
-                        m.mesh.cr.data()};
+                        m.mesh.cr.data(),
+                        m.mesh.tx.data()};
     }
     bool operator==(const ModelKey& o) const {
         return model == o.model && positions == o.positions && texCoords == o.texCoords && normals == o.normals &&
                indices == o.indices && textures == o.textures && vertexCount == o.vertexCount &&
                indexCount == o.indexCount && textureCount == o.textureCount && hasTexCoords == o.hasTexCoords &&
-               colors == o.colors;
+               colors == o.colors && tangents == o.tangents;
     }
 };
 
@@ -278,6 +300,12 @@ std::vector<float> interleavedVertices(const Model& model) {
         v[8] = colors ? mesh.cr[i] : 1.0f;
         v[9] = colors ? mesh.cg[i] : 1.0f;
         v[10] = colors ? mesh.cb[i] : 1.0f;
+        if (mesh.hasTangents()) {
+            v[11] = mesh.tx[i];
+            v[12] = mesh.ty[i];
+            v[13] = mesh.tz[i];
+            v[14] = mesh.tw[i];
+        }
     }
     return vertices;
 }
@@ -456,7 +484,8 @@ void GlReferenceRenderer::Impl::uploadGeometry(const std::vector<float>& vertice
     FACET_GL(glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<const void*>(3 * sizeof(float))));
     FACET_GL(glVertexAttribPointer(2, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<const void*>(5 * sizeof(float))));
     FACET_GL(glVertexAttribPointer(3, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<const void*>(8 * sizeof(float))));
-    for (GLuint a = 0; a < 4; ++a) FACET_GL(glEnableVertexAttribArray(a));
+    FACET_GL(glVertexAttribPointer(4, 4, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<const void*>(11 * sizeof(float))));
+    for (GLuint a = 0; a < 5; ++a) FACET_GL(glEnableVertexAttribArray(a));
 }
 
 GlObject GlReferenceRenderer::Impl::uploadTexture(const Texture& texture, GLenum format) {
@@ -726,8 +755,8 @@ void GlReferenceRenderer::Impl::drawLitSegments(const Model& model, const ViewPa
         vec3("lightRadiance[" + std::to_string(i) + "]", on ? d.color * d.intensity : glm::vec3(0.0f));
     }
     FACET_GL(glUniform1i(at("vertexColors"), model.mesh.hasVertexColors() ? 1 : 0));
-    const char* samplers[] = {"diffuseMap", "specularMap", "shininessMap", "emissionMap", "alphaMap"};
-    for (int unit = 0; unit < 5; ++unit) FACET_GL(glUniform1i(at(samplers[unit]), unit));
+    const char* samplers[] = {"diffuseMap", "specularMap", "shininessMap", "emissionMap", "alphaMap", "bumpMap"};
+    for (int unit = 0; unit < 6; ++unit) FACET_GL(glUniform1i(at(samplers[unit]), unit));
     const auto [minFilter, magFilter] = glFilters(settings.filter);
     FACET_GL(glBindVertexArray(gl->vertexArray.get()));
     const std::vector<ShadeMaterial> materials = shadeMaterials(model);
@@ -753,14 +782,15 @@ void GlReferenceRenderer::Impl::drawLitSegments(const Model& model, const ViewPa
         FACET_GL(glDepthMask(blended ? GL_FALSE : GL_TRUE));
         FACET_GL(glUniform1i(at("alphaMapUsesAlpha"), m.alphaMapUsesAlpha ? 1 : 0));
         const Material* mat = g.material < model.materials.size() ? &model.materials[g.material] : nullptr;
-        const std::int32_t maps[5] = {mat ? mat->texture : -1, mat ? mat->specularMap : -1,
+        const std::int32_t maps[6] = {mat ? mat->texture : -1, mat ? mat->specularMap : -1,
                                       mat ? mat->shininessMap : -1, mat ? mat->emissionMap : -1,
-                                      mat ? mat->alphaMap : -1};
-        const char* has[5] = {"hasDiffuseMap", "hasSpecularMap", "hasShininessMap", "hasEmissionMap", "hasAlphaMap"};
-        for (int unit = 0; unit < 5; ++unit) {
+                                      mat ? mat->alphaMap : -1, mat ? mat->bumpMap : -1};
+        const char* has[6] = {"hasDiffuseMap", "hasSpecularMap", "hasShininessMap", "hasEmissionMap", "hasAlphaMap",
+                              "hasBumpMap"};
+        for (int unit = 0; unit < 6; ++unit) {
             const bool usable = maps[unit] >= 0 && std::size_t(maps[unit]) < gl->textures.size() && model.mesh.hasTexCoords;
-            // map_Ns and map_d are data, every other map colour.
-            const std::vector<GlObject>& set = unit == 2 || unit == 4 ? gl->textures : gl->srgbTextures;
+            // map_Ns, map_d and the bump map are data, every other map colour.
+            const std::vector<GlObject>& set = unit == 2 || unit >= 4 ? gl->textures : gl->srgbTextures;
             const GLuint texture = usable ? set[std::size_t(maps[unit])].get() : 0;
             FACET_GL(glUniform1i(at(has[unit]), texture != 0 ? 1 : 0));
             FACET_GL(glActiveTexture(GLenum(GL_TEXTURE0 + unit)));
