@@ -12,31 +12,35 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 
 namespace facet {
 namespace {
 
 namespace fs = std::filesystem;
 
-// A unit quad in the XZ plane facing +Y, u along `uAxis` and v along -Z.
-Mesh floorQuad(glm::vec3 uAxis) {
+// A quad of corners p (two triangles, 0 1 2 and 0 2 3) with UVs and one normal, material 0.
+Mesh quadMesh(const glm::vec3 (&p)[4], const glm::vec2 (&uv)[4], glm::vec3 n) {
     Mesh mesh;
-    const glm::vec3 p[4] = {{0, 0, 0}, {1, 0, 0}, {1, 0, -1}, {0, 0, -1}};
-    for (const glm::vec3& q : p) {
-        mesh.px.push_back(q.x);
-        mesh.py.push_back(q.y);
-        mesh.pz.push_back(q.z);
-        mesh.u.push_back(glm::dot(q, uAxis));
-        mesh.v.push_back(-q.z);
-        mesh.nx.push_back(0.0f);
-        mesh.ny.push_back(1.0f);
-        mesh.nz.push_back(0.0f);
+    for (int i = 0; i < 4; ++i) {
+        for (auto [to, x] : {std::pair{&mesh.px, p[i].x}, std::pair{&mesh.py, p[i].y}, std::pair{&mesh.pz, p[i].z},
+                             std::pair{&mesh.u, uv[i].x}, std::pair{&mesh.v, uv[i].y}, std::pair{&mesh.nx, n.x},
+                             std::pair{&mesh.ny, n.y}, std::pair{&mesh.nz, n.z}})
+            to->push_back(x);
     }
     mesh.hasTexCoords = true;
     mesh.indices = {0, 1, 2, 0, 2, 3};
     mesh.ranges = {MaterialRange{0, 2, 0}};
     computeBounds(mesh);
     return mesh;
+}
+
+// A unit quad in the XZ plane facing +Y, u along `uAxis` and v along -Z.
+Mesh floorQuad(glm::vec3 uAxis) {
+    const glm::vec3 p[4] = {{0, 0, 0}, {1, 0, 0}, {1, 0, -1}, {0, 0, -1}};
+    glm::vec2 uv[4];
+    for (int i = 0; i < 4; ++i) uv[i] = {glm::dot(p[i], uAxis), -p[i].z};
+    return quadMesh(p, uv, {0, 1, 0});
 }
 
 glm::vec4 tangentOf(const Mesh& mesh, std::size_t i) { return {mesh.tx[i], mesh.ty[i], mesh.tz[i], mesh.tw[i]}; }
@@ -176,23 +180,8 @@ TEST(BumpMap, MeshWithoutUvsIsDrawnFlatWithAWarning) {
 // uniform normal map leaning towards +X.
 Model bumpedSquare() {
     Model model;
-    Mesh& mesh = model.mesh;
-    const float xs[4] = {-2, 2, 2, -2}, ys[4] = {-2, -2, 2, 2};
-    for (int i = 0; i < 4; ++i) {
-        mesh.px.push_back(xs[i]);
-        mesh.py.push_back(ys[i]);
-        mesh.pz.push_back(-1.0f);
-        mesh.u.push_back(xs[i] > 0 ? 1.0f : 0.0f);
-        mesh.v.push_back(ys[i] > 0 ? 1.0f : 0.0f);
-        mesh.nx.push_back(0.0f);
-        mesh.ny.push_back(0.0f);
-        mesh.nz.push_back(1.0f);
-    }
-    mesh.hasTexCoords = true;
-    mesh.indices = {0, 1, 2, 0, 2, 3};
-    mesh.ranges = {MaterialRange{0, 2, 0}};
-    computeBounds(mesh);
-    generateTangents(mesh);
+    model.mesh = quadMesh({{-2, -2, -1}, {2, -2, -1}, {2, 2, -1}, {-2, 2, -1}}, {{0, 0}, {1, 0}, {1, 1}, {0, 1}}, {0, 0, 1});
+    generateTangents(model.mesh);
     // (0.6, 0, 0.8) encoded: 0.8, 0.5, 0.9 of 255.
     const std::uint32_t texel = 204u | 128u << 8 | 230u << 16 | 0xFF000000u;
     model.textures.push_back(makeTexture(Image{2, 2, std::vector<std::uint32_t>(4, texel)}, "leaning"));
@@ -205,14 +194,8 @@ Model bumpedSquare() {
 }
 
 std::uint32_t centre(const Model& model, const RenderSettings& s) {
-    Camera camera;
-    camera.eye = glm::vec3(0.0f);
-    camera.yawDegrees = camera.pitchDegrees = 0.0f;
-    camera.fovYDegrees = 60.0f;
-    camera.nearPlane = 0.1f;
-    camera.farPlane = 10.0f;
     test::Frame frame(16, 16);
-    CpuRenderer(1).render(model, camera.view(1.0f), s, frame.view());
+    CpuRenderer(1).render(model, test::facingView(), s, frame.view());
     return frame.color[8 * 16 + 8];
 }
 

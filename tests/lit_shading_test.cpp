@@ -65,16 +65,7 @@ Model facingQuad(const Material& m) {
     return model;
 }
 
-// The camera at the origin looking down -Z (yaw = pitch = 0).
-ViewParams facingView() {
-    Camera camera;
-    camera.eye = glm::vec3(0.0f);
-    camera.yawDegrees = camera.pitchDegrees = 0.0f;
-    camera.fovYDegrees = 60.0f;
-    camera.nearPlane = 0.1f;
-    camera.farPlane = 10.0f;
-    return camera.view(1.0f);
-}
+ViewParams facingView() { return test::facingView(); }
 
 std::uint32_t centrePixel(const Model& model, const RenderSettings& settings) {
     test::Frame frame(16, 16);

@@ -47,6 +47,17 @@ inline bool required(const char* variable) {
     return value && std::string(value) == "1";
 }
 
+// The camera at the origin looking down -Z (yaw = pitch = 0), 60 degrees high, square.
+inline ViewParams facingView() {
+    Camera camera;
+    camera.eye = glm::vec3(0.0f);
+    camera.yawDegrees = camera.pitchDegrees = 0.0f;
+    camera.fovYDegrees = 60.0f;
+    camera.nearPlane = 0.1f;
+    camera.farPlane = 10.0f;
+    return camera.view(1.0f);
+}
+
 // The tests' default-scene camera: facet-render's framing, or with `low` a view close to the
 // ground (near-plane clipping and guard-band triangles).
 inline Camera sceneCamera(const Mesh& mesh, float aspect, bool low) {
