@@ -136,6 +136,32 @@ TEST(GpuModel, CountsTheRasterWalkAndTheShadingOfAKnownScene) {
     EXPECT_EQ(findKernel(work, "rasterQuad")->fp64Ops, 0.0);
 }
 
+// The work the CPU-run kernels count for one frame of `model` seen straight on.
+std::vector<KernelWorkItem> countedWork(const Model& model) {
+    const ViewParams view{glm::vec3(0.0f), glm::mat3(1.0f), 1.0f, 1.0f, 0.5f, 100.0f};
+    HostKernelRenderer kernels(2);
+    kernels.setWorkCounting(true);
+    test::Frame frame(64, 64);
+    kernels.render(model, view, RenderSettings{}, frame.view());
+    return kernels.lastWork();
+}
+
+// A mesh with vertex colours keeps a side record (sizeof(TriangleColors), 60 B: colours and
+// tangents share it) per set-up triangle: its write and its corners' colours in triangleWrite,
+// its read beside each tile entry in rasterQuad, the colours in vertexSetup.
+TEST(GpuModel, CountsTheSideRecordsOfAMeshWithVertexColours) {
+    const Model plain = texturedSquare();
+    Model colored = texturedSquare();
+    colored.mesh.cr = colored.mesh.cg = colored.mesh.cb = {0.25f, 0.5f, 0.75f, 1.0f};
+    const std::vector<KernelWorkItem> a = countedWork(plain), b = countedWork(colored);
+    const double record = double(sizeof(TriangleColors));
+    ASSERT_EQ(record, 60.0);
+    EXPECT_DOUBLE_EQ(findKernel(b, "vertexSetup")->bytes - findKernel(a, "vertexSetup")->bytes, 4 * 12.0);
+    EXPECT_DOUBLE_EQ(findKernel(b, "triangleWrite")->bytes - findKernel(a, "triangleWrite")->bytes,
+                     2 * (record + 3 * 12.0));
+    EXPECT_DOUBLE_EQ(findKernel(b, "rasterQuad")->bytes - findKernel(a, "rasterQuad")->bytes, 2 * record);
+}
+
 TEST(GpuModel, CountingLeavesThePictureAsItWas) {
     const Model model = texturedSquare();
     const ViewParams view{glm::vec3(0.0f), glm::mat3(1.0f), 1.0f, 1.0f, 0.5f, 100.0f};

@@ -36,7 +36,10 @@ void HostKernelRenderer::countWork(const Model& model, const KernelFrameStats& s
     facts.clipped = stats.trianglesClipped;
     facts.drawn = stats.trianglesDrawn;
     facts.binEntries = stats.binEntries;
-    raster_ = countRasterWork(pipeline_.lastRasterParams(), pool_);
+    const RasterParams& raster = pipeline_.lastRasterParams();
+    facts.sideRecords = raster.triangleColors != nullptr;
+    facts.tangents = facts.sideRecords && mesh.tx != nullptr && raster.settings.shading == ShadingModel::Lit;
+    raster_ = countRasterWork(raster, pool_);
     work_ = kernelWork(log_, facts, raster_);
 }
 

@@ -1,5 +1,7 @@
 #include "cuda/kernel_work.h"
 
+#include "core/vertex_color.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -156,7 +158,9 @@ constexpr double kCountWriteBytes = 8;
 // triangleWrite per mesh triangle reads its two offsets (16 B) and bisects the material ranges
 // (per step a 4 B range read, cached, and 4 integer operations); per set-up triangle the FP64
 // barycentric gradients (six conversions, area 7, one division about 10, four products, two
-// differences, four conversions back) and its 200 B triangle, 4 B material (and 12 B colours);
+// differences, four conversions back) and its 200 B triangle, 4 B material (and, for a mesh
+// that keeps side records, the 60 B record and its corners' colours 3 x 12 B and tangents
+// 3 x 16 B read);
 // per bin entry two 4 B writes, an atomic increment (a 4 B read-modify-write at the L2) and
 // about 6 integer operations.
 constexpr double kWriteOffsetBytes = 16;
@@ -164,6 +168,12 @@ constexpr double kGradientFp64 = 6 + 7 + 10 + 4 + 2 + 4;
 constexpr double kTriangleBytes = double(sizeof(ScreenTriangle)) + 4;
 constexpr double kEntryBytes = 8 + 8;
 constexpr double kEntryInt = 6;
+
+// The side record's bytes per set-up triangle: written, and its corners' attributes read.
+double sideRecordBytes(const FrameFacts& f) {
+    if (!f.sideRecords) return 0.0;
+    return double(sizeof(TriangleColors)) + 3.0 * ((f.vertexColors ? 12.0 : 0.0) + (f.tangents ? 16.0 : 0.0));
+}
 
 // rasterQuad. A warp runs a step once for all 32 lanes, so operations are counted per warp
 // times 32 (the peak rates count lanes). Per live block and chunk of its tile's list, the cull
@@ -179,7 +189,8 @@ constexpr double kEntryInt = 6;
 // functions, biases and steps, 54), the lanes' spread 18, steps 12, the cover test 32, bounds
 // masks 12, the unused step 24, pixel places 10, about 160 integer operations; and the FP32
 // part (lane places 4, barycentrics 48, depth 20, depth test 12, 84). DRAM: each tile's entry
-// and triangle once (4 + 200 B), each pixel's colour and depth once (8 B).
+// and triangle once (4 + 200 B, and its 60 B side record where the mesh keeps them), each
+// pixel's colour and depth once (8 B).
 constexpr double kCullSlotInt = 10;
 constexpr double kCullChunkInt = 40;
 constexpr double kWarpInt = 20;
@@ -239,7 +250,7 @@ KernelWork triangleWork(const char* name, const Logged& l, const FrameFacts& f) 
     const double steps = std::ceil(std::log2(double(f.materialRanges) + 1.0));
     w.intOps += t * 4.0 * steps + double(f.binEntries) * kEntryInt;
     w.fp64Ops = double(f.drawn) * kGradientFp64;
-    w.bytes += double(f.drawn) * (kTriangleBytes + (f.vertexColors ? 12.0 : 0.0)) + double(f.binEntries) * kEntryBytes;
+    w.bytes += double(f.drawn) * (kTriangleBytes + sideRecordBytes(f)) + double(f.binEntries) * kEntryBytes;
     w.formula += "; per set-up triangle FP64 gradients and 200 B; per bin entry 16 B and an atomic";
     return w;
 }
@@ -248,7 +259,7 @@ std::string percent(double part, double whole) {
     return std::to_string(whole > 0.0 ? int(std::lround(100.0 * part / whole)) : 0) + "%";
 }
 
-KernelWork rasterWork(const RasterCounts& r) {
+KernelWork rasterWork(const RasterCounts& r, const FrameFacts& f) {
     KernelWork w;
     const double lanes = kWarpSize;
     const double cullInt = double(r.bandChunks) * kRasterBlock * (kBandSlots * kCullSlotInt + kCullChunkInt);
@@ -259,7 +270,8 @@ KernelWork rasterWork(const RasterCounts& r) {
     w.fp32Ops = lanes * double(r.walkWarps) * kWalkFp32 + double(r.shaded) * kShadeFp32 +
                 double(r.textured) * kTextureFp32 + double(r.trilinear) * kTrilinearFp32 +
                 double(r.lit) * kLightFp32 + double(r.vertexColored) * kVertexColorFp32;
-    w.bytes = double(r.tileEntries) * kTileEntryBytes + double(r.pixels) * kPixelBytes +
+    const double sideBytes = f.sideRecords ? double(sizeof(TriangleColors)) : 0.0; // read with the triangle
+    w.bytes = double(r.tileEntries) * (kTileEntryBytes + sideBytes) + double(r.pixels) * kPixelBytes +
               double(r.textured) * kTexelBytes;
     w.formula = std::to_string(r.blocks) + " blocks cull " + std::to_string(r.bandEntries) + " tile-list entries to " +
                 std::to_string(r.bandTriangles) + " in " + std::to_string(r.bandChunks) + " chunks; " +
@@ -299,7 +311,7 @@ KernelWork workOf(const std::string& name, const Logged& l, const FrameFacts& f,
     KernelWork w;
     if (name == "vertexSetup" || name == "classify") w = vertexWork(name.c_str(), l, f);
     else if (name == "triangleCount" || name == "triangleWrite") w = triangleWork(name.c_str(), l, f);
-    else if (name == "rasterQuad") w = rasterWork(r);
+    else if (name == "rasterQuad") w = rasterWork(r, f);
     else w = libraryWork(name, l);
     w.name = name;
     const bool kernel = name == "vertexSetup" || name == "classify" || name == "triangleCount" ||
