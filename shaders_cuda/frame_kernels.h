@@ -433,15 +433,18 @@ FACET_HD bool tileDrawsForward(const RasterParams& p, std::uint32_t tile) {
     return false;
 }
 
-// The quad of a tile holding a blended triangle, drawn forward: every triangle in draw order;
-// with S samples per pixel each sample drawn as a picture of its own at its point (so blending
-// is per sample), then the box resolve and the nearest depth, as the CPU's forward tiles.
-template <int S, class Band>
+// The quad of a tile holding a material drawn forward (drawsForward): every triangle in draw
+// order; with multisampling each sample drawn as a picture of its own at its point (so blending
+// is per sample), then the box resolve and the nearest depth, as the CPU's forward tiles. One
+// function for every sample count, its samples a loop: the walk and the shading inlined once.
+template <class Band>
 FACET_HD void forwardQuad(const RasterParams& p, Band& band, int qx, int qy) {
     const std::uint32_t clear = p.settings.clearColor;
-    ForwardQuadTarget target[S];
+    const int samples = p.settings.msaa;
+    ForwardQuadTarget target[kMaxSamples];
     FACET_NO_UNROLL
-    for (int s = 0; s < S; ++s) target[s] = ForwardQuadTarget{{clear, clear, clear, clear}, {1.0f, 1.0f, 1.0f, 1.0f}, {}, &p, qx, qy, s};
+    for (int s = 0; s < samples; ++s)
+        target[s] = ForwardQuadTarget{{clear, clear, clear, clear}, {1.0f, 1.0f, 1.0f, 1.0f}, {}, &p, qx, qy, s};
     forBandTriangles(band, [&](std::uint32_t id) {
         const ScreenTriangle& tri = p.triangles[id];
         QuadRange range;
@@ -449,9 +452,9 @@ FACET_HD void forwardQuad(const RasterParams& p, Band& band, int qx, int qy) {
         const ForwardTriangle triangle{&tri, &p.materials[p.triangleMaterials[id]],
                                        p.triangleColors ? &p.triangleColors[id] : nullptr};
         FACET_NO_UNROLL
-        for (int s = 0; s < S; ++s) {
+        for (int s = 0; s < samples; ++s) {
             target[s].triangle = triangle;
-            walkCoverage<QuadLanes, true>(tri, range, target[s], S > 1 ? samplePoint(S, s) : pixelCentreSample());
+            walkCoverage<QuadLanes, true>(tri, range, target[s], samples > 1 ? samplePoint(samples, s) : pixelCentreSample());
         }
     });
     const FrameView& frame = p.target;
@@ -459,18 +462,13 @@ FACET_HD void forwardQuad(const RasterParams& p, Band& band, int qx, int qy) {
     for (int k = 0; k < 4; ++k) {
         const long long pixel = quadPixelIndex(frame, qx, qy, k);
         if (pixel < 0) continue;
-        if (S == 1) {
-            frame.color[pixel] = target[0].color[k];
-            frame.depth[pixel] = target[0].depth[k];
-            continue;
-        }
         ColorSum sum;
         float depth = target[0].depth[k];
-        for (int s = 0; s < S; ++s) {
+        for (int s = 0; s < samples; ++s) {
             sum.add(target[s].color[k], 1u);
             depth = resolveDepth(depth, target[s].depth[k]);
         }
-        frame.color[pixel] = sum.resolve(S);
+        frame.color[pixel] = samples > 1 ? sum.resolve(samples) : target[0].color[k];
         frame.depth[pixel] = depth;
     }
 }
@@ -489,15 +487,15 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i, Band& ban
     const bool byWinners = viewShadesWinners(p.settings.view);
     // A tile holding a blended triangle (lit model), or multisampled a cut-out, is drawn forward.
     const bool forward = !byWinners && tileDrawsForward(p, tile);
-    switch (p.settings.msaa) {
-    case 2: return forward ? forwardQuad<2>(p, band, qx, qy) : rasterQuadSamples<2>(p, band, qx, qy);
-    case 4: return forward ? forwardQuad<4>(p, band, qx, qy) : rasterQuadSamples<4>(p, band, qx, qy);
-    case 8: return forward ? forwardQuad<8>(p, band, qx, qy) : rasterQuadSamples<8>(p, band, qx, qy);
-    default: break; // 1 (the pipeline refuses other counts)
-    }
     if (forward) {
-        forwardQuad<1>(p, band, qx, qy);
+        forwardQuad(p, band, qx, qy);
         return;
+    }
+    switch (p.settings.msaa) {
+    case 2: return rasterQuadSamples<2>(p, band, qx, qy);
+    case 4: return rasterQuadSamples<4>(p, band, qx, qy);
+    case 8: return rasterQuadSamples<8>(p, band, qx, qy);
+    default: break; // 1 (the pipeline refuses other counts)
     }
 
     // Visibility; in the overdraw view, counting fragments too.
