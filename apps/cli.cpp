@@ -88,6 +88,7 @@ bool consumeRenderSetting(const std::string& arg, Arguments& args, RenderSetting
     else if (arg == "--cull") settings.cull = parseChoice<CullMode>(arg, args.value());
     else if (arg == "--light") settings.headlight = true;
     else if (arg == "--msaa") settings.msaa = parseSampleCount(arg, args.value());
+    else if (arg == "--alpha-to-coverage") settings.alphaToCoverage = true;
     else return consumeLightSetting(arg, args, settings);
     return true;
 }

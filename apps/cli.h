@@ -48,7 +48,8 @@ E parseChoice(const std::string& flag, const std::string& text) {
 // --msaa N: 1, 2, 4 or 8, or a usage error naming the value.
 int parseSampleCount(const std::string& flag, const std::string& text);
 
-// --filter F, --cull C, --light, --msaa N into `settings`; false when `arg` is none of them.
+// --filter F, --cull C, --light, --msaa N, --alpha-to-coverage into `settings`; false when `arg`
+// is none of them.
 bool consumeRenderSetting(const std::string& arg, Arguments& args, RenderSettings& settings);
 
 // The lit model's flags (--shading, --headlight, --ambient, --sun...: see kLightHelp); false when

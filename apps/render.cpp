@@ -39,6 +39,9 @@ Camera (defaults frame the whole mesh from the front right, slightly above):
   --cull C           none | back (default none: OBJ files mix windings)
   --light            headlight Lambert shading
   --msaa N           samples per pixel: 1 (default), 2, 4 or 8 (multisampling)
+  --alpha-to-coverage
+                     with --msaa 2, 4 or 8 and --shading lit: cut-outs keep each sample by
+                     their alpha instead of the alpha test (no effect at --msaa 1)
   --texture PATH     use this image as every material's texture (e.g. for a mesh without MTL)
   --view V           shaded | normals | depth | uv | overdraw | wireframe | triangles | tiles
                      (default shaded; README.md says how to read each; gl draws all but tiles)

@@ -394,6 +394,7 @@ void Viewer::report() const {
               << "frames " << scenesFrames_ << "\n"
               << "size " << state_.renderWidth << "x" << state_.renderHeight << ", " << state_.threads << " threads\n"
               << "msaa " << state_.settings.msaa << "\n"
+              << "alpha-to-coverage " << (state_.settings.alphaToCoverage ? "on" : "off") << "\n"
               << "panel " << (state_.showPanel ? "shown" : "hidden") << "\n"
               << "panel-rect " << state_.panelX << " " << state_.panelY << " " << state_.panelWidth << " "
               << state_.panelHeight << " in " << ImGui::GetIO().DisplaySize.x << "x" << ImGui::GetIO().DisplaySize.y

@@ -280,19 +280,20 @@ struct QuadVisibility {
     }
 };
 
-// A cut-out triangle's walk target (the lit model): the quad's visibility, given only the lanes
-// that pass the alpha test (cutoutMask).
+// A cut-out triangle's walk target (the lit model): the quad's visibility (sample `sample`'s
+// with multisampling), given only the lanes that pass the alpha test or, with alpha-to-coverage,
+// whose alpha covers the sample (cutoutSampleMask).
 struct CutoutQuadVisibility {
     QuadVisibility& visibility;
     const ScreenTriangle& tri;
     const ShadeMaterial& material;
-    TextureFilter filter;
-    int qx, qy;
+    const RenderSettings& settings;
+    int qx, qy, sample;
 
     FACET_HD CutoutQuadVisibility& row(int) { return *this; }
     FACET_HD Quad<float> depthAt(int x) const { return visibility.depthAt(x); }
     FACET_HD void write(int x, unsigned keep, const Quad<float>& value, const Quad<float>& stored) {
-        visibility.write(x, cutoutMask(tri, material, filter, qx, qy, keep), value, stored);
+        visibility.write(x, cutoutSampleMask(tri, material, settings, qx, qy, keep, sample), value, stored);
     }
 };
 
@@ -323,7 +324,7 @@ FACET_HD void walkQuadTriangles(const RasterParams& p, Band& band, int qx, int q
         if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) return;
         const ShadeMaterial& material = p.materials[p.triangleMaterials[visibility.id]];
         if (cutouts && material.cutout) {
-            CutoutQuadVisibility cutout{visibility, tri, material, p.settings.filter, qx, qy};
+            CutoutQuadVisibility cutout{visibility, tri, material, p.settings, qx, qy, 0};
             walkCoverage<QuadLanes, true>(tri, range, cutout);
         } else {
             walkCoverage<QuadLanes, true>(tri, range, visibility);
@@ -357,7 +358,8 @@ FACET_HD long long quadPixelIndex(const FrameView& target, int qx, int qy, int k
 }
 
 // The raster thread with S samples per pixel (S > 1): the quad's visibility per sample, each at
-// its own sample point; then per pixel each distinct winner shaded once at the pixel centre,
+// its own sample point (a tile holding a cut-out or blended material is drawn forward instead:
+// drawsForward); then per pixel each distinct winner shaded once at the pixel centre,
 // weighted by the samples it won, and the box resolve, exactly as the CPU's
 // resolveTileSamples (cpu/multisample_tile.h) adds it up, so the two agree bit for bit.
 template <int S, class Band>
@@ -402,13 +404,14 @@ FACET_HD void rasterQuadSamples(const RasterParams& p, Band& band, int qx, int q
 }
 
 // Forward drawing's walk target for a quad of a tile holding a blended triangle (lit model, see
-// core/forward_draw.h): the quad's colours and depths, drawn triangle by triangle.
+// core/forward_draw.h): the quad's colours and depths (sample `sample`'s with multisampling),
+// drawn triangle by triangle.
 struct ForwardQuadTarget {
     std::uint32_t color[4];
     float depth[4];
     ForwardTriangle triangle;
-    const RasterParams& p;
-    int qx, qy;
+    const RasterParams* p;
+    int qx, qy, sample;
 
     FACET_HD ForwardQuadTarget& row(int) { return *this; }
     FACET_HD Quad<float> depthAt(int) const {
@@ -417,38 +420,56 @@ struct ForwardQuadTarget {
     FACET_HD void write(int, unsigned keep, const Quad<float>& value, const Quad<float>&) {
         std::uint32_t* const colors[4] = {&color[0], &color[1], &color[2], &color[3]};
         float* const depths[4] = {&depth[0], &depth[1], &depth[2], &depth[3]};
-        drawForwardLanes(triangle, p.settings, p.viewForward, qx, qy, keep, value, colors, depths);
+        drawForwardLanes(triangle, p->settings, p->viewForward, qx, qy, keep, value, colors, depths, sample);
     }
 };
 
-// Whether the tile holds a triangle whose material blends (the lit model's d < 1).
-FACET_HD bool tileBlends(const RasterParams& p, std::uint32_t tile) {
+// Whether the tile holds a triangle whose material is drawn forward (drawsForward: the lit
+// model's blended materials, and multisampled cut-outs).
+FACET_HD bool tileDrawsForward(const RasterParams& p, std::uint32_t tile) {
     if (p.settings.shading != ShadingModel::Lit) return false;
     for (std::uint32_t e = p.tileStart[tile]; e < p.tileStart[tile + 1]; ++e)
-        if (blends(p.materials[p.triangleMaterials[p.tileTriangles[e]]], p.settings)) return true;
+        if (drawsForward(p.materials[p.triangleMaterials[p.tileTriangles[e]]], p.settings)) return true;
     return false;
 }
 
-// The quad of a tile holding a blended triangle, drawn forward: every triangle in draw order.
+// The quad of a tile holding a material drawn forward (drawsForward): every triangle in draw
+// order; with multisampling each sample drawn as a picture of its own at its point (so blending
+// is per sample), then the box resolve and the nearest depth, as the CPU's forward tiles. One
+// function for every sample count, its samples a loop: the walk and the shading inlined once.
 template <class Band>
 FACET_HD void forwardQuad(const RasterParams& p, Band& band, int qx, int qy) {
     const std::uint32_t clear = p.settings.clearColor;
-    ForwardQuadTarget target{{clear, clear, clear, clear}, {1.0f, 1.0f, 1.0f, 1.0f}, {}, p, qx, qy};
+    const int samples = p.settings.msaa;
+    ForwardQuadTarget target[kMaxSamples];
+    FACET_NO_UNROLL
+    for (int s = 0; s < samples; ++s)
+        target[s] = ForwardQuadTarget{{clear, clear, clear, clear}, {1.0f, 1.0f, 1.0f, 1.0f}, {}, &p, qx, qy, s};
     forBandTriangles(band, [&](std::uint32_t id) {
         const ScreenTriangle& tri = p.triangles[id];
         QuadRange range;
         if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) return;
-        target.triangle = ForwardTriangle{&tri, &p.materials[p.triangleMaterials[id]],
-                                          p.triangleColors ? &p.triangleColors[id] : nullptr};
-        walkCoverage<QuadLanes, true>(tri, range, target);
+        const ForwardTriangle triangle{&tri, &p.materials[p.triangleMaterials[id]],
+                                       p.triangleColors ? &p.triangleColors[id] : nullptr};
+        FACET_NO_UNROLL
+        for (int s = 0; s < samples; ++s) {
+            target[s].triangle = triangle;
+            walkCoverage<QuadLanes, true>(tri, range, target[s], samples > 1 ? samplePoint(samples, s) : pixelCentreSample());
+        }
     });
     const FrameView& frame = p.target;
     FACET_UNROLL
     for (int k = 0; k < 4; ++k) {
         const long long pixel = quadPixelIndex(frame, qx, qy, k);
         if (pixel < 0) continue;
-        frame.color[pixel] = target.color[k];
-        frame.depth[pixel] = target.depth[k];
+        ColorSum sum;
+        float depth = target[0].depth[k];
+        for (int s = 0; s < samples; ++s) {
+            sum.add(target[s].color[k], 1u);
+            depth = resolveDepth(depth, target[s].depth[k]);
+        }
+        frame.color[pixel] = samples > 1 ? sum.resolve(samples) : target[0].color[k];
+        frame.depth[pixel] = depth;
     }
 }
 
@@ -463,16 +484,18 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i, Band& ban
     const int qx = place.x + 2 * static_cast<int>(q % kQuadsPerTileRow);
     const int qy = place.y + 2 * static_cast<int>(q / kQuadsPerTileRow);
     const FrameView& target = p.target;
+    const bool byWinners = viewShadesWinners(p.settings.view);
+    // A tile holding a blended triangle (lit model), or multisampled a cut-out, is drawn forward.
+    const bool forward = !byWinners && tileDrawsForward(p, tile);
+    if (forward) {
+        forwardQuad(p, band, qx, qy);
+        return;
+    }
     switch (p.settings.msaa) {
     case 2: return rasterQuadSamples<2>(p, band, qx, qy);
     case 4: return rasterQuadSamples<4>(p, band, qx, qy);
     case 8: return rasterQuadSamples<8>(p, band, qx, qy);
     default: break; // 1 (the pipeline refuses other counts)
-    }
-    const bool byWinners = viewShadesWinners(p.settings.view);
-    if (!byWinners && tileBlends(p, tile)) { // a tile holding a blended triangle (lit model): drawn forward
-        forwardQuad(p, band, qx, qy);
-        return;
     }
 
     // Visibility; in the overdraw view, counting fragments too.

@@ -144,28 +144,6 @@ const Model& defaultScene() {
     return model;
 }
 
-// PSNR over the RGB of pixels both sides cover, and the share of pixels whose coverage agrees.
-struct LitAgreement {
-    double coverage = 0.0, psnr = 0.0;
-};
-
-LitAgreement compareLit(const test::Frame& a, const test::Frame& b) {
-    std::size_t same = 0, both = 0;
-    double squared = 0.0;
-    for (std::size_t i = 0; i < a.color.size(); ++i) {
-        const bool ca = a.depth[i] < 1.0f, cb = b.depth[i] < 1.0f;
-        same += ca == cb;
-        if (!ca || !cb) continue;
-        ++both;
-        for (int k = 0; k < 3; ++k) {
-            const double d = channel(a.color[i], k) - channel(b.color[i], k);
-            squared += d * d;
-        }
-    }
-    const double mse = both ? squared / double(3 * both) : 0.0;
-    return {double(same) / double(a.color.size()), mse > 0.0 ? 10.0 * std::log10(255.0 * 255.0 / mse) : 99.0};
-}
-
 // A second directional light, blue, from the left: the lit scenes below use every light.
 RenderSettings litWithTwoSuns(TextureFilter filter) {
     RenderSettings s = lit();
@@ -194,10 +172,10 @@ void expectLitAgreementAt(const std::string& name, const Model& model, const Vie
     if (!gl) return;
     test::Frame ref(width, height);
     gl->render(model, view, s, ref.view());
-    const LitAgreement a = compareLit(cpu, ref);
+    const test::Agreement a = test::agreement(cpu, ref);
     std::cout << "[ GL vs CPU, lit ] " << name << " " << width << "x" << height << " " << nameOf(s.filter)
-              << ": coverage " << 100.0 * a.coverage << "%, PSNR " << a.psnr << " dB\n";
-    EXPECT_GE(a.coverage, 0.999) << name;
+              << ": coverage " << 100.0 * a.pixels << "%, PSNR " << a.psnr << " dB\n";
+    EXPECT_GE(a.pixels, 0.999) << name;
     EXPECT_GE(a.psnr, 40.0) << name;
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -104,6 +105,30 @@ inline int channelDiff(std::uint32_t a, std::uint32_t b) {
         d = std::max(d, x > y ? x - y : y - x);
     }
     return d;
+}
+
+// How far two pictures agree: the share of pixels whose coverage (depth < 1) agrees, or with
+// `sameRed` whose red channel is equal (white on black, where red counts covered samples);
+// and the PSNR of the RGB over the pixels both cover (99 where they are equal).
+struct Agreement {
+    double pixels = 0.0, psnr = 0.0;
+};
+
+inline Agreement agreement(const Frame& a, const Frame& b, bool sameRed = false) {
+    std::size_t same = 0, both = 0;
+    double squared = 0.0;
+    for (std::size_t i = 0; i < a.color.size(); ++i) {
+        const bool ca = a.depth[i] < 1.0f, cb = b.depth[i] < 1.0f;
+        same += sameRed ? (a.color[i] & 0xFFu) == (b.color[i] & 0xFFu) : ca == cb;
+        if (!ca || !cb) continue;
+        ++both;
+        for (int k = 0; k < 3; ++k) {
+            const double d = double(a.color[i] >> (8 * k) & 0xFFu) - double(b.color[i] >> (8 * k) & 0xFFu);
+            squared += d * d;
+        }
+    }
+    const double mse = both ? squared / double(3 * both) : 0.0;
+    return {double(same) / double(a.color.size()), mse > 0.0 ? 10.0 * std::log10(255.0 * 255.0 / mse) : 99.0};
 }
 
 } // namespace facet::test

@@ -297,6 +297,33 @@ TEST(Viewer, ScriptedScreenshotEqualsFacetRender) {
     EXPECT_EQ(differing, 0u) << "the window shows a different picture than facet-render's";
 }
 
+// The lit model multisampled with alpha-to-coverage: the viewer's frame of the material scene
+// (cut-out foliage, a blended pane) equals facet-render's, and its report names the settings.
+TEST(Viewer, LitMultisampledFrameEqualsFacetRender) {
+    VirtualDisplay display;
+    FACET_REQUIRE_DISPLAY(display);
+    const fs::path dir = facet::test::scratchDir("viewer_lit_msaa");
+    const std::vector<std::string> picture = {
+        (facet::test::sourceDir() / "assets/material_scene/scene.obj").string(), "--size", "240x160", "--shading",
+        "lit", "--msaa", "4", "--alpha-to-coverage"};
+    std::vector<std::string> render = {kRender.string(), "-o", (dir / "render.png").string(), "--stage", "cpu"};
+    render.insert(render.end(), picture.begin(), picture.end());
+    ASSERT_EQ(runCommand(render), 0);
+    std::vector<std::string> viewer = {kViewer.string(), "--no-ui", "--frames", "3", "--vsync", "off", "--stage", "cpu",
+                                       "--screenshot", (dir / "viewer.png").string(), "--report"};
+    viewer.insert(viewer.end(), picture.begin(), picture.end());
+    Process::Setup setup;
+    setup.env = {{"DISPLAY", display.name()}};
+    setup.out = dir / "report.txt";
+    setup.err = dir / "viewer_err.txt";
+    ASSERT_EQ(runCommand(viewer, setup, 30000ms), 0) << readText(setup.err);
+    const auto report = parseReport(readText(setup.out));
+    EXPECT_EQ(report.at("msaa"), "4");
+    EXPECT_EQ(report.at("alpha-to-coverage"), "on");
+    EXPECT_TRUE(facet::loadImage(dir / "viewer.png").pixels == facet::loadImage(dir / "render.png").pixels)
+        << "the viewer's frame differs from facet-render's";
+}
+
 // The cube the interactive tests load: 12 triangles, framed by Camera::framing.
 fs::path writeCube(const fs::path& dir) {
     return facet::test::writeFile(dir / "cube.obj", "v -1 -1 -1\nv 1 -1 -1\nv 1 1 -1\nv -1 1 -1\n"

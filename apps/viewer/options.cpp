@@ -26,6 +26,9 @@ Camera (defaults frame the whole mesh from the front right, slightly above):
   --cull C           none | back (default none: OBJ files mix windings)
   --light            headlight Lambert shading
   --msaa N           samples per pixel: 1 (default), 2, 4 or 8 (multisampling)
+  --alpha-to-coverage
+                     with --msaa 2, 4 or 8 and --shading lit: cut-outs keep each sample by
+                     their alpha instead of the alpha test (no effect at --msaa 1)
   --stage S          cpu | gpu | auto (default auto: the GPU when one is usable)
   --threads N        CPU threads (default: one per hardware thread)
   --device N         CUDA device for the GPU stages (default: FACET_DEVICE, else the GPU that
@@ -100,8 +103,7 @@ Options parseArguments(int argc, char** argv) {
         }
     }
     // Refused here, before a window opens, as the renderer would refuse every frame.
-    const bool lit = o.settings.shading == ShadingModel::Lit;
-    if (const std::string problem = sampleCountProblem(o.settings.msaa, o.settings.view, lit); !problem.empty())
+    if (const std::string problem = sampleCountProblem(o.settings.msaa, o.settings.view); !problem.empty())
         throw UsageError(problem);
     return o;
 }

@@ -160,12 +160,16 @@ void renderSection(ViewerState& s) {
     ImGui::PushItemWidth(180.0f);
     choiceCombo("texture filter", s.settings.filter);
     choiceCombo("view", s.settings.view); // the debug views (README.md: how to read them)
-    // The debug views and the lit model draw one sample per pixel (the renderer refuses them
-    // multisampled, core/multisample.h).
-    const bool oneSample = s.settings.view != View::Shaded || s.settings.shading == ShadingModel::Lit;
+    // The debug views draw one sample per pixel (the renderer refuses them multisampled,
+    // core/multisample.h).
+    const bool oneSample = s.settings.view != View::Shaded;
     if (oneSample) s.settings.msaa = 1;
     ImGui::BeginDisabled(oneSample);
     msaaCombo(s.settings.msaa);
+    ImGui::EndDisabled();
+    // Alpha-to-coverage changes only the lit model's cut-outs, and only multisampled.
+    ImGui::BeginDisabled(s.settings.msaa == 1 || s.settings.shading != ShadingModel::Lit);
+    ImGui::Checkbox("alpha to coverage", &s.settings.alphaToCoverage);
     ImGui::EndDisabled();
     ImGui::SliderFloat("resolution scale", &s.resolutionScale, 0.25f, 1.0f, "%.2f");
     // The renderer is rebuilt for a new thread count, so only once the slider is let go.

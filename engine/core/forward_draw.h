@@ -18,13 +18,16 @@ struct ForwardTriangle {
     const TriangleColors* colors; // null for a mesh without vertex colours
 };
 
-// The lanes `keep` of quad (qx, qy) that passed the depth test, at depths `value`: alpha-tested
-// where the material is cut out, then drawn into color[k] and (unless blended) depth[k].
+// The lanes `keep` of quad (qx, qy) that passed the depth test, at depths `value`, at sample
+// `sample` (0 without multisampling): alpha-tested (or alpha-to-coverage'd) where the material
+// is cut out, then drawn into color[k] and (unless blended) depth[k]: with multisampling,
+// sample `sample`'s own colour and depth, so blending is per sample. The fragment is the pixel
+// centre's whatever the sample.
 FACET_HD void drawForwardLanes(const ForwardTriangle& t, const RenderSettings& settings, glm::vec3 viewForward,
                                int qx, int qy, unsigned keep, const Quad<float>& value, std::uint32_t* const color[4],
-                               float* const depth[4]) {
+                               float* const depth[4], int sample = 0) {
     const ShadeMaterial& m = *t.material;
-    if (m.cutout && settings.shading == ShadingModel::Lit) keep = cutoutMask(*t.tri, m, settings.filter, qx, qy, keep);
+    if (m.cutout && settings.shading == ShadingModel::Lit) keep = cutoutSampleMask(*t.tri, m, settings, qx, qy, keep, sample);
     const bool blended = blends(m, settings);
     for (int k = 0; k < 4; ++k) {
         if (!(keep >> k & 1u)) continue;

@@ -15,6 +15,13 @@
 #define FACET_UNROLL
 #endif
 
+// Kept a loop on the device, where unrolling would copy a large body (a whole walk) per step.
+#if defined(__CUDA_ARCH__)
+#define FACET_NO_UNROLL _Pragma("unroll 1")
+#else
+#define FACET_NO_UNROLL
+#endif
+
 // GLM 0.9.9's defaulted __host__ __device__ constructors draw nvcc's warning 20012-D, which
 // -Werror=all-warnings makes fatal; -isystem does not silence nvcc's front end, so it is
 // suppressed around GLM alone and stays an error in our own code.

@@ -66,20 +66,24 @@ struct ColorSum {
     }
 };
 
+// Alpha-to-coverage (RenderSettings::alphaToCoverage): sample `index` of `samples` is covered
+// where the fragment's alpha exceeds index / samples, the rule of llvmpipe, the reference
+// (Mesa's lp_state_fs.c, lp_build_sample_alpha_to_coverage; no dithering): alpha 0 covers no
+// sample, 1 every one, 0.5 the first half. index / samples is exact (a power of two).
+FACET_HD bool alphaCoversSample(float alpha, int index, int samples) {
+    return alpha > static_cast<float>(index) / static_cast<float>(samples);
+}
+
 // The depth a multisampled pixel resolves to (facet-render --depth, FrameView::depth): the
 // nearest of its samples' depths, so a pixel is covered (depth < 1) when any sample is.
 FACET_HD float resolveDepth(float a, float b) { return b < a ? b : a; }
 
-// "msaa N is not supported ..." for a count validSampleCount refuses, for multisampling with the
-// lit model (`lit`), or in a debug view (the views show one sample per pixel: what a pixel's
-// winner is, or counts, has no resolve); empty otherwise.
-inline std::string sampleCountProblem(int samples, View view = View::Shaded, bool lit = false) {
+// "msaa N is not supported ..." for a count validSampleCount refuses, or for multisampling in a
+// debug view (the views show one sample per pixel: what a pixel's winner is, or counts, has no
+// resolve); empty otherwise.
+inline std::string sampleCountProblem(int samples, View view = View::Shaded) {
     if (!validSampleCount(samples))
         return "msaa " + std::to_string(samples) + " is not supported: the sample count must be 1, 2, 4 or 8";
-    if (samples > 1 && lit) // the lit model's cut-outs and blending are drawn one sample per pixel
-        return "msaa " + std::to_string(samples) +
-               " is not supported with the lit shading model yet: its alpha cut-outs and blending are drawn "
-               "one sample per pixel (use --shading classic, or msaa 1)";
     if (samples > 1 && view != View::Shaded)
         return "msaa " + std::to_string(samples) + " is not supported in the " + std::string(nameOf(view)) +
                " view: the debug views draw one sample per pixel (use msaa 1)";

@@ -5,6 +5,7 @@
 // a visibility pass) gives the bits drawing the whole quad would.
 #pragma once
 
+#include "core/multisample.h"
 #include "core/shading.h"
 #include "core/triangle_setup.h"
 #include "core/vertex_color.h"
@@ -90,6 +91,26 @@ FACET_HD unsigned cutoutMask(const ScreenTriangle& tri, const ShadeMaterial& m, 
     unsigned kept = 0;
     for (int k = 0; k < 4; ++k)
         if ((lanes >> k & 1u) && cutoutAlpha(tri, m, filter, qx, qy, k) >= kAlphaCutoff) kept |= 1u << k;
+    return kept;
+}
+
+// Whether a cut-out pixel of cut-out alpha `alpha` keeps sample `sample` of the settings' msaa:
+// with alpha-to-coverage (at msaa > 1) where its fragment alpha (the opacity times the cut-out
+// alpha, clamped, as the reference's shader writes it) covers the sample, else where it passes
+// the alpha test, the pixel's for all its samples (OpenGL's discard without sample shading).
+// The alpha is the pixel centre's either way, as the fragment is shaded there.
+FACET_HD bool cutoutKeepsSample(const ShadeMaterial& m, const RenderSettings& settings, float alpha, int sample) {
+    if (!(settings.alphaToCoverage && settings.msaa > 1)) return alpha >= kAlphaCutoff;
+    return alphaCoversSample(glm::clamp(m.opacity * alpha, 0.0f, 1.0f), sample, settings.msaa);
+}
+
+// The lanes of `lanes` (bit k: pixel k of quad (qx, qy)) a cut-out keeps at sample `sample`.
+FACET_HD unsigned cutoutSampleMask(const ScreenTriangle& tri, const ShadeMaterial& m, const RenderSettings& settings,
+                                   int qx, int qy, unsigned lanes, int sample) {
+    unsigned kept = 0;
+    for (int k = 0; k < 4; ++k)
+        if ((lanes >> k & 1u) && cutoutKeepsSample(m, settings, cutoutAlpha(tri, m, settings.filter, qx, qy, k), sample))
+            kept |= 1u << k;
     return kept;
 }
 

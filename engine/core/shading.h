@@ -18,6 +18,9 @@ struct RenderSettings {
     std::uint32_t clearColor = 0xFF3A2B22u; // dark slate blue, RGBA8 with R in the low byte
     View view = View::Shaded; // what the frame shows (core/view_shading.h)
     int msaa = 1; // samples per pixel: 1, 2, 4 or 8 (core/multisample.h); others are refused
+    // The lit model's cut-outs at msaa > 1: each sample kept by the fragment's alpha
+    // (alphaCoversSample) instead of the alpha test; at msaa 1, as in OpenGL, nothing changes.
+    bool alphaToCoverage = false;
     ShadingModel shading = ShadingModel::Classic; // Lit: the material model under `lights`
     Lights lights;                                // the lit model's lights (headlight above is the classic one's)
 };
@@ -109,6 +112,14 @@ FACET_HD glm::vec4 encodeFragment(glm::vec4 linear) {
 // (GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA) into an sRGB framebuffer and depth writes off.
 FACET_HD bool blends(const ShadeMaterial& m, const RenderSettings& settings) {
     return settings.shading == ShadingModel::Lit && m.opacity < 1.0f;
+}
+
+// Whether a tile holding the material is drawn forward (core/forward_draw.h) rather than
+// deferred: a blended material, and with multisampling a cut-out too, whose alpha test (or
+// alpha-to-coverage) then decides sample by sample as each sample is drawn; the deferred
+// passes keep their plain per-sample visibility.
+FACET_HD bool drawsForward(const ShadeMaterial& m, const RenderSettings& settings) {
+    return blends(m, settings) || (settings.shading == ShadingModel::Lit && settings.msaa > 1 && m.cutout);
 }
 
 // `fragment` (linear, alpha a) over the stored RGBA8 `dst` (sRGB-encoded colour): in linear

@@ -40,8 +40,7 @@ CpuRenderer::CpuRenderer(int threads)
 CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, const RenderSettings& settings,
                                   const FrameView& target, const CameraSpacePositions& given) {
     requireTarget(target);
-    const bool lit = settings.shading == ShadingModel::Lit;
-    if (const std::string problem = sampleCountProblem(settings.msaa, settings.view, lit); !problem.empty())
+    if (const std::string problem = sampleCountProblem(settings.msaa, settings.view); !problem.empty())
         throw Error(problem);
     // Scratch buffers grow with the mesh and the target; running out of memory there is a
     // clear error, not a bare std::bad_alloc from deep inside a worker thread.
@@ -65,9 +64,9 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     const TileGrid grid = makeTileGrid(target.width, target.height);
     // Material 0 exists even for a model without materials: it is the default grey.
     materials_ = shadeMaterials(model);
-    blendedMaterials_ = false;
+    forwardMaterials_ = false;
     for (ShadeMaterial& m : materials_) {
-        blendedMaterials_ = blendedMaterials_ || blends(m, settings);
+        forwardMaterials_ = forwardMaterials_ || drawsForward(m, settings);
         m.srgbTable = &srgbTable_;
     }
     const std::size_t chunkCount = triangleStage(input, grid, viewNeedsSources(settings.view));
@@ -283,12 +282,12 @@ void CpuRenderer::clearTile(const RasterContext& context, const TileRect& rect) 
     streamFence();
 }
 
-// Whether any triangle binned to the tile has a blended material.
-bool CpuRenderer::tileBlends(const RasterContext& context, std::uint32_t tile, std::size_t chunkCount) const {
+// Whether any triangle binned to the tile has a material drawn forward (drawsForward).
+bool CpuRenderer::tileDrawsForward(const RasterContext& context, std::uint32_t tile, std::size_t chunkCount) const {
     for (std::size_t c = 0; c < chunkCount; ++c) {
         const Chunk& chunk = chunks_[c];
         for (std::uint32_t k = chunk.binOffsets[tile]; k < chunk.binOffsets[tile + 1]; ++k)
-            if (blends(materials_[chunk.materials[chunk.binTriangles[k]]], context.settings)) return true;
+            if (drawsForward(materials_[chunk.materials[chunk.binTriangles[k]]], context.settings)) return true;
     }
     return false;
 }
@@ -300,8 +299,9 @@ std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, Til
     const TileBuffers buffers{scratch.ids.data(), scratch.depth.data(), scratch.color.data(), place.x, place.y};
     // The buffers hold ids 0 and depth 1: as allocated, and as the last tile left them.
 
-    // A tile holding a blended triangle (lit model, d < 1) is drawn forward, in order.
-    const bool forward = blendedMaterials_ && tileBlends(context, tile, chunkCount);
+    // A tile holding a blended triangle (lit model, d < 1), or multisampled a cut-out, is drawn
+    // forward, in order.
+    const bool forward = forwardMaterials_ && tileDrawsForward(context, tile, chunkCount);
 
     // Pass 1: coverage and depth (per sample with multisampling), in input order; id n + 1 is
     // the tile's n-th triangle.

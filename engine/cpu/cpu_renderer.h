@@ -72,7 +72,7 @@ private:
     // drawTile for the debug views that colour pixels by their winners (cpu/view_tile.cpp).
     std::size_t drawTileView(RasterContext context, std::uint32_t tile, TilePlace place, TileRect rect,
                              std::size_t chunkCount, TileScratch& scratch);
-    bool tileBlends(const RasterContext& context, std::uint32_t tile, std::size_t chunkCount) const;
+    bool tileDrawsForward(const RasterContext& context, std::uint32_t tile, std::size_t chunkCount) const;
 
     // The most set-up triangles one mesh triangle gives: its clipped polygon's fan.
     static constexpr std::size_t kMaxFanTriangles = kMaxClippedVertices - 2;
@@ -106,7 +106,7 @@ private:
     std::vector<Chunk> chunks_;
     std::vector<ShadeMaterial> materials_;
     SrgbTable srgbTable_ = makeSrgbTable(); // the lit model's sRGB decode, looked up
-    bool blendedMaterials_ = false; // some material blends (lit model, d < 1): tiles may draw forward
+    bool forwardMaterials_ = false; // some material is drawn forward (drawsForward): tiles may draw forward
     std::vector<std::uint32_t> tileOrder_; // raster stage: tiles, busiest first
     std::vector<std::uint32_t> tileWork_;  // triangles binned to each tile
     // Per thread, for the tile it is drawing: its visibility, depth and colour buffers

@@ -404,11 +404,13 @@ struct CutoutTileVisibility {
     Row row(int qy) const { return Row{*this, qy}; }
 };
 
-// Forward drawing's walk target on the CPU: the tile's buffers, in the portable quad lanes.
+// Forward drawing's walk target on the CPU: the tile's buffers (sample `sampleIndex`'s plane
+// with multisampling), in the portable quad lanes.
 struct ForwardTileTarget {
     const TileBuffers& buffers;
     ForwardTriangle triangle;
     const RasterContext& ctx;
+    int sampleIndex;
 
     struct Row {
         const ForwardTileTarget& t;
@@ -424,7 +426,8 @@ struct ForwardTileTarget {
                 color[k] = t.buffers.color + e;
                 depth[k] = t.buffers.depth + e;
             }
-            drawForwardLanes(t.triangle, t.ctx.settings, t.ctx.viewForward, qx, qy, keep, value, color, depth);
+            drawForwardLanes(t.triangle, t.ctx.settings, t.ctx.viewForward, qx, qy, keep, value, color, depth,
+                             t.sampleIndex);
         }
     };
     Row row(int qy) const { return Row{*this, qy}; }
@@ -542,18 +545,49 @@ std::size_t rasterizeVisibilityCounting(const ScreenTriangle& tri, std::uint32_t
     });
 }
 
+namespace {
+
+// A forward tile's samples resolved into plane 0: each pixel's colours box-resolved (ColorSum,
+// one each) and its depths to the nearest (resolveDepth); the other planes' depths back to 1.
+void resolveForwardSamples(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers) {
+    const int samples = ctx.settings.msaa;
+    for (int y = tile.y0; y <= tile.y1; ++y)
+        for (std::size_t e = buffers.at(tile.x0, y), end = e + std::size_t(tile.x1 - tile.x0 + 1); e < end; ++e) {
+            ColorSum sum;
+            float depth = buffers.depth[e];
+            for (int s = 0; s < samples; ++s) {
+                const TileBuffers plane = samplePlane(buffers, s);
+                sum.add(plane.color[e], 1u);
+                depth = resolveDepth(depth, plane.depth[e]);
+                if (s > 0) plane.depth[e] = 1.0f;
+            }
+            buffers.color[e] = sum.resolve(samples);
+            buffers.depth[e] = depth;
+        }
+}
+
+} // namespace
+
 std::size_t drawTileForward(const TileTriangle* triangles, const TriangleColors* const* colors, std::uint32_t count,
                             const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers) {
-    for (int y = buffers.originY; y <= tile.y1; ++y)
-        std::fill_n(buffers.color + buffers.at(buffers.originX, y), kTileBufferStride, ctx.settings.clearColor);
+    const int samples = ctx.settings.msaa;
+    for (int s = 0; s < samples; ++s)
+        for (int y = buffers.originY; y <= tile.y1; ++y)
+            std::fill_n(samplePlane(buffers, s).color + buffers.at(buffers.originX, y), kTileBufferStride,
+                        ctx.settings.clearColor);
     std::size_t won = 0;
     for (std::uint32_t n = 0; n < count; ++n) {
         const ScreenTriangle& tri = *triangles[n].tri;
         QuadRange q;
         if (!quadRange(tri, tile, ctx.quadRowOffset, q)) continue;
-        ForwardTileTarget target{buffers, {&tri, triangles[n].material, ctx.vertexColors ? colors[n] : nullptr}, ctx};
-        won += walkCoverage<QuadLanes, true>(tri, q, target);
+        const ForwardTriangle triangle{&tri, triangles[n].material, ctx.vertexColors ? colors[n] : nullptr};
+        for (int s = 0; s < samples; ++s) { // each sample drawn as a picture of its own, at its point
+            const TileBuffers plane = samplePlane(buffers, s);
+            ForwardTileTarget target{plane, triangle, ctx, s};
+            won += walkCoverage<QuadLanes, true>(tri, q, target, samples > 1 ? samplePoint(samples, s) : pixelCentreSample());
+        }
     }
+    if (samples > 1) resolveForwardSamples(ctx, tile, buffers);
     const FrameView& frame = ctx.target;
     for (int y = tile.y0; y <= tile.y1; ++y)
         streamRow(frame.color + std::size_t(y) * std::size_t(frame.width) + std::size_t(tile.x0),

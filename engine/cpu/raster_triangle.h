@@ -109,10 +109,12 @@ void shadeTile(const TileTriangle* triangles, const TriangleColors* const* color
 void shadeTileColors(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
                      const TileRect& tile, const TileBuffers& buffers);
 
-// A tile holding a blended triangle (the lit model's d < 1), drawn forward instead of deferred
-// (core/forward_draw.h): the `count` triangles in draw order into the tile's colour and depth
-// buffers (starting at the clear colour and depth 1), the colours then written to the target;
-// the depths are left for storeTileDepth. Returns the fragments that passed the depth test.
+// A tile holding a material drawn forward (drawsForward: the lit model's d < 1, and
+// multisampled cut-outs), drawn forward instead of deferred (core/forward_draw.h): the `count`
+// triangles in draw order into the tile's colour and depth buffers (starting at the clear colour
+// and depth 1), the colours then written to the target; the depths are left for storeTileDepth.
+// With multisampling each sample is drawn into its own plane, then resolved into plane 0.
+// Returns the fragments (samples) that passed the depth test.
 std::size_t drawTileForward(const TileTriangle* triangles, const TriangleColors* const* colors, std::uint32_t count,
                             const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers);
 

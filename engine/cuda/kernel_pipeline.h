@@ -47,8 +47,7 @@ public:
                             const RenderSettings& settings, const FrameView& target,
                             const CameraSpacePositions& given = {}) { // given: executor memory
         requireTarget(target);
-        const bool lit = settings.shading == ShadingModel::Lit;
-        if (const std::string problem = sampleCountProblem(settings.msaa, settings.view, lit); !problem.empty())
+        if (const std::string problem = sampleCountProblem(settings.msaa, settings.view); !problem.empty())
             throw Error(problem);
         const TileGrid grid = makeTileGrid(target.width, target.height);
         sourcesWanted_ = viewNeedsSources(settings.view);

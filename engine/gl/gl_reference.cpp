@@ -116,6 +116,7 @@ uniform bool hasDiffuseMap, hasSpecularMap, hasShininessMap, hasEmissionMap, has
 uniform bool hasBumpMap;
 uniform bool alphaMapUsesAlpha; // else its red
 uniform bool cutout;            // the alpha test at 0.5
+uniform bool alphaToCoverage;   // a cut-out's coverage from its alpha (GL_SAMPLE_ALPHA_TO_COVERAGE) instead
 uniform vec3 kd, ka, ks, ke; // linear
 uniform float ns, opacity;
 uniform int illumination;
@@ -160,7 +161,7 @@ void main() {
         vec4 t = texture(alphaMap, uv);
         cutAlpha *= alphaMapUsesAlpha ? t.a : t.r;
     }
-    if (cutout && cutAlpha < 0.5) discard;
+    if (cutout && !alphaToCoverage && cutAlpha < 0.5) discard;
     float alpha = opacity * cutAlpha;
     if (hasSpecularMap) s *= texture(specularMap, uv).rgb;
     if (hasShininessMap) shininess *= texture(shininessMap, uv).r;
@@ -421,6 +422,7 @@ struct GlReferenceRenderer::Impl {
     std::optional<ModelKey> uploaded;
     int framebufferWidth = 0, framebufferHeight = 0;
     int sampleWidth = 0, sampleHeight = 0, sampleCount = 0; // the multisampled framebuffer's
+    bool sampleSrgb = false;
     bool framebufferSrgb = false;
 
     explicit Impl(GlContext c) : context(std::move(c)) {}
@@ -442,7 +444,7 @@ struct GlReferenceRenderer::Impl {
     void uploadGeometry(const std::vector<float>& vertices, const Mesh& mesh);
     void uploadTextures(const Model& model);
     void ensureFramebuffer(int width, int height, bool srgb = false);
-    void ensureSampleFramebuffer(int width, int height, int samples);
+    void ensureSampleFramebuffer(int width, int height, int samples, bool srgb);
     void resolveSamples(const FrameView& target, int samples);
     GlObject uploadTexture(const Texture& texture, GLenum format);
     void drawLitSegments(const Model& model, const ViewParams& view, const RenderSettings& settings);
@@ -544,10 +546,10 @@ void GlReferenceRenderer::Impl::ensureFramebuffer(int width, int height, bool sr
     framebufferSrgb = srgb;
 }
 
-// The multisampled framebuffer: an RGBA8 renderbuffer and a DEPTH_COMPONENT32F multisample
-// texture (which the depth resolve reads), `samples` each.
-void GlReferenceRenderer::Impl::ensureSampleFramebuffer(int width, int height, int samples) {
-    if (width == sampleWidth && height == sampleHeight && samples == sampleCount) return;
+// The multisampled framebuffer: an RGBA8 (or, for the lit model, SRGB8_ALPHA8) renderbuffer and
+// a DEPTH_COMPONENT32F multisample texture (which the depth resolve reads), `samples` each.
+void GlReferenceRenderer::Impl::ensureSampleFramebuffer(int width, int height, int samples, bool srgb) {
+    if (width == sampleWidth && height == sampleHeight && samples == sampleCount && srgb == sampleSrgb) return;
     if (samples > maxSamples)
         throw Error("msaa " + std::to_string(samples) + " is beyond this OpenGL (" + renderer + "), which offers at most " +
                     std::to_string(maxSamples) + " samples");
@@ -561,7 +563,7 @@ void GlReferenceRenderer::Impl::ensureSampleFramebuffer(int width, int height, i
         gl->depthResolveArray = makeGlVertexArray(); // no attributes: the shader makes its corners
     }
     FACET_GL(glBindRenderbuffer(GL_RENDERBUFFER, gl->sampleColor.get()));
-    FACET_GL(glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_RGBA8, width, height));
+    FACET_GL(glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, width, height));
     FACET_GL(glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, gl->sampleDepth.get()));
     FACET_GL(glTexImage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, samples, GL_DEPTH_COMPONENT32F, width, height, GL_TRUE));
     FACET_GL(glBindFramebuffer(GL_FRAMEBUFFER, gl->sampleFramebuffer.get()));
@@ -579,6 +581,7 @@ void GlReferenceRenderer::Impl::ensureSampleFramebuffer(int width, int height, i
     sampleWidth = width;
     sampleHeight = height;
     sampleCount = samples;
+    sampleSrgb = srgb;
 }
 
 // Colour by a blit (OpenGL's box resolve), depth by the nearest sample, into the one-sample
@@ -666,7 +669,7 @@ std::vector<glm::vec2> GlReferenceRenderer::samplePositions(int samples) {
     if (!impl_) throw Error("GlReferenceRenderer used after being moved from");
     Impl& im = *impl_;
     const CurrentScope current(im.context);
-    im.ensureSampleFramebuffer(std::max(1, im.framebufferWidth), std::max(1, im.framebufferHeight), samples);
+    im.ensureSampleFramebuffer(std::max(1, im.framebufferWidth), std::max(1, im.framebufferHeight), samples, false);
     FACET_GL(glBindFramebuffer(GL_FRAMEBUFFER, im.gl->sampleFramebuffer.get()));
     std::vector<glm::vec2> positions(std::size_t(samples), glm::vec2(0.0f));
     for (int i = 0; i < samples; ++i) FACET_GL(glGetMultisamplefv(GL_SAMPLE_POSITION, GLuint(i), &positions[std::size_t(i)].x));
@@ -773,6 +776,10 @@ void GlReferenceRenderer::Impl::drawLitSegments(const Model& model, const ViewPa
         FACET_GL(glUniform1f(at("opacity"), m.opacity));
         FACET_GL(glUniform1i(at("illumination"), int(m.illumination)));
         FACET_GL(glUniform1i(at("cutout"), m.cutout ? 1 : 0));
+        // Alpha-to-coverage for cut-outs, at msaa > 1 (OpenGL ignores it at one sample).
+        const bool toCoverage = m.cutout && settings.alphaToCoverage && settings.msaa > 1;
+        FACET_GL(glUniform1i(at("alphaToCoverage"), toCoverage ? 1 : 0));
+        FACET_GL(toCoverage ? glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE) : glDisable(GL_SAMPLE_ALPHA_TO_COVERAGE));
         // Blended materials (d < 1): blended in draw order over what is drawn, in linear light (the
         // framebuffer is sRGB), depth tested but not written; the others write colour and depth.
         const bool blended = blends(m, settings);
@@ -804,6 +811,7 @@ void GlReferenceRenderer::Impl::drawLitSegments(const Model& model, const ViewPa
     }
     FACET_GL(glActiveTexture(GL_TEXTURE0));
     FACET_GL(glDisable(GL_BLEND));
+    FACET_GL(glDisable(GL_SAMPLE_ALPHA_TO_COVERAGE));
     FACET_GL(glDepthMask(GL_TRUE));
 }
 
@@ -817,10 +825,10 @@ void GlReferenceRenderer::render(const Model& model, const ViewParams& view, con
     const CurrentScope current(im.context);
     if (!im.uploaded || !(*im.uploaded == ModelKey::of(model))) im.upload(model);
     const bool lit = settings.shading == ShadingModel::Lit;
-    if (const std::string problem = sampleCountProblem(settings.msaa, settings.view, lit); !problem.empty())
+    if (const std::string problem = sampleCountProblem(settings.msaa, settings.view); !problem.empty())
         throw Error(problem);
     im.ensureFramebuffer(target.width, target.height, lit);
-    if (settings.msaa > 1) im.ensureSampleFramebuffer(target.width, target.height, settings.msaa);
+    if (settings.msaa > 1) im.ensureSampleFramebuffer(target.width, target.height, settings.msaa, lit);
     im.setState(settings, target);
     im.setUniforms(view, settings);
     if (glViewDrawsShaded(settings.view) && lit) {
