@@ -70,16 +70,7 @@ TEST(GpuModel, UnknownGpuNameListsTheKnownOnes) {
 // x = 32 (x + 1) and y = 32 (1 - y).
 Model texturedSquare() {
     Model model;
-    Mesh& m = model.mesh;
-    m.px = {-0.75f, -0.25f, -0.25f, -0.75f};
-    m.py = {0.75f, 0.75f, 0.25f, 0.25f};
-    m.pz = {1.0f, 1.0f, 1.0f, 1.0f};
-    m.u = {0.0f, 1.0f, 1.0f, 0.0f};
-    m.v = {0.0f, 0.0f, 1.0f, 1.0f};
-    m.hasTexCoords = true;
-    m.indices = {0, 1, 2, 0, 2, 3};
-    m.ranges = {{0, 2, 0}};
-    computeBounds(m);
+    model.mesh = test::texturedQuadMesh(-0.75f, 0.25f, -0.25f, 0.75f, 1.0f);
     model.textures = {makeCheckerTexture()};
     Material material;
     material.texture = 0;

@@ -47,17 +47,8 @@ int channel(std::uint32_t c, int k) { return int(c >> (8 * k) & 0xFFu); }
 // covered samples, and with alpha-to-coverage how many the alpha keeps.
 Model alphaRamp() {
     Model model;
-    Mesh& m = model.mesh;
-    m.px = {-1.5f, 1.5f, 1.5f, -1.5f};
-    m.py = {-1.0f, -1.0f, 1.0f, 1.0f};
-    m.pz = {3.0f, 3.0f, 3.0f, 3.0f};
-    m.u = {0.0f, 1.0f, 1.0f, 0.0f};
-    m.v = {0.0f, 0.0f, 1.0f, 1.0f};
-    m.hasTexCoords = true;
-    m.indices = {0, 1, 2, 0, 2, 3};
-    m.ranges = {{0, 2, 0}};
-    generateNormals(m);
-    computeBounds(m);
+    model.mesh = test::texturedQuadMesh(-1.5f, -1.0f, 1.5f, 1.0f, 3.0f);
+    generateNormals(model.mesh);
     Image ramp{256, 4, {}};
     for (std::uint32_t y = 0; y < ramp.height; ++y)
         for (std::uint32_t x = 0; x < ramp.width; ++x) ramp.pixels.push_back(0xFF000000u | x);

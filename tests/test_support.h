@@ -131,4 +131,20 @@ inline Agreement agreement(const Frame& a, const Frame& b, bool sameRed = false)
     return {double(same) / double(a.color.size()), mse > 0.0 ? 10.0 * std::log10(255.0 * 255.0 / mse) : 99.0};
 }
 
+// A square facing a camera at the origin looking down +Z: corners x0..x1, y0..y1 at depth z,
+// u from 0 (x0) to 1 (x1) and v from 0 (y1) to 1 (y0), two triangles of material 0.
+inline Mesh texturedQuadMesh(float x0, float y0, float x1, float y1, float z) {
+    Mesh m;
+    m.px = {x0, x1, x1, x0};
+    m.py = {y1, y1, y0, y0};
+    m.pz = {z, z, z, z};
+    m.u = {0.0f, 1.0f, 1.0f, 0.0f};
+    m.v = {0.0f, 0.0f, 1.0f, 1.0f};
+    m.hasTexCoords = true;
+    m.indices = {0, 1, 2, 0, 2, 3};
+    m.ranges = {{0, 2, 0}};
+    computeBounds(m);
+    return m;
+}
+
 } // namespace facet::test
