@@ -280,9 +280,9 @@ struct QuadVisibility {
     }
 };
 
-// A cut-out triangle's walk target (the lit model): the quad's visibility (sample `sample`'s
-// with multisampling), given only the lanes that pass the alpha test or, with alpha-to-coverage,
-// whose alpha covers the sample (cutoutSampleMask).
+// A cut-out triangle's walk target (the lit model): the quad's visibility, given only the lanes
+// that pass the alpha test (cutoutSampleMask at `sample`: the deferred walk draws one sample per
+// pixel, so 0; multisampled cut-outs are drawn forward, see drawsForward).
 struct CutoutQuadVisibility {
     QuadVisibility& visibility;
     const ScreenTriangle& tri;
