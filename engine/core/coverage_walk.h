@@ -169,7 +169,7 @@ FACET_WALK_INLINE std::uint32_t walkCoverage(const ScreenTriangle& tri, const Qu
 }
 
 // A lane set's values, one per sample it holds: L::kSamples samples side by side (most lane
-// sets hold one sample of a block's pixels; SamplePairBlock two).
+// sets hold one sample of a block's pixels; cpu/sample_pair_walk.cpp's two).
 template <class L, class V, class T>
 FACET_WALK_INLINE V bySample(const T (&v)[L::kSamples]) {
     if constexpr (L::kSamples == 1)
