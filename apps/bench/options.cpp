@@ -27,12 +27,11 @@ writes bench.csv and bench.json (plot them with scripts/plot_bench.py).
                      scene, the plaza view and the textured sheet at 160x90, 3 frames
   --sections LIST    vertex,raster (default both)
   --scenes LIST      only these raster scenes (comma-separated: default, grid_10k, grid_100k,
-                     grid_1m, grid_4m, quads_200, plaza_close, textured_sheet)
+                     grid_1m, grid_4m, quads_200, plaza_close, textured_sheet; default all)
   --frames K         measured frames per raster case (default 10; 3 with --quick)
   --threads N        CPU threads at most (default: one per hardware thread)
   --device N         CUDA device (default: FACET_DEVICE, else 0)
   --msaa N           samples per pixel of the raster frames: 1 (default), 2, 4 or 8
-  --scenes LIST      the raster section's scenes, e.g. default,quads_200 (default all)
   --out DIR          write DIR/bench.csv and DIR/bench.json
   --gpu-model LIST   also estimate each raster case's frame of the CUDA kernels on these GPUs
                      (comma-separated names; 'list' lists them with their figures): the kernels

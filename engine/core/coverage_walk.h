@@ -168,28 +168,50 @@ FACET_WALK_INLINE std::uint32_t walkCoverage(const ScreenTriangle& tri, const Qu
     return won;
 }
 
+// A lane set's values, one per sample it holds: L::kSamples samples side by side (most lane
+// sets hold one sample of a block's pixels; cpu/sample_pair_walk.cpp's two).
+template <class L, class V, class T>
+FACET_WALK_INLINE V bySample(const T (&v)[L::kSamples]) {
+    if constexpr (L::kSamples == 1)
+        return V(v[0]);
+    else
+        return L::bySample(v);
+}
+
 // The walk at S samples per pixel (multisampling) in one pass over the blocks: per block, each
 // sample's lanes in turn, making exactly the decisions of walkCoverage at that sample point
 // (the edge values differ from the pixel corner's by exact integer offsets; the barycentrics
-// are atPoint's at the sample), without setting the triangle up once per sample. Target's
-// row(qy) has sample(s), a row of sample s's own depths as walkCoverage's target has.
+// are atPoint's at the sample), without setting the triangle up once per sample. A lane set
+// holds L::kSamples samples of the block at once (group g: samples g kSamples on). Target's
+// row(qy) has sample(s), a row of the depths of sample s (and the next kSamples - 1) as
+// walkCoverage's target has.
 template <class L, bool Bounds, int S, class Target>
 FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const QuadRange& q, Target& target) {
     using Edge = typename L::Edge;
     using Float = typename L::Float;
     using Scalar = typename L::EdgeScalar;
+    constexpr int P = L::kSamples, G = S / P;
     const EdgeStepper<Scalar> edges(tri, q.firstQx, q.firstQy, SamplePoint{0, 0, 0.0f, 0.0f});
     const TriangleLanes<L> lanes(tri, edges);
-    Edge rowStart[3] = {lanes.rowStart[0], lanes.rowStart[1], lanes.rowStart[2]}, offset[S][3];
-    Float sampleX[S], sampleY[S];
+    Edge rowStart[3] = {lanes.rowStart[0], lanes.rowStart[1], lanes.rowStart[2]}, offset[G][3];
+    Float sampleX[G], sampleY[G];
     FACET_UNROLL
-    for (int s = 0; s < S; ++s) {
-        const SamplePoint p = samplePoint(S, s);
-        sampleX[s] = Float(p.x);
-        sampleY[s] = Float(p.y);
+    for (int g = 0; g < G; ++g) {
+        float x[P], y[P];
+        Scalar o[3][P];
         FACET_UNROLL
-        for (int i = 0; i < 3; ++i)
-            offset[s][i] = Edge(static_cast<Scalar>(edges.stepX[i] / kSubpixelOne * p.fx + edges.stepY[i] / kSubpixelOne * p.fy));
+        for (int k = 0; k < P; ++k) {
+            const SamplePoint p = samplePoint(S, g * P + k);
+            x[k] = p.x;
+            y[k] = p.y;
+            FACET_UNROLL
+            for (int i = 0; i < 3; ++i)
+                o[i][k] = static_cast<Scalar>(edges.stepX[i] / kSubpixelOne * p.fx + edges.stepY[i] / kSubpixelOne * p.fy);
+        }
+        sampleX[g] = bySample<L, Float>(x);
+        sampleY[g] = bySample<L, Float>(y);
+        FACET_UNROLL
+        for (int i = 0; i < 3; ++i) offset[g][i] = bySample<L, Edge>(o[i]);
     }
     std::uint32_t won = 0;
     for (int qy = q.firstQy; qy <= q.maxY; qy += 2) {
@@ -200,24 +222,24 @@ FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const Qua
         decltype(auto) row = target.row(qy);
         for (int qx = q.firstQx; qx <= q.maxX; qx += L::kWidth) {
             // Every sample's coverage first: a block none of whose samples is covered (a small
-            // triangle's bounds hold many) skips the S depth tests with one branch.
-            typename L::Mask covered[S];
+            // triangle's bounds hold many) skips the depth tests with one branch.
+            typename L::Mask covered[G];
             FACET_UNROLL
-            for (int s = 0; s < S; ++s) {
-                const Edge e[3] = {at[0] + offset[s][0], at[1] + offset[s][1], at[2] + offset[s][2]};
-                covered[s] = L::mask(edgesCover(e));
-                if constexpr (Bounds) covered[s] = covered[s] & L::rowsIn(qy, q) & L::columnsIn(qx, q);
+            for (int g = 0; g < G; ++g) {
+                const Edge e[3] = {at[0] + offset[g][0], at[1] + offset[g][1], at[2] + offset[g][2]};
+                covered[g] = L::mask(edgesCover(e));
+                if constexpr (Bounds) covered[g] = covered[g] & L::rowsIn(qy, q) & L::columnsIn(qx, q);
             }
             FACET_UNROLL
             for (int i = 0; i < 3; ++i) at[i] = at[i] + lanes.right[i];
             bool empty = true;
             FACET_UNROLL
-            for (int s = 0; s < S; ++s) empty = empty && L::none(covered[s]);
+            for (int g = 0; g < G; ++g) empty = empty && L::none(covered[g]);
             if (empty) continue;
             FACET_UNROLL
-            for (int s = 0; s < S; ++s) {
-                decltype(auto) sampleRow = row.sample(s);
-                won += lanes.depthTest(sampleRow, qx, y, sampleX[s], sampleY[s], covered[s]);
+            for (int g = 0; g < G; ++g) {
+                decltype(auto) sampleRow = row.sample(g * P);
+                won += lanes.depthTest(sampleRow, qx, y, sampleX[g], sampleY[g], covered[g]);
             }
         }
     }
@@ -229,6 +251,7 @@ FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const Qua
 struct QuadMasks {
     static constexpr int kWidth = 2;
     static constexpr bool kSkipEmpty = true;
+    static constexpr int kSamples = 1;
     using Mask = unsigned;
 
     FACET_HD static unsigned columnsIn(int qx, const QuadRange& q) {

@@ -4,6 +4,7 @@
 #include "core/multisample.h"
 #include "core/triangle_stage.h"
 #include "core/view_shading.h"
+#include "cpu/isa.h"
 #include "cpu/multisample_tile.h"
 #include "cpu/stream_store.h"
 
@@ -79,7 +80,8 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
 
     t0 = Clock::now();
     stats.fragmentsShaded =
-        rasterStage(RasterContext{settings, viewForward(view), target, grid.quadRowOffset, keepsSideRecords(input.mesh)},
+        rasterStage(RasterContext{settings, viewForward(view), target, grid.quadRowOffset, keepsSideRecords(input.mesh),
+                                  chosenIsa() == Isa::Avx512},
                     grid, chunkCount);
     if (viewFinishesFrame(settings.view)) { // the debug views of the whole frame, a row at a time
         const ViewFinish finish = makeViewFinish(settings.view, target, view, tileWork_.data());

@@ -168,9 +168,9 @@ void resolveTileSamples(const TileTriangle* triangles, const TriangleColors* con
         const int skip = (rows.first[layer] - buffers.originY) & ~1; // whole quad rows
         const std::size_t at = std::size_t(skip) * kTileBufferStride;
         const TileBuffers plane = samplePlane(buffers, layer);
-        shadeTileColors(triangles, colors, ctx, TileRect{tile.x0, tile.y0, tile.x1, rows.last[layer]},
-                        TileBuffers{plane.ids + at, plane.depth + at, plane.color + at, plane.originX,
-                                    plane.originY + skip});
+        shadeTileLayerColors(triangles, colors, ctx, TileRect{tile.x0, tile.y0, tile.x1, rows.last[layer]},
+                             TileBuffers{plane.ids + at, plane.depth + at, plane.color + at, plane.originX,
+                                         plane.originY + skip});
     }
     resolveColors(ctx, tile, buffers, counts, layers);
     const FrameView& target = ctx.target;

@@ -6,6 +6,7 @@
 //     and their outcomes hard to predict.
 //   - BigQuad: 2x2 quads in four 64-bit lanes (the floats in four), for any triangle; it skips
 //     the depth work of quads with nothing covered.
+// SmallBlock's multisampled walk on CPUs with AVX-512 takes cpu/sample_pair_walk.cpp's lanes.
 #pragma once
 
 #include "core/coverage_walk.h"
@@ -94,6 +95,7 @@ inline __m128i laneMask(unsigned bits) {
 struct SmallBlock {
     static constexpr int kWidth = 4;
     static constexpr bool kSkipEmpty = false;
+    static constexpr int kSamples = 1;
     using EdgeScalar = std::int32_t;
     using Edge = I32x8;
     using Float = F32x8;

@@ -3,6 +3,7 @@
 #include "core/quad_shading.h"
 #include "cpu/lit_lanes.h"
 #include "cpu/quad_coverage.h"
+#include "cpu/sample_pair_walk.h"
 #include "cpu/simd_quad.h"
 #include "cpu/stream_store.h"
 
@@ -456,10 +457,13 @@ template <class L, bool Bounds, int S>
     return walkSamples<L, Bounds, S>(tri, q, target);
 }
 
-// The walk in lanes L for `samples` per pixel.
+// The walk in lanes L for `samples` per pixel; with `avx512`, SmallBlock's multisampled walks
+// take cpu/sample_pair_walk.h's (the same decisions, two samples at once).
 template <class L, bool Bounds>
 std::size_t walkTileAt(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q, const TileBuffers& buffers,
-                       int samples) {
+                       int samples, bool avx512) {
+    if constexpr (std::is_same_v<L, lanes::SmallBlock>)
+        if (avx512 && samples > 1) return walkSamplePairs(tri, id, q, buffers, samples, Bounds);
     switch (samples) {
     case 2: return walkTileSamples<L, Bounds, 2>(tri, id, q, buffers);
     case 4: return walkTileSamples<L, Bounds, 4>(tri, id, q, buffers);
@@ -534,7 +538,7 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
         return walkCoverage<QuadLanes, true>(tri, q, target);
     }
     return chooseWalk(tri, ctx, tile, [&](auto lanes, auto bounds, const QuadRange& q) {
-        return walkTileAt<decltype(lanes), decltype(bounds)::value>(tri, id, q, buffers, samples);
+        return walkTileAt<decltype(lanes), decltype(bounds)::value>(tri, id, q, buffers, samples, ctx.avx512);
     });
 }
 
@@ -611,8 +615,13 @@ void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBu
 // colours (each lane shadeQuadPixel's) are kept in the pixels that triangle won, and the
 // other pixels get the clear colour. Bilinear and trilinear samples are taken four won
 // pixels at a time, across jobs (PixelStream). The tile's colours then go to the target.
-void shadeTileColors(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
-                     const TileRect& tile, const TileBuffers& buffers) {
+namespace {
+
+// shadeTileColors' work; with ClearEmpty false, pixels without an id keep whatever colour they
+// had (a multisampled layer's plane, whose colours there are never read).
+template <bool ClearEmpty>
+void shadeQuads(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
+                const TileRect& tile, const TileBuffers& buffers) {
     const TileTriangles drawn{triangles, colors};
     const __m128i zero = _mm_setzero_si128(), clear = _mm_set1_epi32(int(ctx.settings.clearColor));
     ShadeJob jobs[kShadeBatch];
@@ -626,17 +635,20 @@ void shadeTileColors(const TileTriangle* triangles, const TriangleColors* const*
         for (int qx = buffers.originX; qx <= tile.x1; qx += 2) {
             std::uint32_t* i0 = idRow + (qx - buffers.originX);
             std::uint32_t* c0 = colorRow + (qx - buffers.originX);
-            _mm_storel_epi64(reinterpret_cast<__m128i*>(c0), clear);
-            _mm_storel_epi64(reinterpret_cast<__m128i*>(c0 + kTileBufferStride), clear);
+            if constexpr (ClearEmpty) {
+                _mm_storel_epi64(reinterpret_cast<__m128i*>(c0), clear);
+                _mm_storel_epi64(reinterpret_cast<__m128i*>(c0 + kTileBufferStride), clear);
+            }
             const __m128i quadIds =
                 _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(i0)),
                                    _mm_loadl_epi64(reinterpret_cast<const __m128i*>(i0 + kTileBufferStride)));
+            unsigned left = 0xFu & ~unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(quadIds, zero))));
+            if (left == 0) continue;
             // The ids are read once: they go back to 0, ready for the next tile.
             _mm_storel_epi64(reinterpret_cast<__m128i*>(i0), zero);
             _mm_storel_epi64(reinterpret_cast<__m128i*>(i0 + kTileBufferStride), zero);
             alignas(16) std::uint32_t idLanes[4];
             _mm_store_si128(reinterpret_cast<__m128i*>(idLanes), quadIds);
-            unsigned left = 0xFu & ~unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(quadIds, zero))));
             // Most quads hold one triangle; an edge between two gives two, rarely more.
             while (left != 0) {
                 const std::uint32_t id = idLanes[__builtin_ctz(left)];
@@ -657,6 +669,18 @@ void shadeTileColors(const TileTriangle* triangles, const TriangleColors* const*
     }
     shadeBatch(jobs, count, stream, drawn, ctx, buffers);
     flushPixels(stream, ctx, buffers);
+}
+
+} // namespace
+
+void shadeTileColors(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
+                     const TileRect& tile, const TileBuffers& buffers) {
+    shadeQuads<true>(triangles, colors, ctx, tile, buffers);
+}
+
+void shadeTileLayerColors(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
+                          const TileRect& tile, const TileBuffers& buffers) {
+    shadeQuads<false>(triangles, colors, ctx, tile, buffers);
 }
 
 void shadeTile(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,

@@ -28,6 +28,7 @@ struct RasterContext {
     const FrameView& target;
     int quadRowOffset; // 1 for an odd target height: quads pair rows counting from the bottom
     bool vertexColors = false; // the mesh has vertex colours or tangents: shadeTile's `colors` (side records) are given
+    bool avx512 = false;       // the multisampled walk may take AVX-512 (chosenIsa(), cpu/isa.h)
 };
 
 // A tile's own buffers, kTileSize rows of kTileBufferStride elements, element 0 at pixel
@@ -108,6 +109,10 @@ void shadeTile(const TileTriangle* triangles, const TriangleColors* const* color
 // (for multisampling, which resolves several of them into one picture first).
 void shadeTileColors(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
                      const TileRect& tile, const TileBuffers& buffers);
+// shadeTileColors for a multisampled layer's plane (cpu/multisample_tile.h): the colours of the
+// pixels with an id only, the others' left as they were (never read).
+void shadeTileLayerColors(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
+                          const TileRect& tile, const TileBuffers& buffers);
 
 // A tile holding a material drawn forward (drawsForward: the lit model's d < 1, and
 // multisampled cut-outs), drawn forward instead of deferred (core/forward_draw.h): the `count`
