@@ -1,5 +1,5 @@
-// Which vector instruction set the CPU paths picked at run time use (the vertex stage and the
-// seed's projection): the best this CPU has, or what FACET_ISA=scalar|avx2|avx512 asks for,
+// Which vector instruction set the CPU paths picked at run time use (the vertex stage, the
+// seed's projection and the multisampled walk, cpu/sample_pair_walk.h): the best this CPU has, or what FACET_ISA=scalar|avx2|avx512 asks for,
 // so the tests can run every path the machine supports, not only its best one.
 #pragma once
 
