@@ -485,6 +485,94 @@ TEST(CpuRasterEquivalence, SamplePairWalkMatchesTheOneSampleWalk) {
     EXPECT_GT(samplesWon, 100000u);
 }
 
+// One sample plane of tile buffers as the CUDA raster thread's walk target: the portable quad
+// lanes of core/coverage_walk.h, element by element.
+struct QuadPlaneTarget {
+    TileBuffers plane;
+    std::uint32_t id;
+    std::uint32_t* counts; // the overdraw view's, or null
+
+    struct Row {
+        const QuadPlaneTarget& t;
+        int qy;
+        std::size_t element(int qx, int k) const { return t.plane.at(qx + (k & 1), qy + (k >> 1)); }
+        Quad<float> depthAt(int qx) const {
+            Quad<float> d;
+            for (int k = 0; k < 4; ++k) d.v[k] = t.plane.depth[element(qx, k)];
+            return d;
+        }
+        void write(int qx, unsigned keep, const Quad<float>& value, const Quad<float>&) const {
+            for (int k = 0; k < 4; ++k)
+                if (keep >> k & 1u) {
+                    t.plane.ids[element(qx, k)] = t.id;
+                    t.plane.depth[element(qx, k)] = value.v[k];
+                    if (t.counts) t.counts[element(qx, k)] += 1;
+                }
+        }
+    };
+    Row row(int qy) const { return Row{*this, qy}; }
+};
+
+// A large triangle's walk goes block by block (walkBlocks: blocks outside skipped, blocks inside
+// depth-tested with no edge work); it makes the decisions of the CUDA raster thread's walk of
+// every quad (walkCoverage in QuadLanes, one pass per sample): the same ids, depth bits and
+// count in every sample plane, and the overdraw view's counts, for large triangles (huge ones,
+// ones just past the 32-bit walk's limit, long slivers) cut by tiles anywhere, over random
+// stored depths, at 1, 2, 4 and 8 samples.
+TEST(CpuRasterEquivalence, BlockWalkMatchesTheQuadWalk) {
+    std::mt19937 rng(31);
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    const int w = 301, h = 203;
+    const FrameView target{nullptr, nullptr, w, h};
+    const RenderSettings settings;
+    std::size_t samplesWon = 0;
+    for (int n = 0; n < 1500; ++n) {
+        const int samples = 1 << (n % 4);
+        const float scale = n % 3 == 0 ? 70.0f : n % 3 == 1 ? 400.0f : 6000.0f;
+        std::uniform_real_distribution<float> d(-scale, scale);
+        const glm::vec2 centre(unit(rng) * float(w), unit(rng) * float(h));
+        ScreenVertex v[3];
+        for (ScreenVertex& s : v) {
+            s = vertexAt(centre + glm::vec2(d(rng), d(rng)));
+            s.depth = std::uniform_real_distribution<float>(-0.1f, 1.1f)(rng);
+        }
+        if (n % 5 == 0) v[2] = vertexAt(glm::mix(v[0].pos, v[1].pos, unit(rng)) + glm::vec2(d(rng), d(rng)) * 0.01f);
+        ScreenTriangle tri;
+        if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;
+        const int quadRowOffset = n % 2;
+        const int tile = n % 2 ? kTileSize : 2 * (1 + int(rng() % (kTileSize / 2)));
+        const int tx = int(rng() % std::uint32_t(w / 2)) * 2, ty = int(rng() % std::uint32_t(h / 2)) * 2 - quadRowOffset;
+        const TileRect cut{tx, std::max(0, ty), std::min(w, tx + tile) - 1, std::min(h, ty + tile) - 1};
+        const std::size_t elements = std::size_t(samples) * kTileBufferElements;
+        std::vector<std::uint32_t> idsA(elements, 0u), colors(elements), countsA(kTileBufferElements, 0u);
+        std::vector<float> depthA(elements);
+        for (float& z : depthA) z = rng() % 5 == 0 ? 1.0f : unit(rng);
+        std::vector<std::uint32_t> idsB = idsA, countsB = countsA;
+        std::vector<float> depthB = depthA;
+        const RasterContext ctx{settings, glm::vec3(0.0f, 0.0f, 1.0f), target, quadRowOffset};
+        const TileBuffers a{idsA.data(), depthA.data(), colors.data(), tx, ty};
+        const TileBuffers b{idsB.data(), depthB.data(), colors.data(), tx, ty};
+        const std::size_t wonA = samples == 1 ? rasterizeVisibilityCounting(tri, 7, ctx, cut, a, countsA.data())
+                                              : rasterizeVisibility(tri, 7, ctx, cut, a, samples);
+        std::size_t wonB = 0;
+        QuadRange q;
+        if (quadRange(tri, cut, quadRowOffset, q))
+            for (int s = 0; s < samples; ++s) {
+                QuadPlaneTarget plane{samplePlane(b, s), 7, samples == 1 ? countsB.data() : nullptr};
+                wonB += walkCoverage<QuadLanes, true>(tri, q, plane, samples == 1 ? pixelCentreSample() : samplePoint(samples, s));
+            }
+        const std::string what = "triangle " + std::to_string(n) + " at " + std::to_string(samples) + " samples";
+        ASSERT_EQ(wonA, wonB) << what;
+        ASSERT_EQ(countsA, countsB) << what;
+        for (std::size_t i = 0; i < elements; ++i) {
+            ASSERT_EQ(idsA[i], idsB[i]) << what << ", element " << i;
+            ASSERT_EQ(bitsOf(depthA[i]), bitsOf(depthB[i])) << what << ", element " << i;
+        }
+        samplesWon += wonA;
+    }
+    EXPECT_GT(samplesWon, 500000u);
+}
+
 // classifyVertices (eight vertices a lane each) equals classifyVertex vertex by vertex: the
 // same outside masks, and the same projection bits wherever a vertex is inside every plane;
 // with and without uvs and normals, for non-finite, behind-the-eye and far-off positions, and
