@@ -310,6 +310,11 @@ void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, TileTriangles dr
     }
     const bool streamed = ctx.settings.filter != TextureFilter::Nearest;
     const bool lit = ctx.settings.shading == ShadingModel::Lit;
+    // An untextured material's colour in the classic look without the headlight is the same at
+    // every pixel: packed once while the jobs keep to one material.
+    const bool flatLook = !lit && !ctx.settings.headlight;
+    const ShadeMaterial* packedFor = nullptr; // the flat material whose colour `packed` holds
+    __m128i packed = _mm_setzero_si128();
     for (int j = 0; j < count; ++j) {
         const ShadeJob& job = jobs[j];
         if (lit && !litVectorised(*job.triangle->material, ctx.settings.filter)) {
@@ -324,7 +329,13 @@ void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, TileTriangles dr
         std::uint32_t* c1 = c0 + kTileBufferStride;
         const __m128i old = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(c0)),
                                                _mm_loadl_epi64(reinterpret_cast<const __m128i*>(c1)));
-        const __m128i color = _mm_blendv_epi8(old, jobColor(job, ctx, stream.rig), laneMask(job.mask));
+        const ShadeMaterial* material = job.triangle->material;
+        const bool flat = flatLook && material->texture.levelCount == 0;
+        if (!flat || material != packedFor) {
+            packed = jobColor(job, ctx, stream.rig);
+            packedFor = flat ? material : nullptr;
+        }
+        const __m128i color = _mm_blendv_epi8(old, packed, laneMask(job.mask));
         _mm_storel_epi64(reinterpret_cast<__m128i*>(c0), color);
         _mm_storel_epi64(reinterpret_cast<__m128i*>(c1), _mm_unpackhi_epi64(color, color));
     }
