@@ -434,6 +434,48 @@ TEST(CpuRasterEquivalence, SmallTriangleWalkMatchesScalarAtItsLimit) {
     EXPECT_GT(fragments, 100000u);
 }
 
+// Three vertices within `scale` pixels of `centre` on each axis, at depths in [-0.1, 1.1] (so
+// the depth test's range checks decide too).
+void randomVertices(std::mt19937& rng, glm::vec2 centre, float scale, ScreenVertex (&v)[3]) {
+    std::uniform_real_distribution<float> d(-scale, scale);
+    for (ScreenVertex& s : v) {
+        s = vertexAt(centre + glm::vec2(d(rng), d(rng)));
+        s.depth = std::uniform_real_distribution<float>(-0.1f, 1.1f)(rng);
+    }
+}
+
+// A tile of a w x h target cut at random as the renderer cuts them (columns from an even x,
+// rows from -quadRowOffset), `tile` pixels at most on a side, and two equal copies (a and b) of
+// `samples` planes of its buffers: no ids, random stored depths.
+struct RandomTilePlanes {
+    int tx, ty;
+    TileRect cut;
+    std::size_t elements;
+    std::vector<std::uint32_t> idsA, idsB, colors;
+    std::vector<float> depthA, depthB;
+
+    RandomTilePlanes(std::mt19937& rng, int w, int h, int tile, int quadRowOffset, int samples)
+        : tx(int(rng() % std::uint32_t(w / 2)) * 2), ty(int(rng() % std::uint32_t(h / 2)) * 2 - quadRowOffset),
+          cut{tx, std::max(0, ty), std::min(w, tx + tile) - 1, std::min(h, ty + tile) - 1},
+          elements(std::size_t(samples) * kTileBufferElements), idsA(elements, 0u), colors(elements),
+          depthA(elements) {
+        std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+        for (float& z : depthA) z = rng() % 5 == 0 ? 1.0f : unit(rng);
+        idsB = idsA;
+        depthB = depthA;
+    }
+    TileBuffers a() { return TileBuffers{idsA.data(), depthA.data(), colors.data(), tx, ty}; }
+    TileBuffers b() { return TileBuffers{idsB.data(), depthB.data(), colors.data(), tx, ty}; }
+
+    // Fails (fatally) at the first element whose id or depth bits differ between the copies.
+    void expectEqual(const std::string& what) const {
+        for (std::size_t i = 0; i < elements; ++i) {
+            ASSERT_EQ(idsA[i], idsB[i]) << what << ", element " << i;
+            ASSERT_EQ(bitsOf(depthA[i]), bitsOf(depthB[i])) << what << ", element " << i;
+        }
+    }
+};
+
 // The multisampled walk in cpu/sample_pair_walk.h's AVX-512 lanes (two samples a pass) makes the
 // AVX2 walk's decisions: the same ids and depths in every sample plane and the same count, for
 // random triangles from slivers to huge, small (32-bit) and not, cut by tiles anywhere, over
@@ -449,40 +491,101 @@ TEST(CpuRasterEquivalence, SamplePairWalkMatchesTheOneSampleWalk) {
     for (int n = 0; n < 3000; ++n) {
         const int samples = 2 << (n % 3);
         const float scale = n % 4 == 0 ? 2.0f : n % 4 == 1 ? 20.0f : n % 4 == 2 ? 60.0f : 3000.0f;
-        std::uniform_real_distribution<float> d(-scale, scale);
         const glm::vec2 centre(unit(rng) * float(w), unit(rng) * float(h));
         ScreenVertex v[3];
-        for (ScreenVertex& s : v) {
-            s = vertexAt(centre + glm::vec2(d(rng), d(rng)));
-            s.depth = std::uniform_real_distribution<float>(-0.1f, 1.1f)(rng);
-        }
+        randomVertices(rng, centre, scale, v);
         ScreenTriangle tri;
         if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;
         const int quadRowOffset = n % 2;
         const int tile = 2 * (1 + int(rng() % (kTileSize / 2)));
-        const int tx = int(rng() % std::uint32_t(w / 2)) * 2, ty = int(rng() % std::uint32_t(h / 2)) * 2 - quadRowOffset;
-        const TileRect cut{tx, std::max(0, ty), std::min(w, tx + tile) - 1, std::min(h, ty + tile) - 1};
-        const std::size_t elements = std::size_t(samples) * kTileBufferElements;
-        std::vector<std::uint32_t> idsA(elements, 0u), colors(elements);
-        std::vector<float> depthA(elements);
-        for (float& z : depthA) z = rng() % 5 == 0 ? 1.0f : unit(rng);
-        std::vector<std::uint32_t> idsB = idsA;
-        std::vector<float> depthB = depthA;
+        RandomTilePlanes planes(rng, w, h, tile, quadRowOffset, samples);
         RasterContext ctx{settings, glm::vec3(0.0f, 0.0f, 1.0f), target, quadRowOffset};
-        const TileBuffers a{idsA.data(), depthA.data(), colors.data(), tx, ty};
-        const TileBuffers b{idsB.data(), depthB.data(), colors.data(), tx, ty};
-        const std::size_t wonA = rasterizeVisibility(tri, 7, ctx, cut, a, samples);
+        const std::size_t wonA = rasterizeVisibility(tri, 7, ctx, planes.cut, planes.a(), samples);
         ctx.avx512 = true;
-        const std::size_t wonB = rasterizeVisibility(tri, 7, ctx, cut, b, samples);
+        const std::size_t wonB = rasterizeVisibility(tri, 7, ctx, planes.cut, planes.b(), samples);
         const std::string what = "triangle " + std::to_string(n) + " at " + std::to_string(samples) + " samples";
         ASSERT_EQ(wonA, wonB) << what;
-        for (std::size_t i = 0; i < elements; ++i) {
-            ASSERT_EQ(idsA[i], idsB[i]) << what << ", element " << i;
-            ASSERT_EQ(bitsOf(depthA[i]), bitsOf(depthB[i])) << what << ", element " << i;
-        }
+        ASSERT_NO_FATAL_FAILURE(planes.expectEqual(what));
         samplesWon += wonA;
     }
     EXPECT_GT(samplesWon, 100000u);
+}
+
+// One sample plane of tile buffers as the CUDA raster thread's walk target: the portable quad
+// lanes of core/coverage_walk.h, element by element.
+struct QuadPlaneTarget {
+    TileBuffers plane;
+    std::uint32_t id;
+    std::uint32_t* counts; // the overdraw view's, or null
+
+    struct Row {
+        const QuadPlaneTarget& t;
+        int qy;
+        std::size_t element(int qx, int k) const { return t.plane.at(qx + (k & 1), qy + (k >> 1)); }
+        Quad<float> depthAt(int qx) const {
+            Quad<float> d;
+            for (int k = 0; k < 4; ++k) d.v[k] = t.plane.depth[element(qx, k)];
+            return d;
+        }
+        void write(int qx, unsigned keep, const Quad<float>& value, const Quad<float>&) const {
+            for (int k = 0; k < 4; ++k)
+                if (keep >> k & 1u) {
+                    t.plane.ids[element(qx, k)] = t.id;
+                    t.plane.depth[element(qx, k)] = value.v[k];
+                    if (t.counts) t.counts[element(qx, k)] += 1;
+                }
+        }
+    };
+    Row row(int qy) const { return Row{*this, qy}; }
+};
+
+// A large triangle's walk goes block by block (walkBlocks: blocks outside skipped, blocks inside
+// depth-tested with no edge work); it makes the decisions of the CUDA raster thread's walk of
+// every quad (walkCoverage in QuadLanes, one pass per sample): the same ids, depth bits and
+// count in every sample plane, and the overdraw view's counts, for large triangles (huge ones,
+// ones just past the 32-bit walk's limit, long slivers) cut by tiles anywhere, over random
+// stored depths, at 1, 2, 4 and 8 samples.
+TEST(CpuRasterEquivalence, BlockWalkMatchesTheQuadWalk) {
+    std::mt19937 rng(31);
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    const int w = 301, h = 203;
+    const FrameView target{nullptr, nullptr, w, h};
+    const RenderSettings settings;
+    std::size_t samplesWon = 0;
+    for (int n = 0; n < 1500; ++n) {
+        const int samples = 1 << (n % 4);
+        const float scale = n % 3 == 0 ? 70.0f : n % 3 == 1 ? 400.0f : 6000.0f;
+        const glm::vec2 centre(unit(rng) * float(w), unit(rng) * float(h));
+        ScreenVertex v[3];
+        randomVertices(rng, centre, scale, v);
+        if (n % 5 == 0) { // a long sliver
+            const glm::vec2 off = glm::vec2(unit(rng) - 0.5f, unit(rng) - 0.5f) * scale * 0.02f;
+            v[2] = vertexAt(glm::mix(v[0].pos, v[1].pos, unit(rng)) + off);
+        }
+        ScreenTriangle tri;
+        if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;
+        const int quadRowOffset = n % 2;
+        const int tile = n % 2 ? kTileSize : 2 * (1 + int(rng() % (kTileSize / 2)));
+        RandomTilePlanes planes(rng, w, h, tile, quadRowOffset, samples);
+        std::vector<std::uint32_t> countsA(kTileBufferElements, 0u), countsB = countsA;
+        const RasterContext ctx{settings, glm::vec3(0.0f, 0.0f, 1.0f), target, quadRowOffset};
+        const std::size_t wonA =
+            samples == 1 ? rasterizeVisibilityCounting(tri, 7, ctx, planes.cut, planes.a(), countsA.data())
+                         : rasterizeVisibility(tri, 7, ctx, planes.cut, planes.a(), samples);
+        std::size_t wonB = 0;
+        QuadRange q;
+        if (quadRange(tri, planes.cut, quadRowOffset, q))
+            for (int s = 0; s < samples; ++s) {
+                QuadPlaneTarget plane{samplePlane(planes.b(), s), 7, samples == 1 ? countsB.data() : nullptr};
+                wonB += walkCoverage<QuadLanes, true>(tri, q, plane, samples == 1 ? pixelCentreSample() : samplePoint(samples, s));
+            }
+        const std::string what = "triangle " + std::to_string(n) + " at " + std::to_string(samples) + " samples";
+        ASSERT_EQ(wonA, wonB) << what;
+        ASSERT_EQ(countsA, countsB) << what;
+        ASSERT_NO_FATAL_FAILURE(planes.expectEqual(what));
+        samplesWon += wonA;
+    }
+    EXPECT_GT(samplesWon, 500000u);
 }
 
 // classifyVertices (eight vertices a lane each) equals classifyVertex vertex by vertex: the

@@ -86,29 +86,16 @@ FACET_HD bool quadRange(const ScreenTriangle& tri, const TileRect& rect, int qua
 #define FACET_WALK_INLINE [[gnu::always_inline]] inline
 #endif
 
-// What both walks keep of a triangle in lanes, read once (the target's stores could alias the
-// triangle): the edge values at the first block and their steps a block right and a quad row
-// down, the barycentric plane and the vertex depths.
+// What a depth test keeps of a triangle in lanes, read once (the target's stores could alias
+// the triangle): the barycentric plane and the vertex depths.
 template <class L>
-struct TriangleLanes {
-    using Edge = typename L::Edge;
+struct DepthLanes {
     using Float = typename L::Float;
-    Edge rowStart[3], right[3], down[3];
     BarycentricPlane<Float> plane;
     Float depths[3];
 
-    FACET_HD TriangleLanes(const ScreenTriangle& tri, const EdgeStepper<typename L::EdgeScalar>& edges)
-        : plane(tri), depths{Float(tri.v[0].depth), Float(tri.v[1].depth), Float(tri.v[2].depth)} {
-        FACET_UNROLL
-        for (int i = 0; i < 3; ++i) {
-            rowStart[i] = L::spread(edges.value[i], edges.stepX[i], edges.stepY[i]);
-            // kWidth (a power of two) and 2 steps, by doubling: the lanes' adds are their
-            // cheapest operation.
-            right[i] = Edge(edges.stepX[i]);
-            for (int w = 1; w < L::kWidth; w *= 2) right[i] = right[i] + right[i];
-            down[i] = Edge(edges.stepY[i]) + Edge(edges.stepY[i]);
-        }
-    }
+    FACET_HD explicit DepthLanes(const ScreenTriangle& tri)
+        : plane(tri), depths{Float(tri.v[0].depth), Float(tri.v[1].depth), Float(tri.v[2].depth)} {}
 
     // The depth test of the block at (qx, y)'s `covered` lanes, at their points (sx, sy) within
     // the pixels, against `row`'s stored depths; writes the lanes that pass and returns how many.
@@ -119,6 +106,12 @@ struct TriangleLanes {
             if (L::none(covered)) return 0;
         Float b[3];
         plane.atPoint(L::columns(qx), y, sx, sy, b);
+        return depthTestAt(row, qx, b, covered);
+    }
+
+    // The same with the lanes' barycentrics at their points given.
+    template <class Row>
+    FACET_WALK_INLINE std::uint32_t depthTestAt(Row& row, int qx, const Float (&b)[3], typename L::Mask covered) const {
         const Float depth = interpolate(b, depths[0], depths[1], depths[2]);
         const Float stored = row.depthAt(qx);
         const typename L::Mask keep = covered & L::mask(depthPasses(depth, stored));
@@ -126,6 +119,27 @@ struct TriangleLanes {
             if (L::none(keep)) return 0;
         row.write(qx, keep, depth, stored);
         return L::count(keep);
+    }
+};
+
+// What both walks keep of a triangle in lanes: DepthLanes', and the edge values at the first
+// block and their steps a block right and a quad row down.
+template <class L>
+struct TriangleLanes : DepthLanes<L> {
+    using Edge = typename L::Edge;
+    Edge rowStart[3], right[3], down[3];
+
+    FACET_HD TriangleLanes(const ScreenTriangle& tri, const EdgeStepper<typename L::EdgeScalar>& edges)
+        : DepthLanes<L>(tri) {
+        FACET_UNROLL
+        for (int i = 0; i < 3; ++i) {
+            rowStart[i] = L::spread(edges.value[i], edges.stepX[i], edges.stepY[i]);
+            // kWidth (a power of two) and 2 steps, by doubling: the lanes' adds are their
+            // cheapest operation.
+            right[i] = Edge(edges.stepX[i]);
+            for (int w = 1; w < L::kWidth; w *= 2) right[i] = right[i] + right[i];
+            down[i] = Edge(edges.stepY[i]) + Edge(edges.stepY[i]);
+        }
     }
 };
 
@@ -178,6 +192,13 @@ FACET_WALK_INLINE V bySample(const T (&v)[L::kSamples]) {
         return L::bySample(v);
 }
 
+// Edge i's value at sample point p of a pixel less its value at the pixel's corner: exact,
+// since the steps are whole multiples of kSubpixelOne.
+template <class I>
+FACET_HD I sampleOffset(const EdgeStepper<I>& edges, int i, const SamplePoint& p) {
+    return static_cast<I>(edges.stepX[i] / kSubpixelOne * p.fx + edges.stepY[i] / kSubpixelOne * p.fy);
+}
+
 // The walk at S samples per pixel (multisampling) in one pass over the blocks: per block, each
 // sample's lanes in turn, making exactly the decisions of walkCoverage at that sample point
 // (the edge values differ from the pixel corner's by exact integer offsets; the barycentrics
@@ -206,7 +227,7 @@ FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const Qua
             y[k] = p.y;
             FACET_UNROLL
             for (int i = 0; i < 3; ++i)
-                o[i][k] = static_cast<Scalar>(edges.stepX[i] / kSubpixelOne * p.fx + edges.stepY[i] / kSubpixelOne * p.fy);
+                o[i][k] = sampleOffset(edges, i, p);
         }
         sampleX[g] = bySample<L, Float>(x);
         sampleY[g] = bySample<L, Float>(y);
@@ -241,6 +262,130 @@ FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const Qua
                 decltype(auto) sampleRow = row.sample(g * P);
                 won += lanes.depthTest(sampleRow, qx, y, sampleX[g], sampleY[g], covered[g]);
             }
+        }
+    }
+    return won;
+}
+
+// Large triangles are walked in blocks of kCoverBlock x kCoverBlock pixels (whole quads),
+// each first classified from its corners, as llvmpipe's rasterizer classifies its blocks
+// (src/gallium/drivers/llvmpipe/lp_rast_tri.c): a block outside the triangle is skipped, one
+// inside it needs no edge work, and only blocks the edges cross are walked pixel by pixel.
+inline constexpr int kCoverBlock = 8;
+
+enum class BlockCover { Outside, Partial, Inside };
+
+// How a triangle covers the block whose first pixel's edge values (at the point the sample
+// offsets are taken from) are `value`, at every pixel of the block and every sample of a pixel
+// (whose offsets from that point lie in [offsetLo, offsetHi] per edge): Outside where some edge
+// fails at all of them, Inside where every edge passes at all of them. An affine function's
+// least and greatest values over a rectangle lie at its corners, so each edge's steps' signs
+// name them. (The 64-bit values are bounded far below overflow: see edgeFunction.)
+template <class I>
+FACET_HD BlockCover classifyBlock(const I (&value)[3], const EdgeStepper<I>& edges, const I (&offsetLo)[3],
+                                  const I (&offsetHi)[3]) {
+    bool inside = true;
+    FACET_UNROLL
+    for (int i = 0; i < 3; ++i) {
+        const I spanX = edges.stepX[i] * (kCoverBlock - 1), spanY = edges.stepY[i] * (kCoverBlock - 1);
+        const I zero(0);
+        const I hi = value[i] + offsetHi[i] + (spanX > zero ? spanX : zero) + (spanY > zero ? spanY : zero);
+        if (!(hi > zero)) return BlockCover::Outside;
+        const I lo = value[i] + offsetLo[i] + (spanX < zero ? spanX : zero) + (spanY < zero ? spanY : zero);
+        inside = inside && lo > zero;
+    }
+    return inside ? BlockCover::Inside : BlockCover::Partial;
+}
+
+// Row y of `target`, or of its sample s's plane.
+template <int S, class Target>
+FACET_WALK_INLINE decltype(auto) sampleRow(Target& target, int y, int s) {
+    if constexpr (S == 1)
+        return target.row(y);
+    else
+        return target.row(y).sample(s);
+}
+
+// The depth tests of an inside block at (bx, by), every pixel at each of S sample points (with
+// S = 1, at `sample`): in lanes Full of Full::kWidth x Full::kHeight pixels, which need no
+// edge values, with their target. The barycentrics' terms of a column of lanes, or of a row,
+// serve the whole block.
+template <class Full, int S, class Target>
+FACET_WALK_INLINE std::uint32_t depthTestInsideBlock(const DepthLanes<Full>& lanes, Target& target, int bx, int by,
+                                                     const SamplePoint& sample) {
+    using Float = typename Full::Float;
+    constexpr int kColumns = kCoverBlock / Full::kWidth;
+    std::uint32_t won = 0;
+    FACET_UNROLL
+    for (int s = 0; s < S; ++s) {
+        const SamplePoint p = S == 1 ? sample : samplePoint(S, s);
+        const Float sx(p.x), sy(p.y);
+        Float column[kColumns][2];
+        FACET_UNROLL
+        for (int c = 0; c < kColumns; ++c) lanes.plane.columnTerms(Full::columns(bx + c * Full::kWidth), sx, column[c]);
+        for (int y = by; y < by + kCoverBlock; y += Full::kHeight) {
+            Float row[2];
+            lanes.plane.rowTerms(Full::rows(y), sy, row);
+            decltype(auto) targetRow = sampleRow<S>(target, y, s);
+            FACET_UNROLL
+            for (int c = 0; c < kColumns; ++c) {
+                Float b[3];
+                BarycentricPlane<Float>::combine(column[c], row, b);
+                won += lanes.depthTestAt(targetRow, bx + c * Full::kWidth, b, Full::all());
+            }
+        }
+    }
+    return won;
+}
+
+// The walk of a large triangle (edge values in 64 bits) at S samples per pixel (with S = 1, at
+// `sample`), block by block: outside blocks skipped, inside ones depth-tested in lanes Full
+// into `full`, and the rest walked in lanes Partial into `partial` by walkCoverage (or
+// walkSamples) over the block's part of the range. Every pixel and sample gets exactly the
+// decisions of those walks (inside a block every edge test passes, and Full's depth test is the
+// same per-lane formula), as tests/cpu_raster_equivalence_test.cpp checks.
+template <class Full, class Partial, int S, class FullTarget, class PartialTarget>
+FACET_WALK_INLINE std::uint32_t walkBlocks(const ScreenTriangle& tri, const QuadRange& q, FullTarget& full,
+                                           PartialTarget& partial, const SamplePoint& sample = pixelCentreSample()) {
+    using I = typename Partial::EdgeScalar;
+    const EdgeStepper<I> edges(tri, q.firstQx, q.firstQy, S == 1 ? sample : SamplePoint{0, 0, 0.0f, 0.0f});
+    I offsetLo[3] = {0, 0, 0}, offsetHi[3] = {0, 0, 0}, rowValue[3], right[3], down[3];
+    FACET_UNROLL
+    for (int i = 0; i < 3; ++i) {
+        if (S > 1) {
+            offsetLo[i] = offsetHi[i] = sampleOffset(edges, i, samplePoint(S, 0));
+            for (int s = 1; s < S; ++s) {
+                const I o = sampleOffset(edges, i, samplePoint(S, s));
+                offsetLo[i] = o < offsetLo[i] ? o : offsetLo[i];
+                offsetHi[i] = o > offsetHi[i] ? o : offsetHi[i];
+            }
+        }
+        rowValue[i] = edges.value[i];
+        right[i] = edges.stepX[i] * kCoverBlock;
+        down[i] = edges.stepY[i] * kCoverBlock;
+    }
+    const DepthLanes<Full> lanes(tri);
+    std::uint32_t won = 0;
+    for (int by = q.firstQy; by <= q.maxY; by += kCoverBlock) {
+        I value[3] = {rowValue[0], rowValue[1], rowValue[2]};
+        FACET_UNROLL
+        for (int i = 0; i < 3; ++i) rowValue[i] += down[i];
+        for (int bx = q.firstQx; bx <= q.maxX; bx += kCoverBlock) {
+            const BlockCover cover = classifyBlock(value, edges, offsetLo, offsetHi);
+            FACET_UNROLL
+            for (int i = 0; i < 3; ++i) value[i] += right[i];
+            if (cover == BlockCover::Outside) continue;
+            const int lastX = bx + kCoverBlock - 1, lastY = by + kCoverBlock - 1;
+            if (cover == BlockCover::Inside && bx >= q.minX && by >= q.minY && lastX <= q.maxX && lastY <= q.maxY) {
+                won += depthTestInsideBlock<Full, S>(lanes, full, bx, by, sample);
+                continue;
+            }
+            const QuadRange part{bx < q.minX ? q.minX : bx, lastX < q.maxX ? lastX : q.maxX,
+                                 by < q.minY ? q.minY : by, lastY < q.maxY ? lastY : q.maxY, bx, by};
+            if constexpr (S == 1)
+                won += walkCoverage<Partial, true>(tri, part, partial, sample);
+            else
+                won += walkSamples<Partial, true, S>(tri, part, partial);
         }
     }
     return won;

@@ -138,10 +138,27 @@ struct BarycentricPlane {
     // The same at points (x + sx, y + sy): a sample point sx, sy within the pixels (0.5 for
     // the centre, the same operations).
     FACET_HD void atPoint(F x, F y, F sx, F sy, F b[3]) const {
+        F column[2], row[2];
+        columnTerms(x, sx, column);
+        rowTerms(y, sy, row);
+        combine(column, row, b);
+    }
+
+    // atPoint in three steps, for a walk that reuses the terms of a column or a row: the
+    // products that depend on x alone, those on y alone, and their sums.
+    FACET_HD void columnTerms(F x, F sx, F t[2]) const {
         const F px = x + sx - x0;
+        t[0] = db1x * px;
+        t[1] = db2x * px;
+    }
+    FACET_HD void rowTerms(F y, F sy, F t[2]) const {
         const F py = y + sy - y0;
-        b[1] = db1x * px + db1y * py;
-        b[2] = db2x * px + db2y * py;
+        t[0] = db1y * py;
+        t[1] = db2y * py;
+    }
+    FACET_HD static void combine(const F column[2], const F row[2], F b[3]) {
+        b[1] = column[0] + row[0];
+        b[2] = column[1] + row[1];
         b[0] = F(1.0f) - b[1] - b[2];
     }
 };

@@ -5,7 +5,8 @@
 //     fit 32 bits (kSmallTriangleExtent); branch-free, since a small triangle's blocks are few
 //     and their outcomes hard to predict.
 //   - BigQuad: 2x2 quads in four 64-bit lanes (the floats in four), for any triangle; it skips
-//     the depth work of quads with nothing covered.
+//     the depth work of quads with nothing covered. A large triangle's walk (walkBlocks) takes
+//     it only for the blocks its edges cross, and PixelRow8's rows for the blocks inside it.
 // SmallBlock's multisampled walk on CPUs with AVX-512 takes cpu/sample_pair_walk.cpp's lanes.
 #pragma once
 
@@ -113,6 +114,7 @@ struct SmallBlock {
     static Mask columnsIn(int x, const QuadRange& q) { return within(x, laneX(), q.minX, q.maxX); }
     static Mask rowsIn(int y, const QuadRange& q) { return within(y, laneY(), q.minY, q.maxY); }
     static Mask mask(Mask8 m) { return m; }
+    static Mask all() { return {_mm256_castsi256_ps(_mm256_set1_epi32(-1))}; }
     static bool none(Mask m) { return _mm256_movemask_ps(m.v) == 0; }
     static std::uint32_t count(Mask m) { return std::uint32_t(__builtin_popcount(unsigned(_mm256_movemask_ps(m.v)))); }
 
@@ -145,6 +147,34 @@ private:
         return {_mm256_castsi256_ps(
             _mm256_and_si256(_mm256_cmpgt_epi32(p, _mm256_set1_epi32(lo - 1)), _mm256_cmpgt_epi32(_mm256_set1_epi32(hi + 1), p)))};
     }
+};
+
+// Rows of eight pixels: lane k is pixel (x + k, y). Only for the depth tests of a block inside
+// a triangle (walkBlocks), which need no edge values; its target's row(y) is pixel row y, and a
+// row's elements are read and written whole.
+struct PixelRow8 {
+    static constexpr int kWidth = 8, kHeight = 1;
+    static constexpr bool kSkipEmpty = false;
+    using Float = F32x8;
+    using Mask = Mask8;
+
+    static Float columns(int x) { return pixels8(x, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)); }
+    static Float rows(int y) { return Float(static_cast<float>(y)); }
+    static Mask mask(Mask8 m) { return m; }
+    static Mask all() { return SmallBlock::all(); }
+    static std::uint32_t count(Mask m) { return SmallBlock::count(m); }
+
+    // The row's eight elements from row0 (the target's second row pointer is not used).
+    static Float load(const float* row0, const float*) { return Float(_mm256_loadu_ps(row0)); }
+    static __m256i load(const std::uint32_t* row0, const std::uint32_t*) {
+        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row0));
+    }
+    static void store(float* row0, float*, Float f) { _mm256_storeu_ps(row0, f.v); }
+    static void store(std::uint32_t* row0, std::uint32_t*, __m256i i) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(row0), i);
+    }
+    static Float select(Mask keep, Float a, Float b) { return SmallBlock::select(keep, a, b); }
+    static __m256i select(Mask keep, std::uint32_t a, __m256i b) { return SmallBlock::select(keep, a, b); }
 };
 
 // 2x2 quads with 64-bit edge values, one per lane, and 4-bit masks.

@@ -310,6 +310,11 @@ void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, TileTriangles dr
     }
     const bool streamed = ctx.settings.filter != TextureFilter::Nearest;
     const bool lit = ctx.settings.shading == ShadingModel::Lit;
+    // An untextured material's colour in the classic look without the headlight is the same at
+    // every pixel: packed once while the jobs keep to one material.
+    const bool flatLook = !lit && !ctx.settings.headlight;
+    const ShadeMaterial* packedFor = nullptr; // the flat material whose colour `packed` holds
+    __m128i packed = _mm_setzero_si128();
     for (int j = 0; j < count; ++j) {
         const ShadeJob& job = jobs[j];
         if (lit && !litVectorised(*job.triangle->material, ctx.settings.filter)) {
@@ -324,14 +329,21 @@ void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, TileTriangles dr
         std::uint32_t* c1 = c0 + kTileBufferStride;
         const __m128i old = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(c0)),
                                                _mm_loadl_epi64(reinterpret_cast<const __m128i*>(c1)));
-        const __m128i color = _mm_blendv_epi8(old, jobColor(job, ctx, stream.rig), laneMask(job.mask));
+        const ShadeMaterial* material = job.triangle->material;
+        const bool flat = flatLook && material->texture.levelCount == 0;
+        if (!flat || material != packedFor) {
+            packed = jobColor(job, ctx, stream.rig);
+            packedFor = flat ? material : nullptr;
+        }
+        const __m128i color = _mm_blendv_epi8(old, packed, laneMask(job.mask));
         _mm_storel_epi64(reinterpret_cast<__m128i*>(c0), color);
         _mm_storel_epi64(reinterpret_cast<__m128i*>(c1), _mm_unpackhi_epi64(color, color));
     }
 }
 
-// The walk's target on the CPU: the tile's depth and id buffers, a block's two rows read and
-// written whole (within the tile's padded rows even where its pixels are outside the target).
+// The walk's target on the CPU: the tile's depth and id buffers, a block's rows (a quad row's
+// two, or PixelRow8's one) read and written whole (within the tile's padded rows even where
+// its pixels are outside the target).
 template <class L>
 struct TileVisibility {
     TileBuffers buffers;
@@ -457,18 +469,38 @@ template <class L, bool Bounds, int S>
     return walkSamples<L, Bounds, S>(tri, q, target);
 }
 
-// The walk in lanes L for `samples` per pixel; with `avx512`, SmallBlock's multisampled walks
-// take cpu/sample_pair_walk.h's (the same decisions, two samples at once).
+// A large triangle's walk at S samples per pixel: walkBlocks, its inside blocks in rows of
+// eight lanes (PixelRow8), the rest in BigQuad's quads.
+template <int S>
+[[gnu::noinline]] std::size_t walkTileBlocks(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q,
+                                             const TileBuffers& buffers) {
+    TileVisibility<lanes::PixelRow8> inside{buffers, id};
+    TileVisibility<lanes::BigQuad> crossed{buffers, id};
+    return walkBlocks<lanes::PixelRow8, lanes::BigQuad, S>(tri, q, inside, crossed);
+}
+
+// The walk in lanes L for `samples` per pixel. BigQuad's (a large triangle's) goes block by
+// block; with `avx512`, SmallBlock's multisampled walks take cpu/sample_pair_walk.h's (the same
+// decisions, two samples at once).
 template <class L, bool Bounds>
 std::size_t walkTileAt(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q, const TileBuffers& buffers,
                        int samples, bool avx512) {
-    if constexpr (std::is_same_v<L, lanes::SmallBlock>)
+    if constexpr (std::is_same_v<L, lanes::BigQuad>) {
+        static_assert(Bounds, "a large triangle's walk always masks by the range");
+        switch (samples) {
+        case 2: return walkTileBlocks<2>(tri, id, q, buffers);
+        case 4: return walkTileBlocks<4>(tri, id, q, buffers);
+        case 8: return walkTileBlocks<8>(tri, id, q, buffers);
+        default: return walkTileBlocks<1>(tri, id, q, buffers);
+        }
+    } else {
         if (avx512 && samples > 1) return walkSamplePairs(tri, id, q, buffers, samples, Bounds);
-    switch (samples) {
-    case 2: return walkTileSamples<L, Bounds, 2>(tri, id, q, buffers);
-    case 4: return walkTileSamples<L, Bounds, 4>(tri, id, q, buffers);
-    case 8: return walkTileSamples<L, Bounds, 8>(tri, id, q, buffers);
-    default: return walkTile<L, Bounds>(tri, id, q, buffers, pixelCentreSample());
+        switch (samples) {
+        case 2: return walkTileSamples<L, Bounds, 2>(tri, id, q, buffers);
+        case 4: return walkTileSamples<L, Bounds, 4>(tri, id, q, buffers);
+        case 8: return walkTileSamples<L, Bounds, 8>(tri, id, q, buffers);
+        default: return walkTile<L, Bounds>(tri, id, q, buffers, pixelCentreSample());
+        }
     }
 }
 
@@ -504,7 +536,12 @@ template <class L, bool Bounds>
 [[gnu::noinline]] std::size_t walkTileCounting(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q,
                                                const TileBuffers& buffers, std::uint32_t* counts) {
     TileCountingVisibility<L> target{{buffers, id}, counts};
-    return walkCoverage<L, Bounds>(tri, q, target);
+    if constexpr (std::is_same_v<L, lanes::BigQuad>) {
+        TileCountingVisibility<lanes::PixelRow8> inside{{buffers, id}, counts};
+        return walkBlocks<lanes::PixelRow8, L, 1>(tri, q, inside, target);
+    } else {
+        return walkCoverage<L, Bounds>(tri, q, target);
+    }
 }
 
 // A small triangle takes the 32-bit blocks, any other the 64-bit quads: walk(lanes, bounds, q)
