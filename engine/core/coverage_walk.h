@@ -2,7 +2,9 @@
 // triangle's pixels in blocks of lanes, templated over the lanes (in the manner of llvmpipe's
 // per-size variants of one routine). Its instantiations:
 //   - the CPU's small-triangle blocks: 4x2 pixels in eight 32-bit AVX2 lanes (cpu/quad_coverage.h);
-//   - the CPU's quads of larger triangles: 2x2 pixels in four 64-bit AVX2 lanes (the same file);
+//   - the CPU's quads of larger triangles: 2x2 pixels in four 64-bit AVX2 lanes (the same file),
+//     where their edges cross a block of walkBlocks, and rows of eight pixels in float lanes
+//     (PixelRow8) inside them;
 //   - the CUDA raster thread's quad: 2x2 pixels in four portable lanes (QuadLanes, below), run
 //     on the GPU and, in the tests, on the CPU.
 // Every lane makes exactly the decisions of the per-pixel definition in core/triangle_setup.h:
