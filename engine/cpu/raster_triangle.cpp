@@ -246,6 +246,12 @@ void streamPixels(PixelStream& s, const ShadeJob& job, const RasterContext& ctx,
     s.count = n + __builtin_popcount(job.mask);
 }
 
+// An untextured material's colour in the classic look, in every lane.
+inline simd::Rgba4 materialColor4(const ShadeMaterial& material) {
+    return simd::Rgba4{_mm_set1_ps(material.color.r), _mm_set1_ps(material.color.g), _mm_set1_ps(material.color.b),
+                       _mm_set1_ps(material.color.a)};
+}
+
 // The packed colours of a job's four pixels that the stream does not take: an untextured
 // material, or nearest filtering.
 inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx, const LightRig& rig) {
@@ -256,8 +262,7 @@ inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx, const Lig
                    _mm256_set_m128(job.nz, job.nz), rig, ctx, colors);
         return _mm_load_si128(reinterpret_cast<const __m128i*>(colors));
     }
-    simd::Rgba4 c{_mm_set1_ps(material.color.r), _mm_set1_ps(material.color.g), _mm_set1_ps(material.color.b),
-                  _mm_set1_ps(material.color.a)};
+    simd::Rgba4 c = materialColor4(material);
     if (material.texture.levelCount > 0)
         c = simd::fetchNearest4(material.texture, simd::nearestIndex4(material.texture, job.u, job.v));
     if (ctx.settings.headlight) c = simd::applyHeadlight4(c, job.light);
@@ -654,6 +659,41 @@ void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBu
 // pixels at a time, across jobs (PixelStream). The tile's colours then go to the target.
 namespace {
 
+// Flat spans: in the classic look without the headlight or vertex colours, an untextured
+// material's pixels all get its colour (shadeBatch's `packed`). Where eight pixels of a quad
+// row's two rows were all won by one triangle of such a material (a large triangle's inside),
+// they are coloured at once, without jobs.
+struct FlatSpans {
+    bool apply;                               // the look makes flat materials flat
+    const ShadeMaterial* material = nullptr;  // the material whose colour `color` holds
+    __m256i color = _mm256_setzero_si256();
+
+    explicit FlatSpans(const RasterContext& ctx)
+        : apply(ctx.settings.shading == ShadingModel::Classic && !ctx.settings.headlight && !ctx.vertexColors) {}
+
+    // The span of a quad row from element 0 of `ids` (eight columns within the tile's row):
+    // coloured in `colors`, its ids back to 0, if it is one triangle's of a flat material.
+    bool take(std::uint32_t* ids, std::uint32_t* colors, const TileTriangle* triangles) {
+        const __m256i row0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ids));
+        const __m256i row1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ids + kTileBufferStride));
+        const std::uint32_t id = ids[0];
+        const __m256i same = _mm256_set1_epi32(int(id));
+        const __m256i both = _mm256_and_si256(_mm256_cmpeq_epi32(row0, same), _mm256_cmpeq_epi32(row1, same));
+        if (id == 0 || _mm256_movemask_epi8(both) != -1) return false;
+        const ShadeMaterial* m = triangles[id - 1].material;
+        if (m->texture.levelCount > 0) return false;
+        if (m != material) {
+            color = _mm256_broadcastd_epi32(simd::pack4(materialColor4(*m)));
+            material = m;
+        }
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(colors), color);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(colors + kTileBufferStride), color);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(ids), _mm256_setzero_si256());
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(ids + kTileBufferStride), _mm256_setzero_si256());
+        return true;
+    }
+};
+
 // shadeTileColors' work; with ClearEmpty false, pixels without an id keep whatever colour they
 // had (a multisampled layer's plane, whose colours there are never read).
 template <bool ClearEmpty>
@@ -664,6 +704,7 @@ void shadeQuads(const TileTriangle* triangles, const TriangleColors* const* colo
     ShadeJob jobs[kShadeBatch];
     PixelStream stream;
     if (ctx.settings.shading == ShadingModel::Lit) stream.rig = lightRig(ctx.settings.lights, ctx.viewForward);
+    FlatSpans spans(ctx);
     int count = 0;
     for (int qy = buffers.originY; qy <= tile.y1; qy += 2) {
         const std::size_t row = std::size_t(qy - buffers.originY) * kTileBufferStride;
@@ -672,6 +713,11 @@ void shadeQuads(const TileTriangle* triangles, const TriangleColors* const* colo
         for (int qx = buffers.originX; qx <= tile.x1; qx += 2) {
             std::uint32_t* i0 = idRow + (qx - buffers.originX);
             std::uint32_t* c0 = colorRow + (qx - buffers.originX);
+            // A span's eight columns from a multiple of 8 lie within the tile's row.
+            if (spans.apply && (qx - buffers.originX) % 8 == 0 && spans.take(i0, c0, triangles)) {
+                qx += 6; // and the loop's 2: past the span's four quads
+                continue;
+            }
             if constexpr (ClearEmpty) {
                 _mm_storel_epi64(reinterpret_cast<__m128i*>(c0), clear);
                 _mm_storel_epi64(reinterpret_cast<__m128i*>(c0 + kTileBufferStride), clear);
