@@ -1,6 +1,7 @@
 #include "cpu/raster_triangle.h"
 #include "core/forward_draw.h"
 #include "core/quad_shading.h"
+#include "cpu/block_depth_bounds.h"
 #include "cpu/lit_lanes.h"
 #include "cpu/quad_coverage.h"
 #include "cpu/sample_pair_walk.h"
@@ -475,12 +476,16 @@ template <class L, bool Bounds, int S>
 }
 
 // A large triangle's walk at S samples per pixel: walkBlocks, its inside blocks in rows of
-// eight lanes (PixelRow8), the rest in BigQuad's quads.
+// eight lanes (PixelRow8), the rest in BigQuad's quads; at one sample, culled by the tile's
+// block depth bounds where it keeps them.
 template <int S>
 [[gnu::noinline]] std::size_t walkTileBlocks(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q,
                                              const TileBuffers& buffers) {
     TileVisibility<lanes::PixelRow8> inside{buffers, id};
     TileVisibility<lanes::BigQuad> crossed{buffers, id};
+    if (S == 1 && buffers.farthest)
+        return walkBlocks<lanes::PixelRow8, lanes::BigQuad, S>(tri, alignedToBoundBlocks(q, buffers), inside, crossed,
+                                                               pixelCentreSample(), BlockDepthBounds(tri, q, buffers));
     return walkBlocks<lanes::PixelRow8, lanes::BigQuad, S>(tri, q, inside, crossed);
 }
 
