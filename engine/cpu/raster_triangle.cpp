@@ -664,39 +664,56 @@ void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBu
 // pixels at a time, across jobs (PixelStream). The tile's colours then go to the target.
 namespace {
 
-// Flat spans: in the classic look without the headlight or vertex colours, an untextured
-// material's pixels all get its colour (shadeBatch's `packed`). Where eight pixels of a quad
-// row's two rows were all won by one triangle of such a material (a large triangle's inside),
-// they are coloured at once, without jobs.
-struct FlatSpans {
-    bool apply;                               // the look makes flat materials flat
-    const ShadeMaterial* material = nullptr;  // the material whose colour `color` holds
-    __m256i color = _mm256_setzero_si256();
+// Flat colours: in the classic look without the headlight or vertex colours, an untextured
+// material's pixels all get its colour (shadeBatch's `packed`), whatever triangle they are
+// of. So shadeQuads colours them where it finds them, without jobs: a quad's pixels of such a
+// triangle, and at once eight pixels of a quad row's two rows that one such triangle won (a
+// large triangle's inside).
+class FlatColors {
+public:
+    explicit FlatColors(const RasterContext& ctx)
+        : apply_(ctx.settings.shading == ShadingModel::Classic && !ctx.settings.headlight && !ctx.vertexColors) {}
 
-    explicit FlatSpans(const RasterContext& ctx)
-        : apply(ctx.settings.shading == ShadingModel::Classic && !ctx.settings.headlight && !ctx.vertexColors) {}
+    // Whether the look makes `m`'s pixels one colour; then color() is it, in every lane.
+    bool flat(const ShadeMaterial* m) {
+        if (m == material_) return true;
+        if (!apply_ || m->texture.levelCount > 0) return false;
+        color_ = _mm256_broadcastd_epi32(simd::pack4(materialColor4(*m)));
+        material_ = m;
+        return true;
+    }
+    bool any() const { return apply_; }
 
     // The span of a quad row from element 0 of `ids` (eight columns within the tile's row):
     // coloured in `colors`, its ids back to 0, if it is one triangle's of a flat material.
-    bool take(std::uint32_t* ids, std::uint32_t* colors, const TileTriangle* triangles) {
+    bool takeSpan(std::uint32_t* ids, std::uint32_t* colors, const TileTriangle* triangles) {
         const __m256i row0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ids));
         const __m256i row1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ids + kTileBufferStride));
         const std::uint32_t id = ids[0];
         const __m256i same = _mm256_set1_epi32(int(id));
         const __m256i both = _mm256_and_si256(_mm256_cmpeq_epi32(row0, same), _mm256_cmpeq_epi32(row1, same));
-        if (id == 0 || _mm256_movemask_epi8(both) != -1) return false;
-        const ShadeMaterial* m = triangles[id - 1].material;
-        if (m->texture.levelCount > 0) return false;
-        if (m != material) {
-            color = _mm256_broadcastd_epi32(simd::pack4(materialColor4(*m)));
-            material = m;
-        }
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(colors), color);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(colors + kTileBufferStride), color);
+        if (id == 0 || _mm256_movemask_epi8(both) != -1 || !flat(triangles[id - 1].material)) return false;
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(colors), color_);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(colors + kTileBufferStride), color_);
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(ids), _mm256_setzero_si256());
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(ids + kTileBufferStride), _mm256_setzero_si256());
         return true;
     }
+
+    // The pixels `mask` of the quad whose pixel 0 is element 0 of `colors`, in color().
+    void colorQuad(std::uint32_t* colors, unsigned mask) const {
+        std::uint32_t* c1 = colors + kTileBufferStride;
+        const __m128i old = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(colors)),
+                                               _mm_loadl_epi64(reinterpret_cast<const __m128i*>(c1)));
+        const __m128i color = _mm_blendv_epi8(old, _mm256_castsi256_si128(color_), laneMask(mask));
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(colors), color);
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(c1), _mm_unpackhi_epi64(color, color));
+    }
+
+private:
+    bool apply_;                              // the look makes untextured materials flat
+    const ShadeMaterial* material_ = nullptr; // the material whose colour color_ holds
+    __m256i color_ = _mm256_setzero_si256();
 };
 
 // shadeTileColors' work; with ClearEmpty false, pixels without an id keep whatever colour they
@@ -709,7 +726,7 @@ void shadeQuads(const TileTriangle* triangles, const TriangleColors* const* colo
     ShadeJob jobs[kShadeBatch];
     PixelStream stream;
     if (ctx.settings.shading == ShadingModel::Lit) stream.rig = lightRig(ctx.settings.lights, ctx.viewForward);
-    FlatSpans spans(ctx);
+    FlatColors flat(ctx);
     int count = 0;
     for (int qy = buffers.originY; qy <= tile.y1; qy += 2) {
         const std::size_t row = std::size_t(qy - buffers.originY) * kTileBufferStride;
@@ -719,7 +736,7 @@ void shadeQuads(const TileTriangle* triangles, const TriangleColors* const* colo
             std::uint32_t* i0 = idRow + (qx - buffers.originX);
             std::uint32_t* c0 = colorRow + (qx - buffers.originX);
             // A span's eight columns from a multiple of 8 lie within the tile's row.
-            if (spans.apply && (qx - buffers.originX) % 8 == 0 && spans.take(i0, c0, triangles)) {
+            if (flat.any() && (qx - buffers.originX) % 8 == 0 && flat.takeSpan(i0, c0, triangles)) {
                 qx += 6; // and the loop's 2: past the span's four quads
                 continue;
             }
@@ -743,6 +760,10 @@ void shadeQuads(const TileTriangle* triangles, const TriangleColors* const* colo
                 const unsigned mine =
                     unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(quadIds, _mm_set1_epi32(int(id))))));
                 left &= ~mine;
+                if (flat.flat(triangles[id - 1].material)) {
+                    flat.colorQuad(c0, mine);
+                    continue;
+                }
                 ShadeJob& job = jobs[count++];
                 job.triangle = &triangles[id - 1];
                 job.qx = qx;
