@@ -316,11 +316,6 @@ void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, TileTriangles dr
     }
     const bool streamed = ctx.settings.filter != TextureFilter::Nearest;
     const bool lit = ctx.settings.shading == ShadingModel::Lit;
-    // An untextured material's colour in the classic look without the headlight is the same at
-    // every pixel: packed once while the jobs keep to one material.
-    const bool flatLook = !lit && !ctx.settings.headlight;
-    const ShadeMaterial* packedFor = nullptr; // the flat material whose colour `packed` holds
-    __m128i packed = _mm_setzero_si128();
     for (int j = 0; j < count; ++j) {
         const ShadeJob& job = jobs[j];
         if (lit && !litVectorised(*job.triangle->material, ctx.settings.filter)) {
@@ -335,13 +330,7 @@ void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, TileTriangles dr
         std::uint32_t* c1 = c0 + kTileBufferStride;
         const __m128i old = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(c0)),
                                                _mm_loadl_epi64(reinterpret_cast<const __m128i*>(c1)));
-        const ShadeMaterial* material = job.triangle->material;
-        const bool flat = flatLook && material->texture.levelCount == 0;
-        if (!flat || material != packedFor) {
-            packed = jobColor(job, ctx, stream.rig);
-            packedFor = flat ? material : nullptr;
-        }
-        const __m128i color = _mm_blendv_epi8(old, packed, laneMask(job.mask));
+        const __m128i color = _mm_blendv_epi8(old, jobColor(job, ctx, stream.rig), laneMask(job.mask));
         _mm_storel_epi64(reinterpret_cast<__m128i*>(c0), color);
         _mm_storel_epi64(reinterpret_cast<__m128i*>(c1), _mm_unpackhi_epi64(color, color));
     }
@@ -674,7 +663,7 @@ public:
     explicit FlatColors(const RasterContext& ctx)
         : apply_(ctx.settings.shading == ShadingModel::Classic && !ctx.settings.headlight && !ctx.vertexColors) {}
 
-    // Whether the look makes `m`'s pixels one colour; then color() is it, in every lane.
+    // Whether the look makes `m`'s pixels one colour, which takeSpan and colorQuad then write.
     bool flat(const ShadeMaterial* m) {
         if (m == material_) return true;
         if (!apply_ || m->texture.levelCount > 0) return false;
