@@ -5,6 +5,7 @@
 #include "core/triangle_setup.h"
 #include "core/camera.h"
 #include "core/clip.h"
+#include "cpu/block_depth_bounds.h"
 #include "cpu/cpu_renderer.h"
 #include "cpu/isa.h"
 #include "core/coverage_walk.h"
@@ -586,6 +587,66 @@ TEST(CpuRasterEquivalence, BlockWalkMatchesTheQuadWalk) {
         samplesWon += wonA;
     }
     EXPECT_GT(samplesWon, 500000u);
+}
+
+// The largest depth stored in each bound block (cpu/block_depth_bounds.h) of a tile's plane.
+std::vector<float> blockMaxima(const std::vector<float>& depth) {
+    std::vector<float> most(kBoundBlocks, -std::numeric_limits<float>::infinity());
+    for (int y = 0; y < kTileSize; ++y)
+        for (int x = 0; x < kTileSize; ++x) {
+            float& m = most[std::size_t(y / kCoverBlock * kBoundBlocksPerRow + x / kCoverBlock)];
+            m = std::max(m, depth[std::size_t(y * kTileBufferStride + x)]);
+        }
+    return most;
+}
+
+// The walk of a large triangle culled by the tile's block depth bounds makes the decisions of
+// the same walk without them (the same ids, depth bits and count), through sequences of large
+// triangles over random stored depths: level ones (so bounds tighten and later triangles fall
+// behind them), tilted ones, ones reaching outside [0, 1], and small ones between them (which
+// do not keep the bounds; they stay true). After every triangle each bound is still no nearer
+// than any depth in its block; and many blocks were found occluded, so the skipping is tested.
+TEST(CpuRasterEquivalence, BlockDepthBoundsCullOnlyWhatFails) {
+    std::mt19937 rng(37);
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    const int w = 301, h = 203;
+    const FrameView target{nullptr, nullptr, w, h};
+    const RenderSettings settings;
+    std::size_t occluded = 0, won = 0;
+    for (int round = 0; round < 60; ++round) {
+        const int quadRowOffset = round % 2;
+        RandomTilePlanes planes(rng, w, h, kTileSize, quadRowOffset, 1);
+        std::vector<float> farthest = blockMaxima(planes.depthA);
+        TileBuffers culled = planes.a();
+        culled.farthest = farthest.data();
+        const RasterContext ctx{settings, glm::vec3(0.0f, 0.0f, 1.0f), target, quadRowOffset};
+        for (int n = 0; n < 24; ++n) {
+            const glm::vec2 centre(float(planes.cut.x0) + unit(rng) * kTileSize, float(planes.cut.y0) + unit(rng) * kTileSize);
+            ScreenVertex v[3];
+            randomVertices(rng, centre, n % 6 == 5 ? 20.0f : 300.0f, v);
+            if (n % 3 != 2) v[1].depth = v[2].depth = v[0].depth = unit(rng); // level
+            ScreenTriangle tri;
+            if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;
+            QuadRange q;
+            if (quadRange(tri, planes.cut, quadRowOffset, q) && culled.farthest) {
+                const QuadRange grid = alignedToBoundBlocks(q, culled);
+                const BlockDepthBounds bounds(tri, q, culled);
+                for (int by = grid.firstQy; by <= q.maxY; by += kCoverBlock)
+                    for (int bx = grid.firstQx; bx <= q.maxX; bx += kCoverBlock) occluded += bounds.occluded(bx, by);
+            }
+            const std::uint32_t id = std::uint32_t(n + 1);
+            const std::size_t wonA = rasterizeVisibility(tri, id, ctx, planes.cut, culled);
+            const std::size_t wonB = rasterizeVisibility(tri, id, ctx, planes.cut, planes.b());
+            const std::string what = "round " + std::to_string(round) + ", triangle " + std::to_string(n);
+            ASSERT_EQ(wonA, wonB) << what;
+            ASSERT_NO_FATAL_FAILURE(planes.expectEqual(what));
+            const std::vector<float> most = blockMaxima(planes.depthA);
+            for (int b = 0; b < kBoundBlocks; ++b) ASSERT_GE(farthest[std::size_t(b)], most[std::size_t(b)]) << what << ", block " << b;
+            won += wonA;
+        }
+    }
+    EXPECT_GT(occluded, 2000u);
+    EXPECT_GT(won, 200000u);
 }
 
 // classifyVertices (eight vertices a lane each) equals classifyVertex vertex by vertex: the

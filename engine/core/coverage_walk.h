@@ -340,15 +340,25 @@ FACET_WALK_INLINE std::uint32_t depthTestInsideBlock(const DepthLanes<Full>& lan
     return won;
 }
 
+// walkBlocks' block filter that skips no block. Another (cpu/block_depth_bounds.h) may skip
+// blocks that `occluded` names, where every depth test would fail, and is told of each block
+// whose every pixel was depth-tested (`covered`).
+struct EveryBlock {
+    FACET_HD bool occluded(int, int) const { return false; }
+    FACET_HD void covered(int, int) {}
+};
+
 // The walk of a large triangle (edge values in 64 bits) at S samples per pixel (with S = 1, at
-// `sample`), block by block: outside blocks skipped, inside ones depth-tested in lanes Full
-// into `full`, and the rest walked in lanes Partial into `partial` by walkCoverage (or
-// walkSamples) over the block's part of the range. Every pixel and sample gets exactly the
-// decisions of those walks (inside a block every edge test passes, and Full's depth test is the
-// same per-lane formula), as tests/cpu_raster_equivalence_test.cpp checks.
-template <class Full, class Partial, int S, class FullTarget, class PartialTarget>
+// `sample`), block by block: outside blocks skipped (and those `blocks` finds occluded),
+// inside ones depth-tested in lanes Full into `full`, and the rest walked in lanes Partial into
+// `partial` by walkCoverage (or walkSamples) over the block's part of the range. Every pixel
+// and sample gets exactly the decisions of those walks (inside a block every edge test passes,
+// and Full's depth test is the same per-lane formula), as tests/cpu_raster_equivalence_test.cpp
+// checks.
+template <class Full, class Partial, int S, class FullTarget, class PartialTarget, class Blocks = EveryBlock>
 FACET_WALK_INLINE std::uint32_t walkBlocks(const ScreenTriangle& tri, const QuadRange& q, FullTarget& full,
-                                           PartialTarget& partial, const SamplePoint& sample = pixelCentreSample()) {
+                                           PartialTarget& partial, const SamplePoint& sample = pixelCentreSample(),
+                                           Blocks blocks = Blocks{}) {
     using I = typename Partial::EdgeScalar;
     const EdgeStepper<I> edges(tri, q.firstQx, q.firstQy, S == 1 ? sample : SamplePoint{0, 0, 0.0f, 0.0f});
     I offsetLo[3] = {0, 0, 0}, offsetHi[3] = {0, 0, 0}, rowValue[3], right[3], down[3];
@@ -376,10 +386,11 @@ FACET_WALK_INLINE std::uint32_t walkBlocks(const ScreenTriangle& tri, const Quad
             const BlockCover cover = classifyBlock(value, edges, offsetLo, offsetHi);
             FACET_UNROLL
             for (int i = 0; i < 3; ++i) value[i] += right[i];
-            if (cover == BlockCover::Outside) continue;
+            if (cover == BlockCover::Outside || blocks.occluded(bx, by)) continue;
             const int lastX = bx + kCoverBlock - 1, lastY = by + kCoverBlock - 1;
             if (cover == BlockCover::Inside && bx >= q.minX && by >= q.minY && lastX <= q.maxX && lastY <= q.maxY) {
                 won += depthTestInsideBlock<Full, S>(lanes, full, bx, by, sample);
+                blocks.covered(bx, by);
                 continue;
             }
             const QuadRange part{bx < q.minX ? q.minX : bx, lastX < q.maxX ? lastX : q.maxX,

@@ -45,8 +45,9 @@ FACET_HD I edgeFunction(FixedPoint2 a, FixedPoint2 b, FixedPoint2 p) {
 // Returned as the bias to add before testing "> 0": coverage is edge + bias > 0.
 FACET_HD std::int64_t fillRuleBias(FixedPoint2 a, FixedPoint2 b) {
     const std::int32_t dx = b.x - a.x, dy = b.y - a.y;
-    const bool owned = dy < 0 || (dy == 0 && dx < 0);
-    return owned ? 1 : 0;
+    // Bitwise, not short-circuit: no branch in set-up's hot loop, where a dense mesh's edges
+    // point every way.
+    return std::int64_t(dy < 0) | (std::int64_t(dy == 0) & std::int64_t(dx < 0));
 }
 
 // A float's bits and back.

@@ -4,6 +4,7 @@
 #include "core/multisample.h"
 #include "core/triangle_stage.h"
 #include "core/view_shading.h"
+#include "cpu/block_depth_bounds.h"
 #include "cpu/isa.h"
 #include "cpu/multisample_tile.h"
 #include "cpu/stream_store.h"
@@ -248,6 +249,7 @@ std::size_t CpuRenderer::rasterStage(const RasterContext& context, const TileGri
         }
         if (context.settings.msaa > 1 && scratch.sampleCounts.size() < kTileBufferElements)
             scratch.sampleCounts.resize(kTileBufferElements);
+        if (scratch.farthest.size() < std::size_t(kBoundBlocks)) scratch.farthest.resize(std::size_t(kBoundBlocks));
         if (scratch.triangles.size() < mostWork) scratch.triangles.resize(mostWork);
         if (context.vertexColors && scratch.colors.size() < mostWork) scratch.colors.resize(mostWork);
         if (viewNeedsSources(context.settings.view) && scratch.sources.size() < mostWork) scratch.sources.resize(mostWork);
@@ -298,8 +300,12 @@ bool CpuRenderer::tileDrawsForward(const RasterContext& context, std::uint32_t t
 // Returns the fragments that passed the depth test.
 std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, TilePlace place, TileRect rect,
                                   std::size_t chunkCount, TileScratch& scratch) {
-    const TileBuffers buffers{scratch.ids.data(), scratch.depth.data(), scratch.color.data(), place.x, place.y};
-    // The buffers hold ids 0 and depth 1: as allocated, and as the last tile left them.
+    // The buffers hold ids 0 and depth 1: as allocated, and as the last tile left them; so 1
+    // bounds every block's depths.
+    const int samples = context.settings.msaa;
+    if (samples == 1) std::fill(scratch.farthest.begin(), scratch.farthest.end(), 1.0f);
+    const TileBuffers buffers{scratch.ids.data(), scratch.depth.data(), scratch.color.data(), place.x, place.y,
+                              samples == 1 ? scratch.farthest.data() : nullptr};
 
     // A tile holding a blended triangle (lit model, d < 1), or multisampled a cut-out, is drawn
     // forward, in order.
@@ -307,7 +313,6 @@ std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, Til
 
     // Pass 1: coverage and depth (per sample with multisampling), in input order; id n + 1 is
     // the tile's n-th triangle.
-    const int samples = context.settings.msaa;
     std::size_t won = 0;
     std::uint32_t count = 0;
     for (std::size_t c = 0; c < chunkCount; ++c) {

@@ -1,6 +1,7 @@
 #include "cpu/raster_triangle.h"
 #include "core/forward_draw.h"
 #include "core/quad_shading.h"
+#include "cpu/block_depth_bounds.h"
 #include "cpu/lit_lanes.h"
 #include "cpu/quad_coverage.h"
 #include "cpu/sample_pair_walk.h"
@@ -246,6 +247,12 @@ void streamPixels(PixelStream& s, const ShadeJob& job, const RasterContext& ctx,
     s.count = n + __builtin_popcount(job.mask);
 }
 
+// An untextured material's colour in the classic look, in every lane.
+inline simd::Rgba4 materialColor4(const ShadeMaterial& material) {
+    return simd::Rgba4{_mm_set1_ps(material.color.r), _mm_set1_ps(material.color.g), _mm_set1_ps(material.color.b),
+                       _mm_set1_ps(material.color.a)};
+}
+
 // The packed colours of a job's four pixels that the stream does not take: an untextured
 // material, or nearest filtering.
 inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx, const LightRig& rig) {
@@ -256,8 +263,7 @@ inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx, const Lig
                    _mm256_set_m128(job.nz, job.nz), rig, ctx, colors);
         return _mm_load_si128(reinterpret_cast<const __m128i*>(colors));
     }
-    simd::Rgba4 c{_mm_set1_ps(material.color.r), _mm_set1_ps(material.color.g), _mm_set1_ps(material.color.b),
-                  _mm_set1_ps(material.color.a)};
+    simd::Rgba4 c = materialColor4(material);
     if (material.texture.levelCount > 0)
         c = simd::fetchNearest4(material.texture, simd::nearestIndex4(material.texture, job.u, job.v));
     if (ctx.settings.headlight) c = simd::applyHeadlight4(c, job.light);
@@ -310,11 +316,6 @@ void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, TileTriangles dr
     }
     const bool streamed = ctx.settings.filter != TextureFilter::Nearest;
     const bool lit = ctx.settings.shading == ShadingModel::Lit;
-    // An untextured material's colour in the classic look without the headlight is the same at
-    // every pixel: packed once while the jobs keep to one material.
-    const bool flatLook = !lit && !ctx.settings.headlight;
-    const ShadeMaterial* packedFor = nullptr; // the flat material whose colour `packed` holds
-    __m128i packed = _mm_setzero_si128();
     for (int j = 0; j < count; ++j) {
         const ShadeJob& job = jobs[j];
         if (lit && !litVectorised(*job.triangle->material, ctx.settings.filter)) {
@@ -329,13 +330,7 @@ void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, TileTriangles dr
         std::uint32_t* c1 = c0 + kTileBufferStride;
         const __m128i old = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(c0)),
                                                _mm_loadl_epi64(reinterpret_cast<const __m128i*>(c1)));
-        const ShadeMaterial* material = job.triangle->material;
-        const bool flat = flatLook && material->texture.levelCount == 0;
-        if (!flat || material != packedFor) {
-            packed = jobColor(job, ctx, stream.rig);
-            packedFor = flat ? material : nullptr;
-        }
-        const __m128i color = _mm_blendv_epi8(old, packed, laneMask(job.mask));
+        const __m128i color = _mm_blendv_epi8(old, jobColor(job, ctx, stream.rig), laneMask(job.mask));
         _mm_storel_epi64(reinterpret_cast<__m128i*>(c0), color);
         _mm_storel_epi64(reinterpret_cast<__m128i*>(c1), _mm_unpackhi_epi64(color, color));
     }
@@ -470,12 +465,16 @@ template <class L, bool Bounds, int S>
 }
 
 // A large triangle's walk at S samples per pixel: walkBlocks, its inside blocks in rows of
-// eight lanes (PixelRow8), the rest in BigQuad's quads.
+// eight lanes (PixelRow8), the rest in BigQuad's quads; at one sample, culled by the tile's
+// block depth bounds where it keeps them.
 template <int S>
 [[gnu::noinline]] std::size_t walkTileBlocks(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q,
                                              const TileBuffers& buffers) {
     TileVisibility<lanes::PixelRow8> inside{buffers, id};
     TileVisibility<lanes::BigQuad> crossed{buffers, id};
+    if (S == 1 && buffers.farthest)
+        return walkBlocks<lanes::PixelRow8, lanes::BigQuad, S>(tri, alignedToBoundBlocks(q, buffers), inside, crossed,
+                                                               pixelCentreSample(), BlockDepthBounds(tri, q, buffers));
     return walkBlocks<lanes::PixelRow8, lanes::BigQuad, S>(tri, q, inside, crossed);
 }
 
@@ -654,6 +653,58 @@ void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBu
 // pixels at a time, across jobs (PixelStream). The tile's colours then go to the target.
 namespace {
 
+// Flat colours: in the classic look without the headlight or vertex colours, an untextured
+// material's pixels all get its colour (shadeBatch's `packed`), whatever triangle they are
+// of. So shadeQuads colours them where it finds them, without jobs: a quad's pixels of such a
+// triangle, and at once eight pixels of a quad row's two rows that one such triangle won (a
+// large triangle's inside).
+class FlatColors {
+public:
+    explicit FlatColors(const RasterContext& ctx)
+        : apply_(ctx.settings.shading == ShadingModel::Classic && !ctx.settings.headlight && !ctx.vertexColors) {}
+
+    // Whether the look makes `m`'s pixels one colour, which takeSpan and colorQuad then write.
+    bool flat(const ShadeMaterial* m) {
+        if (m == material_) return true;
+        if (!apply_ || m->texture.levelCount > 0) return false;
+        color_ = _mm256_broadcastd_epi32(simd::pack4(materialColor4(*m)));
+        material_ = m;
+        return true;
+    }
+    bool any() const { return apply_; }
+
+    // The span of a quad row from element 0 of `ids` (eight columns within the tile's row):
+    // coloured in `colors`, its ids back to 0, if it is one triangle's of a flat material.
+    bool takeSpan(std::uint32_t* ids, std::uint32_t* colors, const TileTriangle* triangles) {
+        const __m256i row0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ids));
+        const __m256i row1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ids + kTileBufferStride));
+        const std::uint32_t id = ids[0];
+        const __m256i same = _mm256_set1_epi32(int(id));
+        const __m256i both = _mm256_and_si256(_mm256_cmpeq_epi32(row0, same), _mm256_cmpeq_epi32(row1, same));
+        if (id == 0 || _mm256_movemask_epi8(both) != -1 || !flat(triangles[id - 1].material)) return false;
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(colors), color_);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(colors + kTileBufferStride), color_);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(ids), _mm256_setzero_si256());
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(ids + kTileBufferStride), _mm256_setzero_si256());
+        return true;
+    }
+
+    // The pixels `mask` of the quad whose pixel 0 is element 0 of `colors`, in color().
+    void colorQuad(std::uint32_t* colors, unsigned mask) const {
+        std::uint32_t* c1 = colors + kTileBufferStride;
+        const __m128i old = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(colors)),
+                                               _mm_loadl_epi64(reinterpret_cast<const __m128i*>(c1)));
+        const __m128i color = _mm_blendv_epi8(old, _mm256_castsi256_si128(color_), laneMask(mask));
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(colors), color);
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(c1), _mm_unpackhi_epi64(color, color));
+    }
+
+private:
+    bool apply_;                              // the look makes untextured materials flat
+    const ShadeMaterial* material_ = nullptr; // the material whose colour color_ holds
+    __m256i color_ = _mm256_setzero_si256();
+};
+
 // shadeTileColors' work; with ClearEmpty false, pixels without an id keep whatever colour they
 // had (a multisampled layer's plane, whose colours there are never read).
 template <bool ClearEmpty>
@@ -664,6 +715,7 @@ void shadeQuads(const TileTriangle* triangles, const TriangleColors* const* colo
     ShadeJob jobs[kShadeBatch];
     PixelStream stream;
     if (ctx.settings.shading == ShadingModel::Lit) stream.rig = lightRig(ctx.settings.lights, ctx.viewForward);
+    FlatColors flat(ctx);
     int count = 0;
     for (int qy = buffers.originY; qy <= tile.y1; qy += 2) {
         const std::size_t row = std::size_t(qy - buffers.originY) * kTileBufferStride;
@@ -672,6 +724,11 @@ void shadeQuads(const TileTriangle* triangles, const TriangleColors* const* colo
         for (int qx = buffers.originX; qx <= tile.x1; qx += 2) {
             std::uint32_t* i0 = idRow + (qx - buffers.originX);
             std::uint32_t* c0 = colorRow + (qx - buffers.originX);
+            // A span's eight columns from a multiple of 8 lie within the tile's row.
+            if (flat.any() && (qx - buffers.originX) % 8 == 0 && flat.takeSpan(i0, c0, triangles)) {
+                qx += 6; // and the loop's 2: past the span's four quads
+                continue;
+            }
             if constexpr (ClearEmpty) {
                 _mm_storel_epi64(reinterpret_cast<__m128i*>(c0), clear);
                 _mm_storel_epi64(reinterpret_cast<__m128i*>(c0 + kTileBufferStride), clear);
@@ -692,6 +749,10 @@ void shadeQuads(const TileTriangle* triangles, const TriangleColors* const* colo
                 const unsigned mine =
                     unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(quadIds, _mm_set1_epi32(int(id))))));
                 left &= ~mine;
+                if (flat.flat(triangles[id - 1].material)) {
+                    flat.colorQuad(c0, mine);
+                    continue;
+                }
                 ShadeJob& job = jobs[count++];
                 job.triangle = &triangles[id - 1];
                 job.qx = qx;

@@ -54,6 +54,10 @@ struct TileBuffers {
     float* depth;
     std::uint32_t* color;
     int originX, originY;
+    // At one sample per pixel, optionally: per 8x8 block of the tile, row by row, a bound no
+    // nearer than any depth stored there (cpu/block_depth_bounds.h), which the walk of a large
+    // triangle keeps and culls by. Null: none kept.
+    float* farthest = nullptr;
 
     // Pixel (x, y)'s element in each buffer.
     std::size_t at(int x, int y) const { return std::size_t((y - originY) * kTileBufferStride + (x - originX)); }

@@ -152,6 +152,7 @@ inline __m256 texelCoordinate8(__m256 u, __m256 size) { return _mm256_mul_ps(_mm
 struct Bilinear8Plan {
     __m256i c00, c10, c01, c11; // texel indices in the texture's array
     __m256 a, b;                // the weights along x and y
+    bool adjacent;              // in every lane c10 is c00 + 1 and c11 is c01 + 1 (no column wraps)
 };
 
 inline Bilinear8Plan planBilinear8(const Level8& l, __m256 u, __m256 v) {
@@ -173,11 +174,14 @@ inline Bilinear8Plan planBilinear8(const Level8& l, __m256 u, __m256 v) {
     if (_mm256_movemask_epi8(inRange) == -1) {
         const __m256i zero = _mm256_setzero_si256();
         const __m256i x1 = _mm256_add_epi32(x0, ones), y1 = _mm256_add_epi32(y0, ones);
+        p.adjacent = _mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi32(x0, _mm256_set1_epi32(-1)),
+                                                           _mm256_cmpgt_epi32(l.width, x1))) == -1;
         col0 = _mm256_add_epi32(x0, _mm256_and_si256(_mm256_cmpgt_epi32(zero, x0), l.width));
         col1 = _mm256_sub_epi32(x1, _mm256_andnot_si256(_mm256_cmpgt_epi32(l.width, x1), l.width));
         row0 = _mm256_add_epi32(y0, _mm256_and_si256(_mm256_cmpgt_epi32(zero, y0), l.height));
         row1 = _mm256_sub_epi32(y1, _mm256_andnot_si256(_mm256_cmpgt_epi32(l.height, y1), l.height));
     } else {
+        p.adjacent = false;
         alignas(32) int xs[8], ys[8], ws[8], hs[8], c0[8], c1[8], r0[8], r1[8];
         _mm256_store_si256(reinterpret_cast<__m256i*>(xs), x0);
         _mm256_store_si256(reinterpret_cast<__m256i*>(ys), y0);
@@ -223,13 +227,33 @@ struct SrgbTexel8 {
     }
 };
 
+// Texels c and c + 1 of each lane, in one 64-bit read per lane: half the elements that
+// gathering each alone reads. (c + 1 is in c's row: the caller knows no column wraps.)
+inline void fetchTexelPairs8(const std::uint32_t* texels, __m256i c, __m256i& left, __m256i& right) {
+    const auto* pairs = reinterpret_cast<const long long*>(texels);
+    const __m256 lo = _mm256_castsi256_ps(_mm256_i32gather_epi64(pairs, _mm256_castsi256_si128(c), 4));
+    const __m256 hi = _mm256_castsi256_ps(_mm256_i32gather_epi64(pairs, _mm256_extracti128_si256(c, 1), 4));
+    // lo holds lanes 0-3 as (left, right) pairs and hi lanes 4-7; the shuffles take lanes
+    // 0 1 4 5 | 2 3 6 7 of each side, and the permutes put them in order.
+    const __m256 l = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)), r = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
+    left = _mm256_permute4x64_epi64(_mm256_castps_si256(l), _MM_SHUFFLE(3, 1, 2, 0));
+    right = _mm256_permute4x64_epi64(_mm256_castps_si256(r), _MM_SHUFFLE(3, 1, 2, 0));
+}
+
 template <class Texel = RawTexel8>
 inline Rgba8 fetchBilinear8(const TextureView& t, const Bilinear8Plan& p, Texel texel = {}) {
-    const int* texels = reinterpret_cast<const int*>(t.texels);
-    const Rgba8 c00 = texel(_mm256_i32gather_epi32(texels, p.c00, 4));
-    const Rgba8 c10 = texel(_mm256_i32gather_epi32(texels, p.c10, 4));
-    const Rgba8 c01 = texel(_mm256_i32gather_epi32(texels, p.c01, 4));
-    const Rgba8 c11 = texel(_mm256_i32gather_epi32(texels, p.c11, 4));
+    __m256i t00, t10, t01, t11;
+    if (p.adjacent) {
+        fetchTexelPairs8(t.texels, p.c00, t00, t10);
+        fetchTexelPairs8(t.texels, p.c01, t01, t11);
+    } else {
+        const int* texels = reinterpret_cast<const int*>(t.texels);
+        t00 = _mm256_i32gather_epi32(texels, p.c00, 4);
+        t10 = _mm256_i32gather_epi32(texels, p.c10, 4);
+        t01 = _mm256_i32gather_epi32(texels, p.c01, 4);
+        t11 = _mm256_i32gather_epi32(texels, p.c11, 4);
+    }
+    const Rgba8 c00 = texel(t00), c10 = texel(t10), c01 = texel(t01), c11 = texel(t11);
 
     // (1 - a)(1 - b) c00 + a (1 - b) c10 + (1 - a) b c01 + a b c11, summed left to right.
     const __m256 one = _mm256_set1_ps(1.0f);
