@@ -589,14 +589,15 @@ TEST(CpuRasterEquivalence, BlockWalkMatchesTheQuadWalk) {
     EXPECT_GT(samplesWon, 500000u);
 }
 
-// The largest depth stored in each bound block (cpu/block_depth_bounds.h) of a tile's plane.
-std::vector<float> blockMaxima(const std::vector<float>& depth) {
+// The largest depth stored in each bound block (cpu/block_depth_bounds.h) of a tile's planes.
+std::vector<float> blockMaxima(const std::vector<float>& depth, int samples) {
     std::vector<float> most(kBoundBlocks, -std::numeric_limits<float>::infinity());
-    for (int y = 0; y < kTileSize; ++y)
-        for (int x = 0; x < kTileSize; ++x) {
-            float& m = most[std::size_t(y / kCoverBlock * kBoundBlocksPerRow + x / kCoverBlock)];
-            m = std::max(m, depth[std::size_t(y * kTileBufferStride + x)]);
-        }
+    for (int s = 0; s < samples; ++s)
+        for (int y = 0; y < kTileSize; ++y)
+            for (int x = 0; x < kTileSize; ++x) {
+                float& m = most[std::size_t(y / kCoverBlock * kBoundBlocksPerRow + x / kCoverBlock)];
+                m = std::max(m, depth[std::size_t(s) * kTileBufferElements + std::size_t(y * kTileBufferStride + x)]);
+            }
     return most;
 }
 
@@ -604,8 +605,9 @@ std::vector<float> blockMaxima(const std::vector<float>& depth) {
 // the same walk without them (the same ids, depth bits and count), through sequences of large
 // triangles over random stored depths: level ones (so bounds tighten and later triangles fall
 // behind them), tilted ones, ones reaching outside [0, 1], and small ones between them (which
-// do not keep the bounds; they stay true). After every triangle each bound is still no nearer
-// than any depth in its block; and many blocks were found occluded, so the skipping is tested.
+// do not keep the bounds; they stay true), at 1, 2, 4 and 8 samples. After every triangle each
+// bound is still no nearer than any depth in its block's sample planes; and many blocks were
+// found occluded, so the skipping is tested.
 TEST(CpuRasterEquivalence, BlockDepthBoundsCullOnlyWhatFails) {
     std::mt19937 rng(37);
     std::uniform_real_distribution<float> unit(0.0f, 1.0f);
@@ -613,10 +615,10 @@ TEST(CpuRasterEquivalence, BlockDepthBoundsCullOnlyWhatFails) {
     const FrameView target{nullptr, nullptr, w, h};
     const RenderSettings settings;
     std::size_t occluded = 0, won = 0;
-    for (int round = 0; round < 60; ++round) {
-        const int quadRowOffset = round % 2;
-        RandomTilePlanes planes(rng, w, h, kTileSize, quadRowOffset, 1);
-        std::vector<float> farthest = blockMaxima(planes.depthA);
+    for (int round = 0; round < 80; ++round) {
+        const int quadRowOffset = round % 2, samples = 1 << (round / 2 % 4);
+        RandomTilePlanes planes(rng, w, h, kTileSize, quadRowOffset, samples);
+        std::vector<float> farthest = blockMaxima(planes.depthA, samples);
         TileBuffers culled = planes.a();
         culled.farthest = farthest.data();
         const RasterContext ctx{settings, glm::vec3(0.0f, 0.0f, 1.0f), target, quadRowOffset};
@@ -630,17 +632,18 @@ TEST(CpuRasterEquivalence, BlockDepthBoundsCullOnlyWhatFails) {
             QuadRange q;
             if (quadRange(tri, planes.cut, quadRowOffset, q) && culled.farthest) {
                 const QuadRange grid = alignedToBoundBlocks(q, culled);
-                const BlockDepthBounds bounds(tri, q, culled);
+                const BlockDepthBounds bounds(tri, q, culled, samples);
                 for (int by = grid.firstQy; by <= q.maxY; by += kCoverBlock)
                     for (int bx = grid.firstQx; bx <= q.maxX; bx += kCoverBlock) occluded += bounds.occluded(bx, by);
             }
             const std::uint32_t id = std::uint32_t(n + 1);
-            const std::size_t wonA = rasterizeVisibility(tri, id, ctx, planes.cut, culled);
-            const std::size_t wonB = rasterizeVisibility(tri, id, ctx, planes.cut, planes.b());
-            const std::string what = "round " + std::to_string(round) + ", triangle " + std::to_string(n);
+            const std::size_t wonA = rasterizeVisibility(tri, id, ctx, planes.cut, culled, samples);
+            const std::size_t wonB = rasterizeVisibility(tri, id, ctx, planes.cut, planes.b(), samples);
+            const std::string what = "round " + std::to_string(round) + ", triangle " + std::to_string(n) + " at " +
+                                     std::to_string(samples) + " samples";
             ASSERT_EQ(wonA, wonB) << what;
             ASSERT_NO_FATAL_FAILURE(planes.expectEqual(what));
-            const std::vector<float> most = blockMaxima(planes.depthA);
+            const std::vector<float> most = blockMaxima(planes.depthA, samples);
             for (int b = 0; b < kBoundBlocks; ++b) ASSERT_GE(farthest[std::size_t(b)], most[std::size_t(b)]) << what << ", block " << b;
             won += wonA;
         }

@@ -300,12 +300,11 @@ bool CpuRenderer::tileDrawsForward(const RasterContext& context, std::uint32_t t
 // Returns the fragments that passed the depth test.
 std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, TilePlace place, TileRect rect,
                                   std::size_t chunkCount, TileScratch& scratch) {
-    // The buffers hold ids 0 and depth 1: as allocated, and as the last tile left them; so 1
-    // bounds every block's depths.
-    const int samples = context.settings.msaa;
-    if (samples == 1) std::fill(scratch.farthest.begin(), scratch.farthest.end(), 1.0f);
+    // The buffers (every sample plane) hold ids 0 and depth 1: as allocated, and as the last
+    // tile left them; so 1 bounds every block's depths.
+    std::fill(scratch.farthest.begin(), scratch.farthest.end(), 1.0f);
     const TileBuffers buffers{scratch.ids.data(), scratch.depth.data(), scratch.color.data(), place.x, place.y,
-                              samples == 1 ? scratch.farthest.data() : nullptr};
+                              scratch.farthest.data()};
 
     // A tile holding a blended triangle (lit model, d < 1), or multisampled a cut-out, is drawn
     // forward, in order.
@@ -313,6 +312,7 @@ std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, Til
 
     // Pass 1: coverage and depth (per sample with multisampling), in input order; id n + 1 is
     // the tile's n-th triangle.
+    const int samples = context.settings.msaa;
     std::size_t won = 0;
     std::uint32_t count = 0;
     for (std::size_t c = 0; c < chunkCount; ++c) {

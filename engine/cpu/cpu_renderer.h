@@ -119,7 +119,7 @@ private:
         std::vector<std::uint32_t> color;
         std::vector<TileTriangle> triangles;
         std::vector<std::uint32_t> sampleCounts; // multisampling: per pixel, the samples of each layer
-        std::vector<float> farthest; // one sample per pixel: the tile's block depth bounds (TileBuffers::farthest)
+        std::vector<float> farthest; // the tile's block depth bounds (TileBuffers::farthest)
         std::size_t fragments = 0; // passed the depth test in this frame's tiles
         std::vector<const TriangleColors*> colors; // of each of `triangles` (meshes with colours or tangents only)
         std::vector<std::uint32_t> sources; // mesh triangle of each of `triangles` (views that need it only)

@@ -465,16 +465,16 @@ template <class L, bool Bounds, int S>
 }
 
 // A large triangle's walk at S samples per pixel: walkBlocks, its inside blocks in rows of
-// eight lanes (PixelRow8), the rest in BigQuad's quads; at one sample, culled by the tile's
-// block depth bounds where it keeps them.
+// eight lanes (PixelRow8), the rest in BigQuad's quads; culled by the tile's block depth bounds
+// where it keeps them.
 template <int S>
 [[gnu::noinline]] std::size_t walkTileBlocks(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q,
                                              const TileBuffers& buffers) {
     TileVisibility<lanes::PixelRow8> inside{buffers, id};
     TileVisibility<lanes::BigQuad> crossed{buffers, id};
-    if (S == 1 && buffers.farthest)
+    if (buffers.farthest)
         return walkBlocks<lanes::PixelRow8, lanes::BigQuad, S>(tri, alignedToBoundBlocks(q, buffers), inside, crossed,
-                                                               pixelCentreSample(), BlockDepthBounds(tri, q, buffers));
+                                                               pixelCentreSample(), BlockDepthBounds(tri, q, buffers, S));
     return walkBlocks<lanes::PixelRow8, lanes::BigQuad, S>(tri, q, inside, crossed);
 }
 

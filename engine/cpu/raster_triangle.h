@@ -54,8 +54,8 @@ struct TileBuffers {
     float* depth;
     std::uint32_t* color;
     int originX, originY;
-    // At one sample per pixel, optionally: per 8x8 block of the tile, row by row, a bound no
-    // nearer than any depth stored there (cpu/block_depth_bounds.h), which the walk of a large
+    // Optionally: per 8x8 block of the tile, row by row, a bound no nearer than any depth
+    // stored there in any sample plane (cpu/block_depth_bounds.h), which the walk of a large
     // triangle keeps and culls by. Null: none kept.
     float* farthest = nullptr;
 
