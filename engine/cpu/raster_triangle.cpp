@@ -270,6 +270,17 @@ inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx, const Lig
     return simd::pack4(c);
 }
 
+// The packed colours of a quad's pixels `mask` (lane k: pixel k) into the colour buffer whose
+// element 0 is the quad's pixel 0; its other pixels keep theirs.
+inline void storeQuadColors(std::uint32_t* c0, __m128i colors, unsigned mask) {
+    std::uint32_t* c1 = c0 + kTileBufferStride;
+    const __m128i old = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(c0)),
+                                           _mm_loadl_epi64(reinterpret_cast<const __m128i*>(c1)));
+    const __m128i color = _mm_blendv_epi8(old, colors, laneMask(mask));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(c0), color);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(c1), _mm_unpackhi_epi64(color, color));
+}
+
 // A job of a triangle with vertex colours, which the vectorised passes do not interpolate: each
 // pixel it won shaded by the scalar reference itself (meshes without vertex colours never
 // come here, so they keep the vectorised passes at no cost). Out of line, so the vectorised
@@ -326,13 +337,7 @@ void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, TileTriangles dr
             streamPixels(stream, job, ctx, buffers);
             continue;
         }
-        std::uint32_t* c0 = buffers.color + buffers.at(job.qx, job.qy);
-        std::uint32_t* c1 = c0 + kTileBufferStride;
-        const __m128i old = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(c0)),
-                                               _mm_loadl_epi64(reinterpret_cast<const __m128i*>(c1)));
-        const __m128i color = _mm_blendv_epi8(old, jobColor(job, ctx, stream.rig), laneMask(job.mask));
-        _mm_storel_epi64(reinterpret_cast<__m128i*>(c0), color);
-        _mm_storel_epi64(reinterpret_cast<__m128i*>(c1), _mm_unpackhi_epi64(color, color));
+        storeQuadColors(buffers.color + buffers.at(job.qx, job.qy), jobColor(job, ctx, stream.rig), job.mask);
     }
 }
 
@@ -654,8 +659,8 @@ void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBu
 namespace {
 
 // Flat colours: in the classic look without the headlight or vertex colours, an untextured
-// material's pixels all get its colour (shadeBatch's `packed`), whatever triangle they are
-// of. So shadeQuads colours them where it finds them, without jobs: a quad's pixels of such a
+// material's pixels all get its colour (jobColor's, with no texture or headlight), whatever
+// triangle they are of. So shadeQuads colours them where it finds them, without jobs: a quad's pixels of such a
 // triangle, and at once eight pixels of a quad row's two rows that one such triangle won (a
 // large triangle's inside).
 class FlatColors {
@@ -689,14 +694,10 @@ public:
         return true;
     }
 
-    // The pixels `mask` of the quad whose pixel 0 is element 0 of `colors`, in color().
+    // The pixels `mask` of the quad whose pixel 0 is element 0 of `colors`, in the colour of
+    // the material flat() last took.
     void colorQuad(std::uint32_t* colors, unsigned mask) const {
-        std::uint32_t* c1 = colors + kTileBufferStride;
-        const __m128i old = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(colors)),
-                                               _mm_loadl_epi64(reinterpret_cast<const __m128i*>(c1)));
-        const __m128i color = _mm_blendv_epi8(old, _mm256_castsi256_si128(color_), laneMask(mask));
-        _mm_storel_epi64(reinterpret_cast<__m128i*>(colors), color);
-        _mm_storel_epi64(reinterpret_cast<__m128i*>(c1), _mm_unpackhi_epi64(color, color));
+        storeQuadColors(colors, _mm256_castsi256_si128(color_), mask);
     }
 
 private:
