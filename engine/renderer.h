@@ -47,7 +47,7 @@ struct Placement {
 struct FrameStats {
     std::size_t trianglesIn = 0;
     std::size_t trianglesClipped = 0; // crossed the near plane or the guard band
-    std::size_t trianglesCulled = 0;  // outside the frustum, back-facing, degenerate or non-finite
+    std::size_t trianglesCulled = 0;  // outside the frustum, back-facing, degenerate, non-finite or covering no pixel
     std::size_t trianglesDrawn = 0;   // set-up triangles (the kernels count them; 0 elsewhere)
     std::size_t fragments = 0;        // depth-test passes (the CPU raster stage counts them)
     double vertexMs = 0.0, triangleMs = 0.0, rasterMs = 0.0; // 0 on the OpenGL reference

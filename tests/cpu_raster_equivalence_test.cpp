@@ -395,6 +395,45 @@ TEST(CpuRasterEquivalence, SimdVisibilityAndShadingMatchScalar) {
     EXPECT_GT(fragments, 100000u);
 }
 
+// Triangles of a pixel or two, and tiles cut anywhere, so that many have one pixel in a tile's
+// range (depthTestPixel, without a walk): the deferred drawing gives exactly the scalar
+// reference's pixels, textured or not, over a random depth buffer.
+TEST(CpuRasterEquivalence, OnePixelRangesMatchScalar) {
+    std::mt19937 rng(31);
+    const Texture tex = randomTexture(rng, 16, 16);
+    std::size_t fragments = 0, onePixel = 0;
+    for (int n = 0; n < 20000; ++n) {
+        const int w = 1 + int(rng() % 24), h = 1 + int(rng() % 18);
+        std::uniform_real_distribution<float> d(-1.2f, 1.2f), unit(0.0f, 1.0f);
+        const glm::vec2 centre(unit(rng) * float(w), unit(rng) * float(h));
+        ScreenVertex v[3];
+        for (ScreenVertex& s : v) {
+            s = vertexAt(centre + glm::vec2(d(rng), d(rng)));
+            s.depth = std::uniform_real_distribution<float>(-0.1f, 1.1f)(rng);
+            s.uvOverW = glm::vec2(wildFloat(rng, 4.0f), wildFloat(rng, 4.0f));
+        }
+        ScreenTriangle tri;
+        if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;
+        const int tile = 2 * (1 + int(rng() % 3));
+        // Ranges of one pixel: the triangle's bounds, or a tile's corner cutting them.
+        for (int ty = -(h & 1); ty < h; ty += tile)
+            for (int tx = 0; tx < w; tx += tile)
+                onePixel += std::max(tri.minX, tx) == std::min(tri.maxX, tx + tile - 1) &&
+                            std::max(tri.minY, ty) == std::min(tri.maxY, ty + tile - 1);
+        RenderSettings settings;
+        settings.clearColor = std::uint32_t(rng());
+        settings.filter = TextureFilter(n % 3);
+        const ShadeMaterial material{glm::vec4(unit(rng) * 255.0f, unit(rng) * 255.0f, unit(rng) * 255.0f, 255.0f),
+                                     n % 4 == 3 ? TextureView{}
+                                                : TextureView{tex.texels.data(), tex.levels.data(), int(tex.levels.size())}};
+        fragments += drawBothWays(tri, material, settings, glm::vec3(0.0f, 0.0f, 1.0f), w, h, tile, rng,
+                                  "triangle " + std::to_string(n));
+        if (HasFatalFailure() || HasNonfatalFailure()) return;
+    }
+    EXPECT_GT(onePixel, 3000u);
+    EXPECT_GT(fragments, 3000u);
+}
+
 // Small triangles take a 32-bit walk (kSmallTriangleExtent); at its limit and just past it,
 // anywhere in the target, cut by tiles and target edges or not, both walks give the scalar
 // reference's pixels.

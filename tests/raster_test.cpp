@@ -129,6 +129,61 @@ struct Frame {
     std::uint32_t at(int x, int y) const { return color[std::size_t(y) * w + x]; }
 };
 
+// The pixel centres of the w x h target a triangle covers, counted from the definition alone
+// (its edge functions oriented inside-positive, with the fill rule's bias), not from set-up.
+int centresCovered(const FixedPoint2 (&p)[3], int w, int h) {
+    const bool flip = edgeFunction(p[0], p[1], p[2]) > 0; // setupTriangle's orientation
+    const FixedPoint2 a = p[0], b = flip ? p[1] : p[2], c = flip ? p[2] : p[1];
+    int n = 0;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const FixedPoint2 q{pixelCentreFixed(x), pixelCentreFixed(y)};
+            n += edgeFunction(b, c, q) + fillRuleBias(b, c) > 0 && edgeFunction(c, a, q) + fillRuleBias(c, a) > 0 &&
+                 edgeFunction(a, b, q) + fillRuleBias(a, b) > 0;
+        }
+    return n;
+}
+
+// Set-up refuses a triangle whose bounds hold one pixel centre it misses (missesItsOnlyCentre),
+// and only such a triangle: over tiny triangles anywhere in and around a small target, every
+// one refused as Uncovered covers no centre, every one kept with one centre in its bounds covers
+// it, and with multisampling (whose samples lie off the centres) none is refused so.
+TEST(Raster, SetUpRefusesOnlyTrianglesCoveringNoPixel) {
+    std::mt19937 rng(29);
+    const int w = 9, h = 7;
+    std::uniform_real_distribution<float> place(-1.0f, 10.0f), size(0.05f, 2.5f), unit(-1.0f, 1.0f);
+    int uncovered = 0, kept = 0;
+    for (int n = 0; n < 100000; ++n) {
+        const glm::vec2 centre(place(rng), place(rng) * float(h) / float(w));
+        const float scale = size(rng);
+        ScreenVertex v[3];
+        FixedPoint2 p[3];
+        for (int k = 0; k < 3; ++k) {
+            // Half the triangles with corners on exact sub-pixel steps through pixel centres,
+            // where the fill rule decides.
+            glm::vec2 at = centre + scale * glm::vec2(unit(rng), unit(rng));
+            if (n % 2 == 0) at = glm::round(at * 2.0f) * 0.5f;
+            v[k] = ScreenVertex{{snapToFixed(at.x), snapToFixed(at.y)}, at, 0.5f, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)};
+            p[k] = v[k].p;
+        }
+        ScreenTriangle tri;
+        const SetupResult result = setupTriangle(v[0], v[1], v[2], false, w, h, tri);
+        const int covered = centresCovered(p, w, h);
+        if (result == SetupResult::Uncovered) {
+            ++uncovered;
+            ASSERT_EQ(covered, 0) << "triangle " << n << " refused as covering no pixel";
+        } else if (result == SetupResult::Ok && tri.minX == tri.maxX && tri.minY == tri.maxY) {
+            ++kept;
+            ASSERT_EQ(covered, 1) << "triangle " << n << " kept with one centre in its bounds";
+        }
+        ScreenTriangle multisampled;
+        EXPECT_NE(setupTriangle(v[0], v[1], v[2], false, w, h, multisampled, true, true), SetupResult::Uncovered)
+            << "triangle " << n << " at several samples per pixel";
+    }
+    EXPECT_GT(uncovered, 5000);
+    EXPECT_GT(kept, 2000);
+}
+
 TEST(Raster, NearerSurfaceWinsWhateverTheOrder) {
     // Two full-screen quads at z = -5 (red) and z = -3 (green), drawn in both orders.
     const auto quad = [](float z) {

@@ -59,14 +59,39 @@ FACET_HD void barycentricGradients(ScreenTriangle& t) {
     t.v[0].pos = glm::vec2(static_cast<float>(a.p.x * s), static_cast<float>(a.p.y * s));
 }
 
+// The three edge values at the centre of pixel (x, y); weight i belongs to vertex i.
+struct EdgeValues {
+    std::int64_t w[3];
+};
+
+FACET_HD EdgeValues edgeValues(const ScreenTriangle& t, int x, int y) {
+    const FixedPoint2 p{pixelCentreFixed(x), pixelCentreFixed(y)};
+    return EdgeValues{{edgeFunction(t.v[1].p, t.v[2].p, p), edgeFunction(t.v[2].p, t.v[0].p, p),
+                       edgeFunction(t.v[0].p, t.v[1].p, p)}};
+}
+
+FACET_HD bool covers(const ScreenTriangle& t, const EdgeValues& e) {
+    return e.w[0] + t.bias[0] > 0 && e.w[1] + t.bias[1] > 0 && e.w[2] + t.bias[2] > 0;
+}
+
+// Whether the triangle's bounds hold one pixel centre and it does not cover it: so it covers
+// none. Most of a dense mesh's triangles hold one centre at most, and would otherwise cost a
+// set-up, a bin and a walk each for nothing. (Bounds holding more are left to the walk: a
+// loop over their centres cost the mesh whose triangles mostly cover one more than it saved.)
+FACET_HD bool missesItsOnlyCentre(const ScreenTriangle& t) {
+    return t.minX == t.maxX && t.minY == t.maxY && !covers(t, edgeValues(t, t.minX, t.minY));
+}
+
 // Why setupTriangle refused a triangle.
-enum class SetupResult { Ok, Degenerate, Culled, Offscreen };
+enum class SetupResult { Ok, Degenerate, Culled, Offscreen, Uncovered };
 
 // Orients the triangle, applies back-face culling (front faces are counter-clockwise in
 // OpenGL's y-up window coordinates, i.e. negative area on our y-down screen) and computes
 // pixel bounds. Pixel i is a candidate when its centre lies within the snapped bounds; with
 // `multisample`, within the bounds grown by half a pixel, which holds every pixel with a
-// sample inside them (samples lie within half a pixel of their pixel's centre).
+// sample inside them (samples lie within half a pixel of their pixel's centre). Without
+// `multisample`, a triangle whose bounds hold one centre and which misses it is refused
+// (missesItsOnlyCentre).
 // Without `gradients` the barycentric gradients are left unset: enough to know whether the
 // triangle is drawn and which tiles it touches (the result is the same either way).
 FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c,
@@ -100,24 +125,10 @@ FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b,
     tri.maxX = glm::min(lastCentre(hiX), width - 1);
     tri.maxY = glm::min(lastCentre(hiY), height - 1);
     if (tri.minX > tri.maxX || tri.minY > tri.maxY) return SetupResult::Offscreen;
+    if (!multisample && missesItsOnlyCentre(tri)) return SetupResult::Uncovered;
     // Last: most triangles of a dense mesh cover no pixel centre, and this is the costly part.
     if (gradients) barycentricGradients(tri);
     return SetupResult::Ok;
-}
-
-// The three edge values at the centre of pixel (x, y); weight i belongs to vertex i.
-struct EdgeValues {
-    std::int64_t w[3];
-};
-
-FACET_HD EdgeValues edgeValues(const ScreenTriangle& t, int x, int y) {
-    const FixedPoint2 p{pixelCentreFixed(x), pixelCentreFixed(y)};
-    return EdgeValues{{edgeFunction(t.v[1].p, t.v[2].p, p), edgeFunction(t.v[2].p, t.v[0].p, p),
-                       edgeFunction(t.v[0].p, t.v[1].p, p)}};
-}
-
-FACET_HD bool covers(const ScreenTriangle& t, const EdgeValues& e) {
-    return e.w[0] + t.bias[0] > 0 && e.w[1] + t.bias[1] > 0 && e.w[2] + t.bias[2] > 0;
 }
 
 // A triangle's screen-space barycentrics, for one pixel (F = float) or lanes of pixels (the

@@ -29,7 +29,7 @@ namespace facet {
 struct CpuFrameStats {
     std::size_t trianglesIn = 0;
     std::size_t trianglesClipped = 0; // crossed the near plane or the guard band
-    std::size_t trianglesCulled = 0;  // outside the frustum, back-facing, degenerate or non-finite
+    std::size_t trianglesCulled = 0;  // outside the frustum, back-facing, degenerate, non-finite or covering no pixel
     // Fragments that passed the depth test (each written to the depth buffer; with deferred
     // shading only a pixel's last one is shaded, so this counts overdraw as well).
     std::size_t fragmentsShaded = 0;
