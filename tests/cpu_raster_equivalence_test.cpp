@@ -423,9 +423,9 @@ TEST(CpuRasterEquivalence, OnePixelRangesMatchScalar) {
         RenderSettings settings;
         settings.clearColor = std::uint32_t(rng());
         settings.filter = TextureFilter(n % 3);
+        const TextureView textured{tex.texels.data(), tex.levels.data(), int(tex.levels.size())};
         const ShadeMaterial material{glm::vec4(unit(rng) * 255.0f, unit(rng) * 255.0f, unit(rng) * 255.0f, 255.0f),
-                                     n % 4 == 3 ? TextureView{}
-                                                : TextureView{tex.texels.data(), tex.levels.data(), int(tex.levels.size())}};
+                                     n % 4 == 3 ? TextureView{} : textured};
         fragments += drawBothWays(tri, material, settings, glm::vec3(0.0f, 0.0f, 1.0f), w, h, tile, rng,
                                   "triangle " + std::to_string(n));
         if (HasFatalFailure() || HasNonfatalFailure()) return;

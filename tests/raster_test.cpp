@@ -163,7 +163,8 @@ TEST(Raster, SetUpRefusesOnlyTrianglesCoveringNoPixel) {
             // where the fill rule decides.
             glm::vec2 at = centre + scale * glm::vec2(unit(rng), unit(rng));
             if (n % 2 == 0) at = glm::round(at * 2.0f) * 0.5f;
-            v[k] = ScreenVertex{{snapToFixed(at.x), snapToFixed(at.y)}, at, 0.5f, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)};
+            v[k] = ScreenVertex{
+                {snapToFixed(at.x), snapToFixed(at.y)}, at, 0.5f, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)};
             p[k] = v[k].p;
         }
         ScreenTriangle tri;

@@ -75,9 +75,10 @@ FACET_HD bool covers(const ScreenTriangle& t, const EdgeValues& e) {
 }
 
 // Whether the triangle's bounds hold one pixel centre and it does not cover it: so it covers
-// none. Most of a dense mesh's triangles hold one centre at most, and would otherwise cost a
-// set-up, a bin and a walk each for nothing. (Bounds holding more are left to the walk: a
-// loop over their centres cost the mesh whose triangles mostly cover one more than it saved.)
+// none. Most of a very dense mesh's triangles hold one centre at most, and would otherwise
+// cost a set-up, a bin and a walk each for nothing. Bounds holding more are left to the walk:
+// testing up to 2x2 centres so cost more than it saved on a mesh whose triangles mostly cover
+// a centre (facet-bench's grid_1m).
 FACET_HD bool missesItsOnlyCentre(const ScreenTriangle& t) {
     return t.minX == t.maxX && t.minY == t.maxY && !covers(t, edgeValues(t, t.minX, t.minY));
 }

@@ -567,10 +567,11 @@ template <class Walk>
     return cut ? walk(lanes::SmallBlock{}, std::true_type{}, q) : walk(lanes::SmallBlock{}, std::false_type{}, q);
 }
 
-// The depth test of a triangle whose range in the tile is the one pixel (x, y), straight from
-// the per-pixel definition the walks' lanes reproduce (covers, interpolateDepth, depthPasses),
-// without a walk's set-up: most of a very dense mesh's triangles have one pixel centre in their
-// bounds. (Ranges of up to 2x2 pixels tested so, a loop, were no faster than the walk.)
+// The depth test, at one sample per pixel, of a triangle whose range in the tile is the one
+// pixel (x, y), straight from the per-pixel definition the walks' lanes reproduce (covers,
+// interpolateDepth, depthPasses), without a walk's set-up: most of a very dense mesh's
+// triangles have one pixel centre in their bounds. (Ranges of up to 2x2 pixels tested so, a
+// loop, were no faster than the walk.)
 std::size_t depthTestPixel(const ScreenTriangle& tri, std::uint32_t id, const TileBuffers& buffers, int x, int y) {
     if (!covers(tri, edgeValues(tri, x, y))) return 0;
     const float depth = interpolateDepth(tri, barycentrics(tri, x, y));
@@ -593,7 +594,8 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
         return walkCoverage<QuadLanes, true>(tri, q, target);
     }
     return chooseWalk(tri, ctx, tile, [&](auto lanes, auto bounds, const QuadRange& q) {
-        if (samples == 1 && q.minX == q.maxX && q.minY == q.maxY) return depthTestPixel(tri, id, buffers, q.minX, q.minY);
+        if (samples == 1 && q.minX == q.maxX && q.minY == q.maxY)
+            return depthTestPixel(tri, id, buffers, q.minX, q.minY);
         return walkTileAt<decltype(lanes), decltype(bounds)::value>(tri, id, q, buffers, samples, ctx.avx512);
     });
 }
