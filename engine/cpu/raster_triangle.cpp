@@ -93,21 +93,30 @@ inline void jobTexelCoordinates(ShadeJob& job, const RasterContext& ctx) {
     }
 }
 
-// The pixels of jobs sampling one texture with a bilinear or trilinear filter, gathered four
-// to a vector: a job's quad usually holds only one or two pixels its triangle won, so sampling
+// The pixels of jobs sampling one texture with a bilinear or trilinear filter, gathered to
+// vectors: a job's quad usually holds only one or two pixels its triangle won, so sampling
 // whole quads would spend half the work on pixels that are thrown away. Per pixel: its texel
-// coordinates, the levels its job samples, the headlight factor and its place in the tile's
-// colour buffer. A job's four lanes are packed left (the won ones first) and stored whole,
-// overlapping the next job's, hence the arrays' spare four.
-struct PixelStream {
+// coordinates, the levels its job samples, the headlight factor, the lit model's normal and
+// its place in the tile's colour buffer. A job's four lanes are packed left (the won ones
+// first) and stored whole, overlapping the next job's; the arrays' spare lanes leave room for
+// that and for the padded last vector.
+struct PixelLanes {
     static constexpr int kCapacity = 64;
+    int count = 0;
+    alignas(32) float u[kCapacity + 8], v[kCapacity + 8], f[kCapacity + 8], light[kCapacity + 8];
+    alignas(32) float nx[kCapacity + 8], ny[kCapacity + 8], nz[kCapacity + 8];
+    alignas(32) std::int32_t lo[kCapacity + 8], hi[kCapacity + 8], at[kCapacity + 8];
+};
+
+// The stream's pixels in two lists: those sampling one level (magnified, or the bilinear
+// filter) take one lane of a bilinear vector, eight pixels to a vector; those blending two
+// levels take a lane on each, four to a vector. In a close view most pixels are magnified,
+// and one list for both would give half their lanes to a second level they do not blend.
+struct PixelStream {
     const TextureView* texture = nullptr;
     const ShadeMaterial* material = nullptr; // the lit model's: one material per stream
     LightRig rig{};                          // the lit model's lights for this frame
-    int count = 0;
-    alignas(16) float u[kCapacity + 4], v[kCapacity + 4], f[kCapacity + 4], light[kCapacity + 4];
-    alignas(16) float nx[kCapacity + 4], ny[kCapacity + 4], nz[kCapacity + 4]; // the lit model's normals
-    alignas(16) std::int32_t lo[kCapacity + 4], hi[kCapacity + 4], at[kCapacity + 4];
+    PixelLanes oneLevel, twoLevels;
 };
 
 // For each 4-bit mask, the lane order that packs its set lanes first.
@@ -145,11 +154,18 @@ inline void litColors8(const ShadeMaterial& m, const simd::Rgba8* t, __m256 nx, 
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 4), half(1));
 }
 
-// The lit model's colours of the stream's pixels: its texture sampled four pixels at a time
+// The colours of pixels [first, first + n) of `p` (n <= 8), to their places in the tile.
+inline void writeColors(const PixelLanes& p, int first, int n, const std::uint32_t* colors,
+                        const TileBuffers& buffers) {
+    for (int k = 0; k < n; ++k) buffers.color[p.at[first + k]] = colors[k];
+}
+
+// The lit model's colours of the two-level pixels: their texture sampled four pixels at a time
 // (decoded to linear light per texel), lit eight at a time. Out of line, so the classic
-// look's loop in flushPixels stays as it was.
-[[gnu::noinline]] void litStreamColors(PixelStream& s, const simd::SamplePlan4* plans, int vectors, const RasterContext& ctx,
-                     const TileBuffers& buffers) {
+// look's loop in flushTwoLevels stays as it was.
+[[gnu::noinline]] void litStreamColors(const PixelStream& s, const simd::SamplePlan4* plans, int vectors,
+                                       const RasterContext& ctx, const TileBuffers& buffers) {
+    const PixelLanes& p = s.twoLevels;
     const simd::SrgbTexel8 texel{s.material->srgbTable};
     for (int g = 0; g < vectors; g += 2) {
         const simd::Rgba4 a = simd::fetchSamples4(*s.texture, plans[g], texel);
@@ -157,10 +173,9 @@ inline void litColors8(const ShadeMaterial& m, const simd::Rgba8* t, __m256 nx, 
         const simd::Rgba8 t{_mm256_set_m128(b.r, a.r), _mm256_set_m128(b.g, a.g), _mm256_set_m128(b.b, a.b),
                             _mm256_set_m128(b.a, a.a)};
         alignas(32) std::uint32_t colors[8];
-        litColors8(*s.material, &t, _mm256_loadu_ps(s.nx + 4 * g), _mm256_loadu_ps(s.ny + 4 * g),
-                   _mm256_loadu_ps(s.nz + 4 * g), s.rig, ctx, colors);
-        const int n = std::min(8, s.count - 4 * g);
-        for (int k = 0; k < n; ++k) buffers.color[s.at[4 * g + k]] = colors[k];
+        litColors8(*s.material, &t, _mm256_loadu_ps(p.nx + 4 * g), _mm256_loadu_ps(p.ny + 4 * g),
+                   _mm256_loadu_ps(p.nz + 4 * g), s.rig, ctx, colors);
+        writeColors(p, 4 * g, std::min(8, p.count - 4 * g), colors, buffers);
     }
 }
 
@@ -173,78 +188,133 @@ inline bool litVectorised(const ShadeMaterial& m, TextureFilter filter) {
     return onlyKd && (m.texture.levelCount == 0 || (filter != TextureFilter::Nearest && m.srgbTable));
 }
 
-// Samples the stream's pixels, four at a time, and writes their colours.
-void flushPixels(PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
-    if (s.count == 0) return;
+// The last vector's unused lanes, up to `end`, copy the last pixel: they sample (and the lit
+// model's light) it again, for nothing.
+void padLanes(PixelLanes& p, int end) {
+    const int last = p.count - 1;
+    for (int k = p.count; k < end; ++k) {
+        p.u[k] = p.u[last];
+        p.v[k] = p.v[last];
+        p.f[k] = p.f[last];
+        p.light[k] = p.light[last];
+        p.lo[k] = p.lo[last];
+        p.hi[k] = p.hi[last];
+        p.nx[k] = p.nx[last];
+        p.ny[k] = p.ny[last];
+        p.nz[k] = p.nz[last];
+    }
+}
+
+// Samples the pixels blending two levels, four at a time (lanes 0-3 on their lo levels, 4-7
+// on their hi levels), and writes their colours.
+void flushTwoLevels(PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
+    PixelLanes& p = s.twoLevels;
+    if (p.count == 0) return;
     const TextureView& texture = *s.texture;
     const simd::LevelTable levels(texture);
-    const int vectors = (s.count + 3) / 4;
+    const int vectors = (p.count + 3) / 4;
     const bool lit = ctx.settings.shading == ShadingModel::Lit;
-    // The last vector's unused lanes sample the last pixel again, for nothing (and the lit
-    // model's, eight lanes wide, light it again).
-    for (int k = s.count; k < (lit ? (s.count + 7) & ~7 : 4 * vectors); ++k) {
-        s.u[k] = s.u[s.count - 1];
-        s.v[k] = s.v[s.count - 1];
-        s.f[k] = s.f[s.count - 1];
-        s.light[k] = s.light[s.count - 1];
-        s.lo[k] = s.lo[s.count - 1];
-        s.hi[k] = s.hi[s.count - 1];
-        s.nx[k] = s.nx[s.count - 1];
-        s.ny[k] = s.ny[s.count - 1];
-        s.nz[k] = s.nz[s.count - 1];
-    }
-    simd::SamplePlan4 plans[PixelStream::kCapacity / 4];
+    padLanes(p, lit ? (p.count + 7) & ~7 : 4 * vectors);
+    simd::SamplePlan4 plans[PixelLanes::kCapacity / 4];
     for (int g = 0; g < vectors; ++g) {
-        const auto ints = [&](const std::int32_t* a) { return _mm_load_si128(reinterpret_cast<const __m128i*>(a + 4 * g)); };
-        plans[g] = simd::planSamples4(levels, _mm_load_ps(s.u + 4 * g), _mm_load_ps(s.v + 4 * g), ints(s.lo), ints(s.hi),
-                                      _mm_load_ps(s.f + 4 * g));
+        const auto ints = [&](const std::int32_t* a) {
+            return _mm_load_si128(reinterpret_cast<const __m128i*>(a + 4 * g));
+        };
+        plans[g] = simd::planSamples4(levels, _mm_load_ps(p.u + 4 * g), _mm_load_ps(p.v + 4 * g), ints(p.lo),
+                                      ints(p.hi), _mm_load_ps(p.f + 4 * g));
     }
     if (lit) {
         litStreamColors(s, plans, vectors, ctx, buffers);
-        s.count = 0;
+        p.count = 0;
         return;
     }
     for (int g = 0; g < vectors; ++g) {
         simd::Rgba4 c = simd::fetchSamples4(texture, plans[g]);
-        if (ctx.settings.headlight) c = simd::applyHeadlight4(c, _mm_load_ps(s.light + 4 * g));
+        if (ctx.settings.headlight) c = simd::applyHeadlight4(c, _mm_load_ps(p.light + 4 * g));
         alignas(16) std::uint32_t colors[4];
         _mm_store_si128(reinterpret_cast<__m128i*>(colors), simd::pack4(c));
-        const int n = std::min(4, s.count - 4 * g);
-        for (int k = 0; k < n; ++k) buffers.color[s.at[4 * g + k]] = colors[k];
+        writeColors(p, 4 * g, std::min(4, p.count - 4 * g), colors, buffers);
     }
-    s.count = 0;
+    p.count = 0;
 }
 
-// Adds the pixels `job` won to the stream, first sampling what the stream holds if it is full
-// or for another texture.
+// Lanes 0-3 (h = 0) or 4-7 (h = 1) of a colour.
+inline simd::Rgba4 halfOf(const simd::Rgba8& c, int h) {
+    const auto pick = [h](__m256 v) { return h ? _mm256_extractf128_ps(v, 1) : _mm256_castps256_ps128(v); };
+    return {pick(c.r), pick(c.g), pick(c.b), pick(c.a)};
+}
+
+// Samples the pixels of one level, eight at a time, and writes their colours: the bilinear
+// sample of their level is what fetchSamples4 gives them, as (1 - 0) lo + 0 lo is lo.
+void flushOneLevel(PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
+    PixelLanes& p = s.oneLevel;
+    if (p.count == 0) return;
+    const TextureView& texture = *s.texture;
+    const simd::LevelTable levels(texture);
+    const bool lit = ctx.settings.shading == ShadingModel::Lit;
+    padLanes(p, (p.count + 7) & ~7);
+    for (int g = 0; g < p.count; g += 8) {
+        const simd::Bilinear8Plan plan = simd::planBilinear8(
+            levels.lanes(_mm256_load_si256(reinterpret_cast<const __m256i*>(p.lo + g))), _mm256_load_ps(p.u + g),
+            _mm256_load_ps(p.v + g));
+        alignas(32) std::uint32_t colors[8];
+        if (lit) {
+            const simd::Rgba8 t = simd::fetchBilinear8(texture, plan, simd::SrgbTexel8{s.material->srgbTable});
+            litColors8(*s.material, &t, _mm256_load_ps(p.nx + g), _mm256_load_ps(p.ny + g), _mm256_load_ps(p.nz + g),
+                       s.rig, ctx, colors);
+        } else {
+            const simd::Rgba8 c = simd::fetchBilinear8(texture, plan);
+            for (int h = 0; h < 2; ++h) {
+                simd::Rgba4 half = halfOf(c, h);
+                if (ctx.settings.headlight) half = simd::applyHeadlight4(half, _mm_load_ps(p.light + g + 4 * h));
+                _mm_store_si128(reinterpret_cast<__m128i*>(colors + 4 * h), simd::pack4(half));
+            }
+        }
+        writeColors(p, g, std::min(8, p.count - g), colors, buffers);
+    }
+    p.count = 0;
+}
+
+// Samples the stream's pixels and writes their colours.
+void flushPixels(PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
+    flushOneLevel(s, ctx, buffers);
+    flushTwoLevels(s, ctx, buffers);
+}
+
+// Adds the pixels `job` won to the stream's list for their levels, first sampling what the
+// stream holds if it is for another texture, or what the list holds if it is full.
 void streamPixels(PixelStream& s, const ShadeJob& job, const RasterContext& ctx, const TileBuffers& buffers) {
     const ShadeMaterial* material = job.triangle->material;
     const TextureView& texture = material->texture;
     const bool lit = ctx.settings.shading == ShadingModel::Lit;
-    if (s.texture != &texture || (lit && s.material != material) || s.count > PixelStream::kCapacity - 4) {
+    if (s.texture != &texture || (lit && s.material != material)) {
         flushPixels(s, ctx, buffers);
         s.texture = &texture;
         s.material = material;
     }
     const simd::LevelChoice levels = simd::chooseLevels(texture, ctx.settings.filter, job.lod);
+    const bool one = levels.f == 0.0f; // chooseLevels's one level: lo = hi
+    PixelLanes& p = one ? s.oneLevel : s.twoLevels;
+    if (p.count > PixelLanes::kCapacity - 4) (one ? flushOneLevel : flushTwoLevels)(s, ctx, buffers);
     const __m128i order = _mm_load_si128(reinterpret_cast<const __m128i*>(kLeftPack.order[job.mask]));
     const auto at = std::int32_t(buffers.at(job.qx, job.qy));
-    const int n = s.count;
-    _mm_storeu_ps(s.u + n, _mm_permutevar_ps(job.u, order));
-    _mm_storeu_ps(s.v + n, _mm_permutevar_ps(job.v, order));
-    _mm_storeu_ps(s.light + n, _mm_permutevar_ps(job.light, order));
+    const int n = p.count;
+    _mm_storeu_ps(p.u + n, _mm_permutevar_ps(job.u, order));
+    _mm_storeu_ps(p.v + n, _mm_permutevar_ps(job.v, order));
+    _mm_storeu_ps(p.light + n, _mm_permutevar_ps(job.light, order));
     if (lit) {
-        _mm_storeu_ps(s.nx + n, _mm_permutevar_ps(job.nx, order));
-        _mm_storeu_ps(s.ny + n, _mm_permutevar_ps(job.ny, order));
-        _mm_storeu_ps(s.nz + n, _mm_permutevar_ps(job.nz, order));
+        _mm_storeu_ps(p.nx + n, _mm_permutevar_ps(job.nx, order));
+        _mm_storeu_ps(p.ny + n, _mm_permutevar_ps(job.ny, order));
+        _mm_storeu_ps(p.nz + n, _mm_permutevar_ps(job.nz, order));
     }
-    const __m128i places = _mm_add_epi32(_mm_set1_epi32(at), _mm_setr_epi32(0, 1, kTileBufferStride, kTileBufferStride + 1));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(s.at + n),
+    const __m128i places =
+        _mm_add_epi32(_mm_set1_epi32(at), _mm_setr_epi32(0, 1, kTileBufferStride, kTileBufferStride + 1));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p.at + n),
                      _mm_castps_si128(_mm_permutevar_ps(_mm_castsi128_ps(places), order)));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(s.lo + n), _mm_set1_epi32(levels.lo));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(s.hi + n), _mm_set1_epi32(levels.hi));
-    _mm_storeu_ps(s.f + n, _mm_set1_ps(levels.f));
-    s.count = n + __builtin_popcount(job.mask);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p.lo + n), _mm_set1_epi32(levels.lo));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p.hi + n), _mm_set1_epi32(levels.hi));
+    _mm_storeu_ps(p.f + n, _mm_set1_ps(levels.f));
+    p.count = n + __builtin_popcount(job.mask);
 }
 
 // An untextured material's colour in the classic look, in every lane.
