@@ -74,13 +74,15 @@ FACET_HD bool covers(const ScreenTriangle& t, const EdgeValues& e) {
     return e.w[0] + t.bias[0] > 0 && e.w[1] + t.bias[1] > 0 && e.w[2] + t.bias[2] > 0;
 }
 
-// Whether the triangle's bounds hold one pixel centre and it does not cover it: so it covers
-// none. Most of a very dense mesh's triangles hold one centre at most, and would otherwise
-// cost a set-up, a bin and a walk each for nothing. Bounds holding more are left to the walk:
-// testing up to 2x2 centres so cost more than it saved on a mesh whose triangles mostly cover
-// a centre (facet-bench's grid_1m).
-FACET_HD bool missesItsOnlyCentre(const ScreenTriangle& t) {
-    return t.minX == t.maxX && t.minY == t.maxY && !covers(t, edgeValues(t, t.minX, t.minY));
+// Whether the triangle's bounds (given as the values just stored in it) hold one pixel centre
+// and it does not cover it: so it covers none. Most of a very dense mesh's triangles hold one
+// centre at most, and would otherwise cost a set-up, a bin and a walk each for nothing. Bounds
+// holding more are left to the walk: testing up to 2x2 centres so cost more than it saved on a
+// mesh whose triangles mostly cover a centre (facet-bench's grid_1m). The bounds come as
+// values, not read back from `t`: GCC merged the two equalities into one 64-bit load of two
+// 32-bit fields just stored, which the store buffer cannot forward, a stall in every set-up.
+FACET_HD bool missesItsOnlyCentre(const ScreenTriangle& t, int minX, int minY, int maxX, int maxY) {
+    return minX == maxX && minY == maxY && !covers(t, edgeValues(t, minX, minY));
 }
 
 // Why setupTriangle refused a triangle.
@@ -121,12 +123,14 @@ FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b,
         const std::int32_t t = hi - kSubpixelOne / 2;
         return t >= 0 ? t / kSubpixelOne : -((-t + kSubpixelOne - 1) / kSubpixelOne);
     };
-    tri.minX = glm::max(firstCentre(loX), 0);
-    tri.minY = glm::max(firstCentre(loY), 0);
-    tri.maxX = glm::min(lastCentre(hiX), width - 1);
-    tri.maxY = glm::min(lastCentre(hiY), height - 1);
-    if (tri.minX > tri.maxX || tri.minY > tri.maxY) return SetupResult::Offscreen;
-    if (!multisample && missesItsOnlyCentre(tri)) return SetupResult::Uncovered;
+    const int minX = glm::max(firstCentre(loX), 0), minY = glm::max(firstCentre(loY), 0);
+    const int maxX = glm::min(lastCentre(hiX), width - 1), maxY = glm::min(lastCentre(hiY), height - 1);
+    tri.minX = minX;
+    tri.minY = minY;
+    tri.maxX = maxX;
+    tri.maxY = maxY;
+    if (minX > maxX || minY > maxY) return SetupResult::Offscreen;
+    if (!multisample && missesItsOnlyCentre(tri, minX, minY, maxX, maxY)) return SetupResult::Uncovered;
     // Last: most triangles of a dense mesh cover no pixel centre, and this is the costly part.
     if (gradients) barycentricGradients(tri);
     return SetupResult::Ok;
