@@ -133,6 +133,12 @@ struct LeftPack {
 };
 constexpr LeftPack kLeftPack;
 
+// Lanes 0-3 (h = 0) or 4-7 (h = 1) of a colour.
+inline simd::Rgba4 halfOf(const simd::Rgba8& c, int h) {
+    const auto pick = [h](__m256 v) { return h ? _mm256_extractf128_ps(v, 1) : _mm256_castps256_ps128(v); };
+    return {pick(c.r), pick(c.g), pick(c.b), pick(c.a)};
+}
+
 // The lit model's packed colours of eight pixels of `m` with normals (nx, ny, nz), into `out`:
 // its texture's sample `t` (in linear light; null for an untextured material) applied as
 // litSurface applies it, then litFragment and encodeFragment on the lanes.
@@ -146,12 +152,9 @@ inline void litColors8(const ShadeMaterial& m, const simd::Rgba8* t, __m256 nx, 
     }
     const ColorLanes<F> c = encodeFragmentLanes(
         litFragmentLanes(s, m.illumination, m.ka, ctx.settings.lights, rig, Vec3Lanes<F>{F(nx), F(ny), F(nz)}));
-    const auto half = [&c](int h) {
-        const auto pick = [h](__m256 v) { return h ? _mm256_extractf128_ps(v, 1) : _mm256_castps256_ps128(v); };
-        return simd::pack4({pick(c.r.v), pick(c.g.v), pick(c.b.v), pick(c.a.v)});
-    };
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), half(0));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 4), half(1));
+    const simd::Rgba8 colors{c.r.v, c.g.v, c.b.v, c.a.v};
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), simd::pack4(halfOf(colors, 0)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 4), simd::pack4(halfOf(colors, 1)));
 }
 
 // The colours of pixels [first, first + n) of `p` (n <= 8), to their places in the tile.
@@ -236,12 +239,6 @@ void flushTwoLevels(PixelStream& s, const RasterContext& ctx, const TileBuffers&
         writeColors(p, 4 * g, std::min(4, p.count - 4 * g), colors, buffers);
     }
     p.count = 0;
-}
-
-// Lanes 0-3 (h = 0) or 4-7 (h = 1) of a colour.
-inline simd::Rgba4 halfOf(const simd::Rgba8& c, int h) {
-    const auto pick = [h](__m256 v) { return h ? _mm256_extractf128_ps(v, 1) : _mm256_castps256_ps128(v); };
-    return {pick(c.r), pick(c.g), pick(c.b), pick(c.a)};
 }
 
 // Samples the pixels of one level, eight at a time, and writes their colours: the bilinear
