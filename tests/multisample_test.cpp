@@ -163,8 +163,14 @@ TEST(Multisample, CpuRasterStageEqualsThePerSampleDefinition) {
                 const float scale = tris.size() % 3 == 0 ? 2.0f : tris.size() % 3 == 1 ? 12.0f : 70.0f;
                 std::uniform_real_distribution<float> d(-scale, scale), at(0.0f, 64.0f), z(0.1f, 0.9f);
                 const glm::vec2 c(at(rng), at(rng));
+                // Every other triangle with corners on the 1/16-pixel grid the sample positions
+                // lie on, so samples fall exactly on edges, where the fill rule decides.
+                const bool onGrid = tris.size() % 2 == 1;
                 ScreenVertex v[3];
-                for (ScreenVertex& sv : v) sv = vertexAt(c + glm::vec2(d(rng), d(rng)), z(rng));
+                for (ScreenVertex& sv : v) {
+                    const glm::vec2 p = c + glm::vec2(d(rng), d(rng));
+                    sv = vertexAt(onGrid ? glm::round(p * 16.0f) / 16.0f : p, z(rng));
+                }
                 ScreenTriangle tri;
                 if (setupTriangle(v[0], v[1], v[2], false, width, height, tri, true, true) == SetupResult::Ok)
                     tris.push_back(tri);

@@ -29,6 +29,13 @@ FACET_HD auto edgesCover(const I (&e)[3]) {
     return (e[0] > I(0)) & (e[1] > I(0)) & (e[2] > I(0));
 }
 
+// edgesCover of e + o, tested as e > -o (`threshold` holding -o): the same decisions wherever the
+// sums cannot overflow, as in every walk, without the adds.
+template <class I>
+FACET_HD auto edgesCoverAbove(const I (&e)[3], const I (&threshold)[3]) {
+    return (e[0] > threshold[0]) & (e[1] > threshold[1]) & (e[2] > threshold[2]);
+}
+
 // ... and a depth within [0, 1] (beyond the far plane nothing is drawn) and nearer than the
 // stored one.
 template <class F>
@@ -216,12 +223,14 @@ FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const Qua
     constexpr int P = L::kSamples, G = S / P;
     const EdgeStepper<Scalar> edges(tri, q.firstQx, q.firstQy, SamplePoint{0, 0, 0.0f, 0.0f});
     const TriangleLanes<L> lanes(tri, edges);
-    Edge rowStart[3] = {lanes.rowStart[0], lanes.rowStart[1], lanes.rowStart[2]}, offset[G][3];
+    // Sample g's coverage is edgesCover(at + offset) for the edge values `at` at the pixels'
+    // corners, tested as at > threshold[g] = -offset.
+    Edge rowStart[3] = {lanes.rowStart[0], lanes.rowStart[1], lanes.rowStart[2]}, threshold[G][3];
     Float sampleX[G], sampleY[G];
     FACET_UNROLL
     for (int g = 0; g < G; ++g) {
         float x[P], y[P];
-        Scalar o[3][P];
+        Scalar negated[3][P];
         FACET_UNROLL
         for (int k = 0; k < P; ++k) {
             const SamplePoint p = samplePoint(S, g * P + k);
@@ -229,12 +238,12 @@ FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const Qua
             y[k] = p.y;
             FACET_UNROLL
             for (int i = 0; i < 3; ++i)
-                o[i][k] = sampleOffset(edges, i, p);
+                negated[i][k] = -sampleOffset(edges, i, p);
         }
         sampleX[g] = bySample<L, Float>(x);
         sampleY[g] = bySample<L, Float>(y);
         FACET_UNROLL
-        for (int i = 0; i < 3; ++i) offset[g][i] = bySample<L, Edge>(o[i]);
+        for (int i = 0; i < 3; ++i) threshold[g][i] = bySample<L, Edge>(negated[i]);
     }
     std::uint32_t won = 0;
     for (int qy = q.firstQy; qy <= q.maxY; qy += 2) {
@@ -249,8 +258,7 @@ FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const Qua
             typename L::Mask covered[G];
             FACET_UNROLL
             for (int g = 0; g < G; ++g) {
-                const Edge e[3] = {at[0] + offset[g][0], at[1] + offset[g][1], at[2] + offset[g][2]};
-                covered[g] = L::mask(edgesCover(e));
+                covered[g] = L::mask(edgesCoverAbove(at, threshold[g]));
                 if constexpr (Bounds) covered[g] = covered[g] & L::rowsIn(qy, q) & L::columnsIn(qx, q);
             }
             FACET_UNROLL
