@@ -64,21 +64,18 @@ inline void resolveDepth8(float* depth, int samples) {
     _mm256_storeu_ps(depth, nearest);
 }
 
-// The rows holding layer L: the first and last with a pixel of more than L layers.
-struct LayerRows {
-    int first[kMaxSamples], last[kMaxSamples];
-};
-
 // The layers of every pixel of the tile rect, and the resolved depths to the target (the
-// planes' depths back to 1). Returns the most layers any pixel has, and in `rows` the rows
-// each layer is found in. Rows are taken eight
-// elements at a time, the last group reaching past the rect at most to the tile's last column
-// (kTileSize is a multiple of 8), where nothing is ever covered.
-int layerTile(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers, std::uint32_t* counts,
-              LayerRows& rows) {
+// planes' depths back to 1). Returns the tile's layers: the most any pixel has, and the rows
+// each is found in (the first and last with a pixel of more than L layers). Rows are taken
+// eight elements at a time, the last group reaching past the rect at most to the tile's last
+// column (kTileSize is a multiple of 8), where nothing is ever covered.
+TileLayers layerTile(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers,
+                     std::uint32_t* counts) {
+    TileLayers layers{0, {}, {}};
+    std::fill_n(layers.first, kMaxSamples, tile.y1 + 1);
+    std::fill_n(layers.last, kMaxSamples, tile.y0 - 1);
     const int samples = ctx.settings.msaa;
     const FrameView& target = ctx.target;
-    int tileMost = 0;
     for (int y = tile.y0; y <= tile.y1; ++y) {
         const std::size_t row = buffers.at(tile.x0, y), n = std::size_t(tile.x1 - tile.x0 + 1);
         int most = 0;
@@ -89,12 +86,12 @@ int layerTile(const RasterContext& ctx, const TileRect& tile, const TileBuffers&
         streamRow(target.depth + std::size_t(y) * std::size_t(target.width) + std::size_t(tile.x0), buffers.depth + row, n);
         for (int s = 0; s < samples; ++s) std::fill_n(buffers.depth + row + std::size_t(s) * kPlane, n, 1.0f);
         for (int layer = 0; layer < most; ++layer) {
-            rows.first[layer] = std::min(rows.first[layer], y);
-            rows.last[layer] = y;
+            layers.first[layer] = std::min(layers.first[layer], y);
+            layers.last[layer] = y;
         }
-        tileMost = std::max(tileMost, most);
+        layers.count = std::max(layers.count, most);
     }
-    return tileMost;
+    return layers;
 }
 
 // A 32-bit count per lane (at most 15) in each of the four 16-bit channels of its pixel, for
@@ -157,22 +154,9 @@ void resolveColors(const RasterContext& ctx, const TileRect& tile, const TileBuf
 
 void resolveTileSamples(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
                         const TileRect& tile, const TileBuffers& buffers, std::uint32_t* counts) {
-    LayerRows rows;
-    std::fill_n(rows.first, kMaxSamples, tile.y1 + 1);
-    const int layers = layerTile(ctx, tile, buffers, counts, rows);
-    // Layer 0, over the whole tile, also gives the clear colour to the pixels no sample of
-    // which is covered; the others are shaded over the quad rows they are found in (their
-    // colours elsewhere are never read), from the quad holding their first row.
-    shadeTileColors(triangles, colors, ctx, tile, buffers);
-    for (int layer = 1; layer < layers; ++layer) {
-        const int skip = (rows.first[layer] - buffers.originY) & ~1; // whole quad rows
-        const std::size_t at = std::size_t(skip) * kTileBufferStride;
-        const TileBuffers plane = samplePlane(buffers, layer);
-        shadeTileLayerColors(triangles, colors, ctx, TileRect{tile.x0, tile.y0, tile.x1, rows.last[layer]},
-                             TileBuffers{plane.ids + at, plane.depth + at, plane.color + at, plane.originX,
-                                         plane.originY + skip});
-    }
-    resolveColors(ctx, tile, buffers, counts, layers);
+    const TileLayers layers = layerTile(ctx, tile, buffers, counts);
+    shadeTileLayers(triangles, colors, ctx, tile, buffers, layers);
+    resolveColors(ctx, tile, buffers, counts, layers.count);
     const FrameView& target = ctx.target;
     for (int y = tile.y0; y <= tile.y1; ++y)
         streamRow(target.color + std::size_t(y) * std::size_t(target.width) + std::size_t(tile.x0),

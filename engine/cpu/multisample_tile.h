@@ -4,9 +4,10 @@
 // resolveTileSamples then, per pixel:
 //   - makes the ids distinct: plane L holds the pixel's L-th distinct triangle ("layer" L) and
 //     a count word how many of its samples each covers;
-//   - shades every layer (shadeTileColors, shadeTileLayerColors past layer 0), so each triangle is shaded once per pixel, at
-//     the pixel centre, whatever number of its samples it covers (OpenGL without sample
-//     shading), and a quad's level of detail stays the one-sample picture's;
+//   - shades every layer in one pass over the quads (shadeTileLayers), so each triangle is
+//     shaded once per pixel, at the pixel centre, whatever number of its samples it covers
+//     (OpenGL without sample shading), and a quad's level of detail stays the one-sample
+//     picture's; a triangle in several layers of a quad is one job of the shading;
 //   - resolves: the box filter of ColorSum (core/multisample.h) over the layers' colours, each
 //     weighted by its samples, and the clear colour for the samples nothing covers; the depth
 //     is the nearest sample's (resolveDepth).

@@ -32,6 +32,8 @@ struct ShadeJob {
     const TileTriangle* triangle;
     float dx2, dy2; // squared lengths of the texel coordinates' derivatives (trilinear filtering)
     float lod;      // level of detail (trilinear filtering)
+    __m128i plane;  // per pixel, its element's distance from plane 0's: with multisampling the
+                    // plane of the layer the triangle is in there (a pixel holds it in one only)
     int qx, qy;     // the quad's top-left pixel
     unsigned mask;  // the pixels this triangle won (bit k: pixel k)
 };
@@ -278,6 +280,30 @@ void flushPixels(PixelStream& s, const RasterContext& ctx, const TileBuffers& bu
     flushTwoLevels(s, ctx, buffers);
 }
 
+// Appends the pixels the job won, in their planes, to `p`: its quad's pixel 0 is element `at` of
+// plane 0.
+inline void appendPixels(PixelLanes& p, const ShadeJob& job, std::int32_t at, const simd::LevelChoice& levels,
+                         bool lit) {
+    const __m128i order = _mm_load_si128(reinterpret_cast<const __m128i*>(kLeftPack.order[job.mask]));
+    const int n = p.count;
+    _mm_storeu_ps(p.u + n, _mm_permutevar_ps(job.u, order));
+    _mm_storeu_ps(p.v + n, _mm_permutevar_ps(job.v, order));
+    _mm_storeu_ps(p.light + n, _mm_permutevar_ps(job.light, order));
+    if (lit) {
+        _mm_storeu_ps(p.nx + n, _mm_permutevar_ps(job.nx, order));
+        _mm_storeu_ps(p.ny + n, _mm_permutevar_ps(job.ny, order));
+        _mm_storeu_ps(p.nz + n, _mm_permutevar_ps(job.nz, order));
+    }
+    const __m128i places = _mm_add_epi32(
+        _mm_add_epi32(_mm_set1_epi32(at), _mm_setr_epi32(0, 1, kTileBufferStride, kTileBufferStride + 1)), job.plane);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p.at + n),
+                     _mm_castps_si128(_mm_permutevar_ps(_mm_castsi128_ps(places), order)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p.lo + n), _mm_set1_epi32(levels.lo));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p.hi + n), _mm_set1_epi32(levels.hi));
+    _mm_storeu_ps(p.f + n, _mm_set1_ps(levels.f));
+    p.count = n + __builtin_popcount(job.mask);
+}
+
 // Adds the pixels `job` won to the stream's list for their levels, first sampling what the
 // stream holds if it is for another texture, or what the list holds if it is full.
 void streamPixels(PixelStream& s, const ShadeJob& job, const RasterContext& ctx, const TileBuffers& buffers) {
@@ -293,25 +319,7 @@ void streamPixels(PixelStream& s, const ShadeJob& job, const RasterContext& ctx,
     const bool one = levels.f == 0.0f; // chooseLevels's one level: lo = hi
     PixelLanes& p = one ? s.oneLevel : s.twoLevels;
     if (p.count > PixelLanes::kCapacity - 4) (one ? flushOneLevel : flushTwoLevels)(s, ctx, buffers);
-    const __m128i order = _mm_load_si128(reinterpret_cast<const __m128i*>(kLeftPack.order[job.mask]));
-    const auto at = std::int32_t(buffers.at(job.qx, job.qy));
-    const int n = p.count;
-    _mm_storeu_ps(p.u + n, _mm_permutevar_ps(job.u, order));
-    _mm_storeu_ps(p.v + n, _mm_permutevar_ps(job.v, order));
-    _mm_storeu_ps(p.light + n, _mm_permutevar_ps(job.light, order));
-    if (lit) {
-        _mm_storeu_ps(p.nx + n, _mm_permutevar_ps(job.nx, order));
-        _mm_storeu_ps(p.ny + n, _mm_permutevar_ps(job.ny, order));
-        _mm_storeu_ps(p.nz + n, _mm_permutevar_ps(job.nz, order));
-    }
-    const __m128i places =
-        _mm_add_epi32(_mm_set1_epi32(at), _mm_setr_epi32(0, 1, kTileBufferStride, kTileBufferStride + 1));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(p.at + n),
-                     _mm_castps_si128(_mm_permutevar_ps(_mm_castsi128_ps(places), order)));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(p.lo + n), _mm_set1_epi32(levels.lo));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(p.hi + n), _mm_set1_epi32(levels.hi));
-    _mm_storeu_ps(p.f + n, _mm_set1_ps(levels.f));
-    p.count = n + __builtin_popcount(job.mask);
+    appendPixels(p, job, std::int32_t(buffers.at(job.qx, job.qy)), levels, lit);
 }
 
 // An untextured material's colour in the classic look, in every lane.
@@ -337,6 +345,9 @@ inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx, const Lig
     return simd::pack4(c);
 }
 
+// Pixel k's element of the quad whose pixel 0 is element `at` of a tile buffer.
+inline std::size_t quadElement(std::size_t at, int k) { return at + std::size_t((k >> 1) * kTileBufferStride + (k & 1)); }
+
 // The packed colours of a quad's pixels `mask` (lane k: pixel k) into the colour buffer whose
 // element 0 is the quad's pixel 0; its other pixels keep theirs.
 inline void storeQuadColors(std::uint32_t* c0, __m128i colors, unsigned mask) {
@@ -348,19 +359,34 @@ inline void storeQuadColors(std::uint32_t* c0, __m128i colors, unsigned mask) {
     _mm_storel_epi64(reinterpret_cast<__m128i*>(c1), _mm_unpackhi_epi64(color, color));
 }
 
+// storeQuadColors with each pixel in its plane (`plane`, as ShadeJob::plane); all in plane 0
+// without multisampling.
+inline void storeLayerColors(std::uint32_t* c0, __m128i colors, unsigned mask, __m128i plane) {
+    if (_mm_testz_si128(plane, plane)) {
+        storeQuadColors(c0, colors, mask);
+        return;
+    }
+    alignas(16) std::int32_t offset[4];
+    alignas(16) std::uint32_t color[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(offset), plane);
+    _mm_store_si128(reinterpret_cast<__m128i*>(color), colors);
+    for (int k = 0; k < 4; ++k)
+        if (mask >> k & 1) c0[quadElement(std::size_t(offset[k]), k)] = color[k];
+}
+
 // A job of a triangle with vertex colours, which the vectorised passes do not interpolate: each
 // pixel it won shaded by the scalar reference itself (meshes without vertex colours never
 // come here, so they keep the vectorised passes at no cost). Out of line, so the vectorised
 // passes' code stays as it was.
 [[gnu::noinline]] void shadeJobScalar(const ShadeJob& job, const TriangleColors* colors, const RasterContext& ctx,
                                       const TileBuffers& buffers) {
-    std::uint32_t* c0 =
-        buffers.color + std::size_t(job.qy - buffers.originY) * kTileBufferStride + std::size_t(job.qx - buffers.originX);
+    alignas(16) std::int32_t plane[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(plane), job.plane);
+    std::uint32_t* c0 = buffers.color + buffers.at(job.qx, job.qy);
     for (int k = 0; k < 4; ++k)
         if (job.mask >> k & 1)
-            c0[(k >> 1) * kTileBufferStride + (k & 1)] = shadeQuadPixel(
-                *job.triangle->tri, *job.triangle->material, ctx.settings, ctx.viewForward, job.qx, job.qy, k,
-                colors);
+            c0[quadElement(std::size_t(plane[k]), k)] = shadeQuadPixel(
+                *job.triangle->tri, *job.triangle->material, ctx.settings, ctx.viewForward, job.qx, job.qy, k, colors);
 }
 
 // The triangles the tile's ids name, and their vertex colours (see shadeTile).
@@ -404,7 +430,8 @@ void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, TileTriangles dr
             streamPixels(stream, job, ctx, buffers);
             continue;
         }
-        storeQuadColors(buffers.color + buffers.at(job.qx, job.qy), jobColor(job, ctx, stream.rig), job.mask);
+        storeLayerColors(buffers.color + buffers.at(job.qx, job.qy), jobColor(job, ctx, stream.rig), job.mask,
+                         job.plane);
     }
 }
 
@@ -445,8 +472,6 @@ struct TileVisibility {
     }
 };
 
-// Pixel k's element of the quad whose pixel 0 is element `at` of a tile buffer.
-inline std::size_t quadElement(std::size_t at, int k) { return at + std::size_t((k >> 1) * kTileBufferStride + (k & 1)); }
 
 // The tile's stored depths of quad (qx, qy), in the portable quad lanes.
 inline Quad<float> tileQuadDepths(const TileBuffers& buffers, int qx, int qy) {
@@ -744,9 +769,9 @@ namespace {
 
 // Flat colours: in the classic look without the headlight or vertex colours, an untextured
 // material's pixels all get its colour (jobColor's, with no texture or headlight), whatever
-// triangle they are of. So shadeQuads colours them where it finds them, without jobs: a quad's pixels of such a
-// triangle, and at once eight pixels of a quad row's two rows that one such triangle won (a
-// large triangle's inside).
+// triangle they are of. So shadeQuads colours them where it finds them, without jobs: a quad's
+// pixels of such a triangle, and at once eight pixels of a quad row's two rows that one such
+// triangle won (a large triangle's inside).
 class FlatColors {
 public:
     explicit FlatColors(const RasterContext& ctx)
@@ -763,14 +788,19 @@ public:
     bool any() const { return apply_; }
 
     // The span of a quad row from element 0 of `ids` (eight columns within the tile's row):
-    // coloured in `colors`, its ids back to 0, if it is one triangle's of a flat material.
-    bool takeSpan(std::uint32_t* ids, std::uint32_t* colors, const TileTriangle* triangles) {
-        const __m256i row0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ids));
-        const __m256i row1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ids + kTileBufferStride));
+    // coloured in `colors`, its ids back to 0, if it is one triangle's of a flat material and
+    // has no second layer (`next`, the same span in plane 1, all 0; null: no plane 1).
+    bool takeSpan(std::uint32_t* ids, std::uint32_t* colors, const TileTriangle* triangles, const std::uint32_t* next) {
+        const __m256i row0 = loadSpanRow(ids), row1 = loadSpanRow(ids + kTileBufferStride);
         const std::uint32_t id = ids[0];
         const __m256i same = _mm256_set1_epi32(int(id));
         const __m256i both = _mm256_and_si256(_mm256_cmpeq_epi32(row0, same), _mm256_cmpeq_epi32(row1, same));
-        if (id == 0 || _mm256_movemask_epi8(both) != -1 || !flat(triangles[id - 1].material)) return false;
+        if (id == 0 || _mm256_movemask_epi8(both) != -1) return false;
+        if (next != nullptr) {
+            const __m256i layered = _mm256_or_si256(loadSpanRow(next), loadSpanRow(next + kTileBufferStride));
+            if (!_mm256_testz_si256(layered, layered)) return false;
+        }
+        if (!flat(triangles[id - 1].material)) return false;
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(colors), color_);
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(colors + kTileBufferStride), color_);
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(ids), _mm256_setzero_si256());
@@ -778,31 +808,80 @@ public:
         return true;
     }
 
-    // The pixels `mask` of the quad whose pixel 0 is element 0 of `colors`, in the colour of
-    // the material flat() last took.
-    void colorQuad(std::uint32_t* colors, unsigned mask) const {
-        storeQuadColors(colors, _mm256_castsi256_si128(color_), mask);
+    // The pixels `mask` of the quad whose pixel 0 is element 0 of `colors`, each in its plane
+    // (as storeLayerColors), in the colour of the material flat() last took.
+    void colorQuad(std::uint32_t* colors, unsigned mask, __m128i plane) const {
+        storeLayerColors(colors, _mm256_castsi256_si128(color_), mask, plane);
     }
 
 private:
+    static __m256i loadSpanRow(const std::uint32_t* ids) {
+        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ids));
+    }
+
     bool apply_;                              // the look makes untextured materials flat
     const ShadeMaterial* material_ = nullptr; // the material whose colour color_ holds
     __m256i color_ = _mm256_setzero_si256();
 };
 
-// shadeTileColors' work; with ClearEmpty false, pixels without an id keep whatever colour they
-// had (a multisampled layer's plane, whose colours there are never read).
-template <bool ClearEmpty>
+// A quad's ids in the first `planes` sample planes (a quad row's TileLayers::inQuadRow), read
+// once and set back to 0, ready for the next tile. P: the most planes there can be, 1 without
+// multisampling (`planes` then unread).
+template <int P>
+struct QuadIds {
+    __m128i ids[P];
+    alignas(16) std::uint32_t lanes[P][4];
+    unsigned left = 0; // the pixels with an id not yet given to a job (bit 4 L + k: pixel k of plane L)
+
+    QuadIds(std::uint32_t* i0, int planes) {
+        const __m128i zero = _mm_setzero_si128();
+        for (int layer = 0; layer < (P == 1 ? 1 : planes); ++layer) {
+            std::uint32_t* at = i0 + std::size_t(layer) * kTileBufferElements;
+            ids[layer] = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(at)),
+                                            _mm_loadl_epi64(reinterpret_cast<const __m128i*>(at + kTileBufferStride)));
+            const unsigned none = unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(ids[layer], zero))));
+            if (none == 0xFu) continue;
+            left |= (0xFu & ~none) << 4 * layer;
+            _mm_store_si128(reinterpret_cast<__m128i*>(lanes[layer]), ids[layer]);
+            _mm_storel_epi64(reinterpret_cast<__m128i*>(at), zero);
+            _mm_storel_epi64(reinterpret_cast<__m128i*>(at + kTileBufferStride), zero);
+        }
+    }
+
+    // The next id not yet given to a job, with its pixels in every plane (which are then given)
+    // as ShadeJob's mask and plane. Most quads hold one triangle; an edge between two gives two,
+    // rarely more. Without multisampling `plane` is left as it is (0).
+    std::uint32_t next(unsigned& mask, __m128i& plane, int planes) {
+        const int first = __builtin_ctz(left);
+        const std::uint32_t id = lanes[first >> 2][first & 3];
+        const __m128i wanted = _mm_set1_epi32(int(id));
+        mask = 0;
+        for (int layer = first >> 2; layer < (P == 1 ? 1 : planes); ++layer) {
+            const __m128i in = _mm_cmpeq_epi32(ids[layer], wanted);
+            const unsigned pixels = unsigned(_mm_movemask_ps(_mm_castsi128_ps(in)));
+            mask |= pixels;
+            left &= ~(pixels << 4 * layer);
+            if (P > 1) plane = _mm_or_si128(plane, _mm_and_si128(in, _mm_set1_epi32(layer * int(kTileBufferElements))));
+        }
+        return id;
+    }
+};
+
+// shadeTileColors' work and, with Layered, shadeTileLayers': plane 0's pixels without an id get
+// the clear colour, and each triangle is a job in the pixels it holds in any plane of the quad.
+template <bool Layered>
 void shadeQuads(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
-                const TileRect& tile, const TileBuffers& buffers) {
+                const TileRect& tile, const TileBuffers& buffers, const TileLayers* layers) {
     const TileTriangles drawn{triangles, colors};
-    const __m128i zero = _mm_setzero_si128(), clear = _mm_set1_epi32(int(ctx.settings.clearColor));
+    const __m128i clear = _mm_set1_epi32(int(ctx.settings.clearColor));
     ShadeJob jobs[kShadeBatch];
+    for (ShadeJob& job : jobs) job.plane = _mm_setzero_si128(); // and so it stays without multisampling
     PixelStream stream;
     if (ctx.settings.shading == ShadingModel::Lit) stream.rig = lightRig(ctx.settings.lights, ctx.viewForward);
     FlatColors flat(ctx);
     int count = 0;
     for (int qy = buffers.originY; qy <= tile.y1; qy += 2) {
+        const int planes = Layered ? layers->inQuadRow(qy) : 1;
         const std::size_t row = std::size_t(qy - buffers.originY) * kTileBufferStride;
         std::uint32_t* idRow = buffers.ids + row;
         std::uint32_t* colorRow = buffers.color + row;
@@ -810,39 +889,28 @@ void shadeQuads(const TileTriangle* triangles, const TriangleColors* const* colo
             std::uint32_t* i0 = idRow + (qx - buffers.originX);
             std::uint32_t* c0 = colorRow + (qx - buffers.originX);
             // A span's eight columns from a multiple of 8 lie within the tile's row.
-            if (flat.any() && (qx - buffers.originX) % 8 == 0 && flat.takeSpan(i0, c0, triangles)) {
+            if (flat.any() && (qx - buffers.originX) % 8 == 0 &&
+                flat.takeSpan(i0, c0, triangles, planes > 1 ? i0 + kTileBufferElements : nullptr)) {
                 qx += 6; // and the loop's 2: past the span's four quads
                 continue;
             }
-            if constexpr (ClearEmpty) {
-                _mm_storel_epi64(reinterpret_cast<__m128i*>(c0), clear);
-                _mm_storel_epi64(reinterpret_cast<__m128i*>(c0 + kTileBufferStride), clear);
-            }
-            const __m128i quadIds =
-                _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(i0)),
-                                   _mm_loadl_epi64(reinterpret_cast<const __m128i*>(i0 + kTileBufferStride)));
-            unsigned left = 0xFu & ~unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(quadIds, zero))));
-            if (left == 0) continue;
-            // The ids are read once: they go back to 0, ready for the next tile.
-            _mm_storel_epi64(reinterpret_cast<__m128i*>(i0), zero);
-            _mm_storel_epi64(reinterpret_cast<__m128i*>(i0 + kTileBufferStride), zero);
-            alignas(16) std::uint32_t idLanes[4];
-            _mm_store_si128(reinterpret_cast<__m128i*>(idLanes), quadIds);
-            // Most quads hold one triangle; an edge between two gives two, rarely more.
-            while (left != 0) {
-                const std::uint32_t id = idLanes[__builtin_ctz(left)];
-                const unsigned mine =
-                    unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(quadIds, _mm_set1_epi32(int(id))))));
-                left &= ~mine;
+            _mm_storel_epi64(reinterpret_cast<__m128i*>(c0), clear);
+            _mm_storel_epi64(reinterpret_cast<__m128i*>(c0 + kTileBufferStride), clear);
+            QuadIds<Layered ? kMaxSamples : 1> quad(i0, planes);
+            while (quad.left != 0) {
+                unsigned mask;
+                __m128i plane = _mm_setzero_si128();
+                const std::uint32_t id = quad.next(mask, plane, planes);
                 if (flat.flat(triangles[id - 1].material)) {
-                    flat.colorQuad(c0, mine);
+                    flat.colorQuad(c0, mask, plane);
                     continue;
                 }
                 ShadeJob& job = jobs[count++];
                 job.triangle = &triangles[id - 1];
                 job.qx = qx;
                 job.qy = qy;
-                job.mask = mine;
+                job.mask = mask;
+                if (Layered) job.plane = plane;
                 if (count == kShadeBatch) {
                     shadeBatch(jobs, count, stream, drawn, ctx, buffers);
                     count = 0;
@@ -858,12 +926,12 @@ void shadeQuads(const TileTriangle* triangles, const TriangleColors* const* colo
 
 void shadeTileColors(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
                      const TileRect& tile, const TileBuffers& buffers) {
-    shadeQuads<true>(triangles, colors, ctx, tile, buffers);
+    shadeQuads<false>(triangles, colors, ctx, tile, buffers, nullptr);
 }
 
-void shadeTileLayerColors(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
-                          const TileRect& tile, const TileBuffers& buffers) {
-    shadeQuads<false>(triangles, colors, ctx, tile, buffers);
+void shadeTileLayers(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
+                     const TileRect& tile, const TileBuffers& buffers, const TileLayers& layers) {
+    shadeQuads<true>(triangles, colors, ctx, tile, buffers, &layers);
 }
 
 void shadeTile(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,

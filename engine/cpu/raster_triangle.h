@@ -11,6 +11,7 @@
 #pragma once
 
 #include "core/frame.h"
+#include "core/multisample.h"
 #include "core/shading.h"
 #include "core/tiles.h"
 #include "core/triangle_setup.h"
@@ -113,10 +114,28 @@ void shadeTile(const TileTriangle* triangles, const TriangleColors* const* color
 // (for multisampling, which resolves several of them into one picture first).
 void shadeTileColors(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
                      const TileRect& tile, const TileBuffers& buffers);
-// shadeTileColors for a multisampled layer's plane (cpu/multisample_tile.h): the colours of the
-// pixels with an id only, the others' left as they were (never read).
-void shadeTileLayerColors(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
-                          const TileRect& tile, const TileBuffers& buffers);
+// A multisampled tile's layers (cpu/multisample_tile.h): plane L holds each pixel's L-th
+// distinct triangle, found in rows first[L] to last[L] only. A pixel with layer L has every
+// layer below it, so the rows of layer L lie within those of layer L - 1.
+struct TileLayers {
+    int count;
+    int first[kMaxSamples], last[kMaxSamples];
+
+    // How many planes the quad row at qy has ids in.
+    int inQuadRow(int qy) const {
+        int n = 0;
+        while (n < count && first[n] <= qy + 1 && last[n] >= qy) ++n;
+        return n;
+    }
+};
+
+// shadeTileColors over every layer's plane of a multisampled tile at once: the quads' ids in
+// all planes set back to 0, and each pixel's colour per layer into that layer's plane (plane
+// 0's pixels without an id get the clear colour; the others' are left as they were, never
+// read). A triangle found in several planes of a quad (a pixel's first layer here, another's
+// second) is shaded for all of them at once, its colours the same as shading each plane alone.
+void shadeTileLayers(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
+                     const TileRect& tile, const TileBuffers& buffers, const TileLayers& layers);
 
 // A tile holding a material drawn forward (drawsForward: the lit model's d < 1, and
 // multisampled cut-outs), drawn forward instead of deferred (core/forward_draw.h): the `count`
