@@ -832,6 +832,7 @@ struct QuadIds {
     __m128i ids[P];
     alignas(16) std::uint32_t lanes[P][4];
     unsigned left = 0; // the pixels with an id not yet given to a job (bit 4 L + k: pixel k of plane L)
+    int found = 0;     // the planes with an id in the quad
 
     QuadIds(std::uint32_t* i0, int planes) {
         const __m128i zero = _mm_setzero_si128();
@@ -840,7 +841,9 @@ struct QuadIds {
             ids[layer] = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(at)),
                                             _mm_loadl_epi64(reinterpret_cast<const __m128i*>(at + kTileBufferStride)));
             const unsigned none = unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(ids[layer], zero))));
-            if (none == 0xFu) continue;
+            // A pixel with layer L has layer L - 1: past a plane without an id there is none.
+            if (none == 0xFu) break;
+            found = layer + 1;
             left |= (0xFu & ~none) << 4 * layer;
             _mm_store_si128(reinterpret_cast<__m128i*>(lanes[layer]), ids[layer]);
             _mm_storel_epi64(reinterpret_cast<__m128i*>(at), zero);
@@ -851,12 +854,12 @@ struct QuadIds {
     // The next id not yet given to a job, with its pixels in every plane (which are then given)
     // as ShadeJob's mask and plane. Most quads hold one triangle; an edge between two gives two,
     // rarely more. Without multisampling `plane` is left as it is (0).
-    std::uint32_t next(unsigned& mask, __m128i& plane, int planes) {
+    std::uint32_t next(unsigned& mask, __m128i& plane) {
         const int first = __builtin_ctz(left);
         const std::uint32_t id = lanes[first >> 2][first & 3];
         const __m128i wanted = _mm_set1_epi32(int(id));
         mask = 0;
-        for (int layer = first >> 2; layer < (P == 1 ? 1 : planes); ++layer) {
+        for (int layer = first >> 2; layer < (P == 1 ? 1 : found); ++layer) {
             const __m128i in = _mm_cmpeq_epi32(ids[layer], wanted);
             const unsigned pixels = unsigned(_mm_movemask_ps(_mm_castsi128_ps(in)));
             mask |= pixels;
@@ -900,7 +903,7 @@ void shadeQuads(const TileTriangle* triangles, const TriangleColors* const* colo
             while (quad.left != 0) {
                 unsigned mask;
                 __m128i plane = _mm_setzero_si128();
-                const std::uint32_t id = quad.next(mask, plane, planes);
+                const std::uint32_t id = quad.next(mask, plane);
                 if (flat.flat(triangles[id - 1].material)) {
                     flat.colorQuad(c0, mask, plane);
                     continue;
