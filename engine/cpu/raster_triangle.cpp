@@ -472,7 +472,6 @@ struct TileVisibility {
     }
 };
 
-
 // The tile's stored depths of quad (qx, qy), in the portable quad lanes.
 inline Quad<float> tileQuadDepths(const TileBuffers& buffers, int qx, int qy) {
     const std::size_t at = buffers.at(qx, qy);
@@ -870,7 +869,7 @@ struct QuadIds {
     }
 };
 
-// shadeTileColors' work and, with Layered, shadeTileLayers': plane 0's pixels without an id get
+// shadeTile's colours and, with Layered, shadeTileLayers': plane 0's pixels without an id get
 // the clear colour, and each triangle is a job in the pixels it holds in any plane of the quad.
 template <bool Layered>
 void shadeQuads(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
@@ -927,11 +926,6 @@ void shadeQuads(const TileTriangle* triangles, const TriangleColors* const* colo
 
 } // namespace
 
-void shadeTileColors(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
-                     const TileRect& tile, const TileBuffers& buffers) {
-    shadeQuads<false>(triangles, colors, ctx, tile, buffers, nullptr);
-}
-
 void shadeTileLayers(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
                      const TileRect& tile, const TileBuffers& buffers, const TileLayers& layers) {
     shadeQuads<true>(triangles, colors, ctx, tile, buffers, &layers);
@@ -939,7 +933,7 @@ void shadeTileLayers(const TileTriangle* triangles, const TriangleColors* const*
 
 void shadeTile(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
                const TileRect& tile, const TileBuffers& buffers) {
-    shadeTileColors(triangles, colors, ctx, tile, buffers);
+    shadeQuads<false>(triangles, colors, ctx, tile, buffers, nullptr);
     const FrameView& target = ctx.target;
     for (int y = tile.y0; y <= tile.y1; ++y)
         streamRow(target.color + std::size_t(y) * std::size_t(target.width) + std::size_t(tile.x0),

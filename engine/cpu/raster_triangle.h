@@ -110,10 +110,6 @@ std::size_t rasterizeVisibilityCounting(const ScreenTriangle& tri, std::uint32_t
 // (may be null).
 void shadeTile(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
                const TileRect& tile, const TileBuffers& buffers);
-// shadeTile's work without its last step: the colours are left in the tile's colour buffer
-// (for multisampling, which resolves several of them into one picture first).
-void shadeTileColors(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
-                     const TileRect& tile, const TileBuffers& buffers);
 // A multisampled tile's layers (cpu/multisample_tile.h): plane L holds each pixel's L-th
 // distinct triangle, found in rows first[L] to last[L] only. A pixel with layer L has every
 // layer below it, so the rows of layer L lie within those of layer L - 1.
@@ -129,10 +125,10 @@ struct TileLayers {
     }
 };
 
-// shadeTileColors over every layer's plane of a multisampled tile at once: the quads' ids in
-// all planes set back to 0, and each pixel's colour per layer into that layer's plane (plane
-// 0's pixels without an id get the clear colour; the others' are left as they were, never
-// read). A triangle found in several planes of a quad (a pixel's first layer here, another's
+// shadeTile's shading over every layer's plane of a multisampled tile at once, the colours
+// left in the planes for the resolve: the quads' ids in all planes set back to 0, and each
+// pixel's colour per layer into that layer's plane (plane 0's pixels without an id get the
+// clear colour; the others' are left as they were, never read). A triangle found in several planes of a quad (a pixel's first layer here, another's
 // second) is shaded for all of them at once, its colours the same as shading each plane alone.
 void shadeTileLayers(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
                      const TileRect& tile, const TileBuffers& buffers, const TileLayers& layers);
