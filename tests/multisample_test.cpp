@@ -91,7 +91,9 @@ ScreenVertex vertexAt(glm::vec2 p, float depth) {
 
 // The plain definition: triangles drawn one by one, every sample of every pixel tested on its
 // own (edgeFunction at the sample's fixed-point position, depth from the barycentrics at it),
-// then each pixel's distinct winners shaded at its centre and the samples averaged.
+// then each pixel's distinct winners shaded at its centre and the samples averaged. Every pixel
+// of the frame is tested, not only those in a triangle's bounds, so the definition does not
+// lean on set-up's bounds (grown by sampleReach).
 void drawReference(const std::vector<ScreenTriangle>& tris, const std::vector<ShadeMaterial>& materials,
                    const RenderSettings& settings, int quadRowOffset, test::Frame& out) {
     const int samples = settings.msaa;
@@ -100,8 +102,8 @@ void drawReference(const std::vector<ScreenTriangle>& tris, const std::vector<Sh
     std::vector<int> winner(pixels * std::size_t(samples), -1);
     for (std::size_t t = 0; t < tris.size(); ++t) {
         const ScreenTriangle& tri = tris[t];
-        for (int y = tri.minY; y <= tri.maxY; ++y)
-            for (int x = tri.minX; x <= tri.maxX; ++x)
+        for (int y = 0; y < out.height; ++y)
+            for (int x = 0; x < out.width; ++x)
                 for (int s = 0; s < samples; ++s) {
                     const SamplePoint sp = samplePoint(samples, s);
                     const FixedPoint2 p{x * kSubpixelOne + sp.fx, y * kSubpixelOne + sp.fy};
@@ -172,7 +174,8 @@ TEST(Multisample, CpuRasterStageEqualsThePerSampleDefinition) {
                     sv = vertexAt(onGrid ? glm::round(p * 16.0f) / 16.0f : p, z(rng));
                 }
                 ScreenTriangle tri;
-                if (setupTriangle(v[0], v[1], v[2], false, width, height, tri, true, true) == SetupResult::Ok)
+                if (setupTriangle(v[0], v[1], v[2], false, width, height, tri, true, sampleReach(samples)) ==
+                    SetupResult::Ok)
                     tris.push_back(tri);
             }
             test::Frame expected(width, height), actual(width, height, 0xDEADBEEFu, -7.0f);

@@ -3,6 +3,7 @@
 #include "asset/image.h"
 #include "core/camera.h"
 #include "core/error.h"
+#include "core/multisample.h"
 #include "core/triangle_setup.h"
 #include "cpu/cpu_renderer.h"
 
@@ -178,7 +179,7 @@ TEST(Raster, SetUpRefusesOnlyTrianglesCoveringNoPixel) {
             ASSERT_EQ(covered, 1) << "triangle " << n << " kept with one centre in its bounds";
         }
         ScreenTriangle multisampled;
-        EXPECT_NE(setupTriangle(v[0], v[1], v[2], false, w, h, multisampled, true, true), SetupResult::Uncovered)
+        EXPECT_NE(setupTriangle(v[0], v[1], v[2], false, w, h, multisampled, true, sampleReach(2)), SetupResult::Uncovered)
             << "triangle " << n << " at several samples per pixel";
     }
     EXPECT_GT(uncovered, 5000);

@@ -46,6 +46,19 @@ FACET_HD SamplePoint samplePoint(int samples, int index) {
     return SamplePoint{x16 * kStep, y16 * kStep, static_cast<float>(x16) / 16.0f, static_cast<float>(y16) / 16.0f};
 }
 
+// How far the farthest of a pixel's `samples` sample points lies from its centre along x or y,
+// in sub-pixels: 0 for 1 sample (the centre), 64, 96 and 112 for 2, 4 and 8 (set-up grows a
+// triangle's bounds by it, so they hold every pixel with a sample inside the triangle).
+FACET_HD std::int32_t sampleReach(int samples) {
+    std::int32_t reach = 0;
+    for (int s = 0; s < samples; ++s) {
+        const SamplePoint p = samplePoint(samples, s);
+        const std::int32_t dx = p.fx - kSubpixelOne / 2, dy = p.fy - kSubpixelOne / 2;
+        reach = glm::max(reach, glm::max(dx < 0 ? -dx : dx, dy < 0 ? -dy : dy));
+    }
+    return reach;
+}
+
 // The sum of some samples' RGBA8 colours, channel by channel.
 struct ColorSum {
     std::uint32_t c[4] = {0, 0, 0, 0};

@@ -90,16 +90,16 @@ enum class SetupResult { Ok, Degenerate, Culled, Offscreen, Uncovered };
 
 // Orients the triangle, applies back-face culling (front faces are counter-clockwise in
 // OpenGL's y-up window coordinates, i.e. negative area on our y-down screen) and computes
-// pixel bounds. Pixel i is a candidate when its centre lies within the snapped bounds; with
-// `multisample`, within the bounds grown by half a pixel, which holds every pixel with a
-// sample inside them (samples lie within half a pixel of their pixel's centre). Without
-// `multisample`, a triangle whose bounds hold one centre and which misses it is refused
+// pixel bounds. Pixel i is a candidate when its centre lies within the snapped bounds grown by
+// `sampleReach` (core/multisample.h's, for the sample count), which then hold every pixel with
+// a sample inside them: the samples lie within that reach of their pixel's centre. With one
+// sample (reach 0), a triangle whose bounds hold one centre and which misses it is refused
 // (missesItsOnlyCentre).
 // Without `gradients` the barycentric gradients are left unset: enough to know whether the
 // triangle is drawn and which tiles it touches (the result is the same either way).
 FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c,
                                    bool cullBackFaces, int width, int height, ScreenTriangle& tri,
-                                   bool gradients = true, bool multisample = false) {
+                                   bool gradients = true, std::int32_t sampleReach = 0) {
     std::int64_t area = edgeFunction(a.p, b.p, c.p);
     if (area == 0) return SetupResult::Degenerate;
     if (cullBackFaces && area > 0) return SetupResult::Culled;
@@ -111,7 +111,7 @@ FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b,
     tri.bias[1] = fillRuleBias(tri.v[2].p, tri.v[0].p);
     tri.bias[2] = fillRuleBias(tri.v[0].p, tri.v[1].p);
 
-    const std::int32_t grow = multisample ? kSubpixelOne / 2 : 0;
+    const std::int32_t grow = sampleReach;
     const std::int32_t loX = glm::min(a.p.x, glm::min(b.p.x, c.p.x)) - grow, hiX = glm::max(a.p.x, glm::max(b.p.x, c.p.x)) + grow;
     const std::int32_t loY = glm::min(a.p.y, glm::min(b.p.y, c.p.y)) - grow, hiY = glm::max(a.p.y, glm::max(b.p.y, c.p.y)) + grow;
     // First centre >= lo: ceil((lo - half) / one); last centre <= hi: floor((hi - half) / one).
@@ -130,7 +130,7 @@ FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b,
     tri.maxX = maxX;
     tri.maxY = maxY;
     if (minX > maxX || minY > maxY) return SetupResult::Offscreen;
-    if (!multisample && missesItsOnlyCentre(tri, minX, minY, maxX, maxY)) return SetupResult::Uncovered;
+    if (sampleReach == 0 && missesItsOnlyCentre(tri, minX, minY, maxX, maxY)) return SetupResult::Uncovered;
     // Last: most triangles of a dense mesh cover no pixel centre, and this is the costly part.
     if (gradients) barycentricGradients(tri);
     return SetupResult::Ok;

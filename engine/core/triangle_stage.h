@@ -95,7 +95,7 @@ struct TriangleStageInput {
     ViewParams view;
     int width, height;
     bool cullBackFaces;
-    bool multisample; // RenderSettings::msaa > 1: pixel bounds hold every sample (setupTriangle)
+    std::int32_t sampleReach; // sampleReach(RenderSettings::msaa): pixel bounds hold every sample (setupTriangle)
 };
 
 // Beside the five plane bits of outsideMask: a camera-space coordinate is NaN or infinite.
@@ -168,7 +168,7 @@ FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::
     if (outAny == 0) { // the common case: inside every plane, the projections are ready
         ScreenTriangle& tri = slot();
         if (setupTriangle(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]],
-                          in.cullBackFaces, in.width, in.height, tri, gradients, in.multisample) == SetupResult::Ok) {
+                          in.cullBackFaces, in.width, in.height, tri, gradients, in.sampleReach) == SetupResult::Ok) {
             if constexpr (kKeepsColors<Colors>) {
                 if (keepsSideRecords(in.mesh)) {
                     ClipVertex v[3];
@@ -194,7 +194,7 @@ FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::
         const ScreenVertex next = projectVertex(poly[k], in.view, in.width, in.height);
         ScreenTriangle& tri = slot();
         if (setupTriangle(first, previous, next, in.cullBackFaces, in.width, in.height, tri, gradients,
-                          in.multisample) == SetupResult::Ok) {
+                          in.sampleReach) == SetupResult::Ok) {
             if constexpr (kKeepsColors<Colors>) {
                 if (keepsSideRecords(in.mesh))
                     colors(setupSideRecord(first, previous, next, poly[0], poly[k - 1], poly[k], in.mesh.cr != nullptr));

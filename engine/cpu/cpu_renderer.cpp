@@ -121,7 +121,8 @@ TriangleStageInput CpuRenderer::vertexStage(const Mesh& mesh, const ViewParams& 
                          projected_.data(), begin, end);
     });
     return TriangleStageInput{meshPointers, dx, dy, dz, outside_.data(), projected_.data(), planes, view,
-                              target.width, target.height, settings.cull == CullMode::Back, settings.msaa > 1};
+                              target.width, target.height, settings.cull == CullMode::Back,
+                              sampleReach(settings.msaa)};
 }
 
 // 2. Triangle stage: a few chunks per thread, each set up and binned on its own. Returns the

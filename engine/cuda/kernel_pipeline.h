@@ -99,7 +99,8 @@ private:
         }
         const bool lit = settings.shading == ShadingModel::Lit; // tangents only serve the lit model
         const TriangleStageInput in{triangleStageMesh(mesh, lit), dx, dy, dz, outside_.data(), projected_.data(), planes, view,
-                                    target.width, target.height, settings.cull == CullMode::Back, settings.msaa > 1};
+                                    target.width, target.height, settings.cull == CullMode::Back,
+                                    sampleReach(settings.msaa)};
         return in;
     }
 
