@@ -128,8 +128,9 @@ struct TileLayers {
 // shadeTile's shading over every layer's plane of a multisampled tile at once, the colours
 // left in the planes for the resolve: the quads' ids in all planes set back to 0, and each
 // pixel's colour per layer into that layer's plane (plane 0's pixels without an id get the
-// clear colour; the others' are left as they were, never read). A triangle found in several planes of a quad (a pixel's first layer here, another's
-// second) is shaded for all of them at once, its colours the same as shading each plane alone.
+// clear colour; the others' are left as they were, never read). A triangle found in several
+// planes of a quad (a pixel's first layer here, another's second) is shaded for all of them at
+// once, its colours the same as shading each plane alone.
 void shadeTileLayers(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
                      const TileRect& tile, const TileBuffers& buffers, const TileLayers& layers);
 
