@@ -1,4 +1,4 @@
-// Multisampling (RenderSettings::msaa): the sample positions, the CPU's per-sample raster stage
+// Multisampling (RenderSettings::msaa): the sample positions, set-up's bounds, the CPU's per-sample raster stage
 // against a plain per-sample definition, the CUDA kernels run on the CPU against the CPU renderer
 // bit for bit at every sample count, refused counts, and a 16384x16384 target at 8 samples.
 #include "asset/load_model.h"
@@ -208,6 +208,67 @@ TEST(Multisample, CpuRasterStageEqualsThePerSampleDefinition) {
                 ASSERT_EQ(depth[i], 1.0f) << i;
             }
         }
+}
+
+// Whether sample `sp` of pixel (x, y) lies inside a set-up triangle (the fill rule's bias
+// included).
+bool sampleInside(const ScreenTriangle& tri, int x, int y, const SamplePoint& sp) {
+    const FixedPoint2 p{x * kSubpixelOne + sp.fx, y * kSubpixelOne + sp.fy};
+    for (int i = 0; i < 3; ++i)
+        if (edgeFunction(tri.v[(i + 1) % 3].p, tri.v[(i + 2) % 3].p, p) + tri.bias[i] <= 0) return false;
+    return true;
+}
+
+bool inBounds(const ScreenTriangle& tri, int x, int y) {
+    return x >= tri.minX && x <= tri.maxX && y >= tri.minY && y <= tri.maxY;
+}
+
+// Set-up's bounds hold every pixel with a covered sample, at every sample count. Each triangle
+// has a corner within a few sub-pixels of an outermost sample, so its bounds end close to one,
+// where bounds grown too little would first lose a pixel; the per-sample definition above
+// rarely builds such a case. `tight` counts the covered pixels bounds grown 1/16 pixel less
+// would lose, to show the cases reach the edge.
+TEST(Multisample, SetupBoundsHoldEveryCoveredSample) {
+    std::mt19937 rng(1719);
+    constexpr int kSize = 12;
+    std::uniform_int_distribution<int> pixel(4, 7), nudge(-3, 3), spread(-384, 384);
+    for (const int samples : kSampleCounts) {
+        // The samples at the reach (their pixel's outermost), which decide the bounds.
+        std::vector<SamplePoint> outermost;
+        for (int s = 0; s < samples; ++s) {
+            const SamplePoint p = samplePoint(samples, s);
+            const int dx = std::abs(p.fx - kSubpixelOne / 2), dy = std::abs(p.fy - kSubpixelOne / 2);
+            if (std::max(dx, dy) == sampleReach(samples)) outermost.push_back(p);
+        }
+        std::uniform_int_distribution<std::size_t> pick(0, outermost.size() - 1);
+        int tight = 0;
+        for (int n = 0; n < 3000; ++n) {
+            const SamplePoint near = outermost[pick(rng)];
+            const FixedPoint2 corner{pixel(rng) * kSubpixelOne + near.fx + nudge(rng),
+                                     pixel(rng) * kSubpixelOne + near.fy + nudge(rng)};
+            ScreenVertex v[3];
+            for (int k = 0; k < 3; ++k) {
+                const FixedPoint2 p = k == 0 ? corner : FixedPoint2{corner.x + spread(rng), corner.y + spread(rng)};
+                v[k] = vertexAt(glm::vec2(p.x, p.y) / float(kSubpixelOne), 0.5f);
+            }
+            ScreenTriangle tri, shrunk;
+            const SetupResult result = setupTriangle(v[0], v[1], v[2], false, kSize, kSize, tri, true, sampleReach(samples));
+            if (result == SetupResult::Degenerate) continue;
+            setupTriangle(v[0], v[1], v[2], false, kSize, kSize, shrunk, true, sampleReach(samples) - kSubpixelOne / 16);
+            for (int y = 0; y < kSize; ++y)
+                for (int x = 0; x < kSize; ++x)
+                    for (int s = 0; s < samples; ++s) {
+                        if (!sampleInside(tri, x, y, samplePoint(samples, s))) continue;
+                        ASSERT_TRUE(result == SetupResult::Ok && inBounds(tri, x, y))
+                            << samples << " samples, triangle " << n << ": pixel (" << x << ", " << y << ") sample " << s
+                            << " is covered but set-up gave " << int(result) << " and bounds (" << tri.minX << ", "
+                            << tri.minY << ")-(" << tri.maxX << ", " << tri.maxY << ")";
+                        tight += !inBounds(shrunk, x, y);
+                        break;
+                    }
+        }
+        EXPECT_GT(tight, 150) << samples << " samples";
+    }
 }
 
 // One white triangle in front of a camera at the origin looking down +Z.

@@ -111,9 +111,10 @@ FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b,
     tri.bias[1] = fillRuleBias(tri.v[2].p, tri.v[0].p);
     tri.bias[2] = fillRuleBias(tri.v[0].p, tri.v[1].p);
 
-    const std::int32_t grow = sampleReach;
-    const std::int32_t loX = glm::min(a.p.x, glm::min(b.p.x, c.p.x)) - grow, hiX = glm::max(a.p.x, glm::max(b.p.x, c.p.x)) + grow;
-    const std::int32_t loY = glm::min(a.p.y, glm::min(b.p.y, c.p.y)) - grow, hiY = glm::max(a.p.y, glm::max(b.p.y, c.p.y)) + grow;
+    const std::int32_t loX = glm::min(a.p.x, glm::min(b.p.x, c.p.x)) - sampleReach;
+    const std::int32_t hiX = glm::max(a.p.x, glm::max(b.p.x, c.p.x)) + sampleReach;
+    const std::int32_t loY = glm::min(a.p.y, glm::min(b.p.y, c.p.y)) - sampleReach;
+    const std::int32_t hiY = glm::max(a.p.y, glm::max(b.p.y, c.p.y)) + sampleReach;
     // First centre >= lo: ceil((lo - half) / one); last centre <= hi: floor((hi - half) / one).
     const auto firstCentre = [](std::int32_t lo) {
         const std::int32_t t = lo - kSubpixelOne / 2 + kSubpixelOne - 1;
