@@ -157,7 +157,8 @@ struct TriangleLanes : DepthLanes<L> {
 // the lanes that pass; returns how many passed. Each pixel is tested at `sample`: its centre,
 // or with multisampling one of its samples (one walk per sample, each into its own depths).
 // With `Bounds` the range's bounds mask the lanes too; without, the caller knows the range is
-// the triangle's whole bounds (lanes outside them fail its edge tests). L supplies the lane types and their few width-specific steps:
+// the triangle's whole bounds (lanes outside them fail its edge tests). L supplies the lane
+// types and their few width-specific steps:
 //   EdgeScalar, Edge, Float, Mask; kWidth; kSkipEmpty (branch past blocks with no lane left,
 //   or go on branch-free); spread(v, sx, sy) (the lanes' edge values from a block's first
 //   pixel's); columns(x) and rows(y) (the lanes' pixel coordinates as floats); columnsIn and
@@ -254,7 +255,9 @@ FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const Qua
         decltype(auto) row = target.row(qy);
         for (int qx = q.firstQx; qx <= q.maxX; qx += L::kWidth) {
             // Every sample's coverage first: a block none of whose samples is covered (a small
-            // triangle's bounds hold many) skips the depth tests with one branch.
+            // triangle's bounds hold many) skips the depth tests with one branch. With four
+            // groups or more, so does a group none of whose lanes is covered (a small triangle
+            // often holds only some of a pixel's samples); with two, too little to show in a frame.
             typename L::Mask covered[G];
             FACET_UNROLL
             for (int g = 0; g < G; ++g) {
@@ -269,6 +272,7 @@ FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const Qua
             if (empty) continue;
             FACET_UNROLL
             for (int g = 0; g < G; ++g) {
+                if (G >= 4 && L::none(covered[g])) continue;
                 decltype(auto) sampleRow = row.sample(g * P);
                 won += lanes.depthTest(sampleRow, qx, y, sampleX[g], sampleY[g], covered[g]);
             }
