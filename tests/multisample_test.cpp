@@ -1,6 +1,7 @@
-// Multisampling (RenderSettings::msaa): the sample positions, set-up's bounds, the CPU's per-sample raster stage
-// against a plain per-sample definition, the CUDA kernels run on the CPU against the CPU renderer
-// bit for bit at every sample count, refused counts, and a 16384x16384 target at 8 samples.
+// Multisampling (RenderSettings::msaa): the sample positions, set-up's bounds, the CPU's
+// per-sample raster stage against a plain per-sample definition, the CUDA kernels run on the CPU
+// against the CPU renderer bit for bit at every sample count, refused counts, and a 16384x16384
+// target at 8 samples.
 #include "asset/load_model.h"
 #include "core/camera.h"
 #include "core/error.h"
@@ -17,6 +18,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <random>
