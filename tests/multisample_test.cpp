@@ -92,6 +92,15 @@ ScreenVertex vertexAt(glm::vec2 p, float depth) {
     return ScreenVertex{{snapToFixed(p.x), snapToFixed(p.y)}, p, depth, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)};
 }
 
+// Whether sample `sp` of pixel (x, y) lies inside a set-up triangle (the fill rule's bias
+// included).
+bool sampleInside(const ScreenTriangle& tri, int x, int y, const SamplePoint& sp) {
+    const FixedPoint2 p{x * kSubpixelOne + sp.fx, y * kSubpixelOne + sp.fy};
+    for (int i = 0; i < 3; ++i)
+        if (edgeFunction(tri.v[(i + 1) % 3].p, tri.v[(i + 2) % 3].p, p) + tri.bias[i] <= 0) return false;
+    return true;
+}
+
 // The plain definition: triangles drawn one by one, every sample of every pixel tested on its
 // own (edgeFunction at the sample's fixed-point position, depth from the barycentrics at it),
 // then each pixel's distinct winners shaded at its centre and the samples averaged. Every pixel
@@ -109,11 +118,7 @@ void drawReference(const std::vector<ScreenTriangle>& tris, const std::vector<Sh
             for (int x = 0; x < out.width; ++x)
                 for (int s = 0; s < samples; ++s) {
                     const SamplePoint sp = samplePoint(samples, s);
-                    const FixedPoint2 p{x * kSubpixelOne + sp.fx, y * kSubpixelOne + sp.fy};
-                    bool inside = true;
-                    for (int i = 0; i < 3; ++i)
-                        inside = inside && edgeFunction(tri.v[(i + 1) % 3].p, tri.v[(i + 2) % 3].p, p) + tri.bias[i] > 0;
-                    if (!inside) continue;
+                    if (!sampleInside(tri, x, y, sp)) continue;
                     float b[3];
                     BarycentricPlane<float>(tri).atPoint(float(x), float(y), sp.x, sp.y, b);
                     const float z = interpolate(b, tri.v[0].depth, tri.v[1].depth, tri.v[2].depth);
@@ -211,15 +216,6 @@ TEST(Multisample, CpuRasterStageEqualsThePerSampleDefinition) {
                 ASSERT_EQ(depth[i], 1.0f) << i;
             }
         }
-}
-
-// Whether sample `sp` of pixel (x, y) lies inside a set-up triangle (the fill rule's bias
-// included).
-bool sampleInside(const ScreenTriangle& tri, int x, int y, const SamplePoint& sp) {
-    const FixedPoint2 p{x * kSubpixelOne + sp.fx, y * kSubpixelOne + sp.fy};
-    for (int i = 0; i < 3; ++i)
-        if (edgeFunction(tri.v[(i + 1) % 3].p, tri.v[(i + 2) % 3].p, p) + tri.bias[i] <= 0) return false;
-    return true;
 }
 
 bool inBounds(const ScreenTriangle& tri, int x, int y) {
