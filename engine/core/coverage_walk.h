@@ -9,9 +9,10 @@
 //     on the GPU and, in the tests, on the CPU.
 // Every lane makes exactly the decisions of the per-pixel definition in core/triangle_setup.h:
 // covers(edgeValues()) for coverage (the edge values stepped in exact integers), then
-// interpolateDepth(barycentrics()) with the same float operations in the same order, and the
-// depth test depthPasses. tests/cpu_raster_equivalence_test.cpp checks the CPU's lanes against
-// that definition bit for bit, and the kernel pipeline tests the quad's against the CPU.
+// interpolateDepth(barycentrics()) with the same float operations in the same order (at a
+// sample, plus its sampleDepthStep), and the depth test depthPasses.
+// tests/cpu_raster_equivalence_test.cpp checks the CPU's lanes against that definition bit for
+// bit, and the kernel pipeline tests the quad's against the CPU.
 #pragma once
 
 #include "core/multisample.h"
@@ -95,6 +96,34 @@ FACET_HD bool quadRange(const ScreenTriangle& tri, const TileRect& rect, int qua
 #define FACET_WALK_INLINE [[gnu::always_inline]] inline
 #endif
 
+// A sample's depth: the depth at its pixel's centre (interpolateDepth of barycentrics(), as
+// without multisampling) plus this, the depth plane's step from the centre to sample point p,
+// dz/dx (x - 1/2) + dz/dy (y - 1/2). Depth is affine in the pixel position,
+// b0 d0 + b1 d1 + b2 d2 = d0 + b1 (d1 - d0) + b2 (d2 - d0), so dz/dx = db1.x (d1 - d0) +
+// db2.x (d2 - d0). One add a sample, where barycentrics at each cost seventeen operations; a
+// plane equation per sample is how llvmpipe evaluates depth too (its set-up gives z as
+// a0 + x dadx + y dady, src/gallium/drivers/llvmpipe/lp_state_setup.c). At the centre
+// the step is -0, whose add leaves every depth (-0 too) exactly as it is. A walk finds the
+// slopes once a triangle (DepthSlope) and the steps from them.
+struct DepthSlope {
+    float dzdx, dzdy;
+
+    FACET_HD explicit DepthSlope(const ScreenTriangle& t) {
+        const float e1 = t.v[1].depth - t.v[0].depth, e2 = t.v[2].depth - t.v[0].depth;
+        dzdx = t.db1.x * e1 + t.db2.x * e2;
+        dzdy = t.db1.y * e1 + t.db2.y * e2;
+    }
+};
+
+FACET_HD float sampleDepthStep(const DepthSlope& slope, const SamplePoint& p) {
+    if (p.x == 0.5f && p.y == 0.5f) return -0.0f;
+    return slope.dzdx * (p.x - 0.5f) + slope.dzdy * (p.y - 0.5f);
+}
+
+FACET_HD float sampleDepthStep(const ScreenTriangle& t, const SamplePoint& p) {
+    return sampleDepthStep(DepthSlope(t), p);
+}
+
 // What a depth test keeps of a triangle in lanes, read once (the target's stores could alias
 // the triangle): the barycentric plane and the vertex depths.
 template <class L>
@@ -106,22 +135,31 @@ struct DepthLanes {
     FACET_HD explicit DepthLanes(const ScreenTriangle& tri)
         : plane(tri), depths{Float(tri.v[0].depth), Float(tri.v[1].depth), Float(tri.v[2].depth)} {}
 
-    // The depth test of the block at (qx, y)'s `covered` lanes, at their points (sx, sy) within
-    // the pixels, against `row`'s stored depths; writes the lanes that pass and returns how many.
+    // The depths at the centres of the block at (qx, y)'s pixels.
+    FACET_WALK_INLINE Float centreDepth(int qx, const Float& y) const {
+        Float b[3];
+        plane.at(L::columns(qx), y, b);
+        return centreDepth(b);
+    }
+    // The same from the lanes' barycentrics at the centres.
+    FACET_WALK_INLINE Float centreDepth(const Float (&b)[3]) const {
+        return interpolate(b, depths[0], depths[1], depths[2]);
+    }
+
+    // The depth test of the block at (qx, y)'s `covered` lanes, at the sample point whose
+    // sampleDepthStep is `step`, against `row`'s stored depths; writes the lanes that pass and
+    // returns how many.
     template <class Row>
-    FACET_WALK_INLINE std::uint32_t depthTest(Row& row, int qx, const Float& y, const Float& sx, const Float& sy,
+    FACET_WALK_INLINE std::uint32_t depthTest(Row& row, int qx, const Float& y, const Float& step,
                                               typename L::Mask covered) const {
         if constexpr (L::kSkipEmpty)
             if (L::none(covered)) return 0;
-        Float b[3];
-        plane.atPoint(L::columns(qx), y, sx, sy, b);
-        return depthTestAt(row, qx, b, covered);
+        return depthTestAt(row, qx, centreDepth(qx, y) + step, covered);
     }
 
-    // The same with the lanes' barycentrics at their points given.
+    // The same with the lanes' depths given.
     template <class Row>
-    FACET_WALK_INLINE std::uint32_t depthTestAt(Row& row, int qx, const Float (&b)[3], typename L::Mask covered) const {
-        const Float depth = interpolate(b, depths[0], depths[1], depths[2]);
+    FACET_WALK_INLINE std::uint32_t depthTestAt(Row& row, int qx, const Float& depth, typename L::Mask covered) const {
         const Float stored = row.depthAt(qx);
         const typename L::Mask keep = covered & L::mask(depthPasses(depth, stored));
         if constexpr (L::kSkipEmpty)
@@ -173,7 +211,7 @@ FACET_WALK_INLINE std::uint32_t walkCoverage(const ScreenTriangle& tri, const Qu
     using Float = typename L::Float;
     const TriangleLanes<L> lanes(tri, EdgeStepper<typename L::EdgeScalar>(tri, q.firstQx, q.firstQy, sample));
     Edge rowStart[3] = {lanes.rowStart[0], lanes.rowStart[1], lanes.rowStart[2]};
-    const Float sampleX(sample.x), sampleY(sample.y);
+    const Float step(sampleDepthStep(tri, sample));
     std::uint32_t won = 0;
     for (int qy = q.firstQy; qy <= q.maxY; qy += 2) {
         Edge at[3] = {rowStart[0], rowStart[1], rowStart[2]};
@@ -186,7 +224,7 @@ FACET_WALK_INLINE std::uint32_t walkCoverage(const ScreenTriangle& tri, const Qu
             if constexpr (Bounds) covered = covered & L::rowsIn(qy, q) & L::columnsIn(qx, q);
             FACET_UNROLL
             for (int i = 0; i < 3; ++i) at[i] = at[i] + lanes.right[i];
-            won += lanes.depthTest(row, qx, y, sampleX, sampleY, covered);
+            won += lanes.depthTest(row, qx, y, step, covered);
         }
     }
     return won;
@@ -211,11 +249,11 @@ FACET_HD I sampleOffset(const EdgeStepper<I>& edges, int i, const SamplePoint& p
 
 // The walk at S samples per pixel (multisampling) in one pass over the blocks: per block, each
 // sample's lanes in turn, making exactly the decisions of walkCoverage at that sample point
-// (the edge values differ from the pixel corner's by exact integer offsets; the barycentrics
-// are atPoint's at the sample), without setting the triangle up once per sample. A lane set
-// holds L::kSamples samples of the block at once (group g: samples g kSamples on). Target's
-// row(qy) has sample(s), a row of the depths of sample s (and the next kSamples - 1) as
-// walkCoverage's target has.
+// (the edge values differ from the pixel corner's by exact integer offsets; the depths are the
+// centres', found once a block, plus each sample's step), without setting the triangle up once
+// per sample. A lane set holds L::kSamples samples of the block at once (group g: samples
+// g kSamples on). Target's row(qy) has sample(s), a row of the depths of sample s (and the next
+// kSamples - 1) as walkCoverage's target has.
 template <class L, bool Bounds, int S, class Target>
 FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const QuadRange& q, Target& target) {
     using Edge = typename L::Edge;
@@ -227,22 +265,21 @@ FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const Qua
     // Sample g's coverage is edgesCover(at + offset) for the edge values `at` at the pixels'
     // corners, tested as at > threshold[g] = -offset.
     Edge rowStart[3] = {lanes.rowStart[0], lanes.rowStart[1], lanes.rowStart[2]}, threshold[G][3];
-    Float sampleX[G], sampleY[G];
+    Float step[G];
+    const DepthSlope slope(tri);
     FACET_UNROLL
     for (int g = 0; g < G; ++g) {
-        float x[P], y[P];
+        float steps[P];
         Scalar negated[3][P];
         FACET_UNROLL
         for (int k = 0; k < P; ++k) {
             const SamplePoint p = samplePoint(S, g * P + k);
-            x[k] = p.x;
-            y[k] = p.y;
+            steps[k] = sampleDepthStep(slope, p);
             FACET_UNROLL
             for (int i = 0; i < 3; ++i)
                 negated[i][k] = -sampleOffset(edges, i, p);
         }
-        sampleX[g] = bySample<L, Float>(x);
-        sampleY[g] = bySample<L, Float>(y);
+        step[g] = bySample<L, Float>(steps);
         FACET_UNROLL
         for (int i = 0; i < 3; ++i) threshold[g][i] = bySample<L, Edge>(negated[i]);
     }
@@ -270,11 +307,13 @@ FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const Qua
             FACET_UNROLL
             for (int g = 0; g < G; ++g) empty = empty && L::none(covered[g]);
             if (empty) continue;
+            // The centres' depths once for every sample (sampleDepthStep).
+            const Float centre = lanes.centreDepth(qx, y);
             FACET_UNROLL
             for (int g = 0; g < G; ++g) {
                 if (G >= 4 && L::none(covered[g])) continue;
                 decltype(auto) sampleRow = row.sample(g * P);
-                won += lanes.depthTest(sampleRow, qx, y, sampleX[g], sampleY[g], covered[g]);
+                won += lanes.depthTestAt(sampleRow, qx, centre + step[g], covered[g]);
             }
         }
     }
@@ -320,32 +359,32 @@ FACET_WALK_INLINE decltype(auto) sampleRow(Target& target, int y, int s) {
         return target.row(y).sample(s);
 }
 
-// The depth tests of an inside block at (bx, by), every pixel at each of S sample points (with
-// S = 1, at `sample`): in lanes Full of Full::kWidth x Full::kHeight pixels, which need no
-// edge values, with their target. The barycentrics' terms of a column of lanes, or of a row,
-// serve the whole block.
+// The depth tests of an inside block at (bx, by), every pixel at each of S sample points
+// (sampleDepthStep `steps`): in lanes Full of Full::kWidth x Full::kHeight pixels, which need
+// no edge values, with their target. The barycentrics' terms of a column of lanes, or of a
+// row, serve the whole block, and the centres' depths every sample.
 template <class Full, int S, class Target>
 FACET_WALK_INLINE std::uint32_t depthTestInsideBlock(const DepthLanes<Full>& lanes, Target& target, int bx, int by,
-                                                     const SamplePoint& sample) {
+                                                     const typename Full::Float (&steps)[S]) {
     using Float = typename Full::Float;
     constexpr int kColumns = kCoverBlock / Full::kWidth;
-    std::uint32_t won = 0;
+    const Float centre(0.5f);
+    Float column[kColumns][2];
     FACET_UNROLL
-    for (int s = 0; s < S; ++s) {
-        const SamplePoint p = S == 1 ? sample : samplePoint(S, s);
-        const Float sx(p.x), sy(p.y);
-        Float column[kColumns][2];
+    for (int c = 0; c < kColumns; ++c) lanes.plane.columnTerms(Full::columns(bx + c * Full::kWidth), centre, column[c]);
+    std::uint32_t won = 0;
+    for (int y = by; y < by + kCoverBlock; y += Full::kHeight) {
+        Float row[2];
+        lanes.plane.rowTerms(Full::rows(y), centre, row);
         FACET_UNROLL
-        for (int c = 0; c < kColumns; ++c) lanes.plane.columnTerms(Full::columns(bx + c * Full::kWidth), sx, column[c]);
-        for (int y = by; y < by + kCoverBlock; y += Full::kHeight) {
-            Float row[2];
-            lanes.plane.rowTerms(Full::rows(y), sy, row);
-            decltype(auto) targetRow = sampleRow<S>(target, y, s);
+        for (int c = 0; c < kColumns; ++c) {
+            Float b[3];
+            BarycentricPlane<Float>::combine(column[c], row, b);
+            const Float depth = lanes.centreDepth(b);
             FACET_UNROLL
-            for (int c = 0; c < kColumns; ++c) {
-                Float b[3];
-                BarycentricPlane<Float>::combine(column[c], row, b);
-                won += lanes.depthTestAt(targetRow, bx + c * Full::kWidth, b, Full::all());
+            for (int s = 0; s < S; ++s) {
+                decltype(auto) targetRow = sampleRow<S>(target, y, s);
+                won += lanes.depthTestAt(targetRow, bx + c * Full::kWidth, depth + steps[s], Full::all());
             }
         }
     }
@@ -389,6 +428,11 @@ FACET_WALK_INLINE std::uint32_t walkBlocks(const ScreenTriangle& tri, const Quad
         down[i] = edges.stepY[i] * kCoverBlock;
     }
     const DepthLanes<Full> lanes(tri);
+    typename Full::Float steps[S];
+    const DepthSlope slope(tri);
+    FACET_UNROLL
+    for (int s = 0; s < S; ++s)
+        steps[s] = typename Full::Float(sampleDepthStep(slope, S == 1 ? sample : samplePoint(S, s)));
     std::uint32_t won = 0;
     for (int by = q.firstQy; by <= q.maxY; by += kCoverBlock) {
         I value[3] = {rowValue[0], rowValue[1], rowValue[2]};
@@ -401,7 +445,7 @@ FACET_WALK_INLINE std::uint32_t walkBlocks(const ScreenTriangle& tri, const Quad
             if (cover == BlockCover::Outside || blocks.occluded(bx, by)) continue;
             const int lastX = bx + kCoverBlock - 1, lastY = by + kCoverBlock - 1;
             if (cover == BlockCover::Inside && bx >= q.minX && by >= q.minY && lastX <= q.maxX && lastY <= q.maxY) {
-                won += depthTestInsideBlock<Full, S>(lanes, full, bx, by, sample);
+                won += depthTestInsideBlock<Full, S>(lanes, full, bx, by, steps);
                 blocks.covered(bx, by);
                 continue;
             }

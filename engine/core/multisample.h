@@ -1,9 +1,10 @@
 // Multisampling, written once for every rasterizer of facet: where a pixel's samples lie, and
 // how a pixel's samples resolve to its one colour and depth. Coverage and depth are decided per
 // sample (the coverage walk at a sample point instead of the pixel centre, same fixed point,
-// same fill rule); the fragment is shaded once per pixel and triangle at the pixel centre, as
-// OpenGL does without sample shading; the colours of a pixel's samples are averaged (a box
-// resolve, as glBlitFramebuffer from a multisampled framebuffer).
+// same fill rule; the depth the centre's plus the depth plane's step to the sample,
+// sampleDepthStep in core/coverage_walk.h); the fragment is shaded once per pixel and triangle
+// at the pixel centre, as OpenGL does without sample shading; the colours of a pixel's samples
+// are averaged (a box resolve, as glBlitFramebuffer from a multisampled framebuffer).
 #pragma once
 
 #include "core/names.h"

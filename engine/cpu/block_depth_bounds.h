@@ -9,15 +9,20 @@
 // Skipping must never change a pixel, so the bounds hold for the floats the lanes compute, not
 // only for the exact plane: the plane's depth at a block's corners is taken in double (the
 // depth is affine, so its extremes over the block's sample points lie there), and widened by
-// `margin`, a bound on the rounding of the float evaluation (BarycentricPlane, interpolate).
-// Per sample point the floats are px = (x + sx) - x0 (x + sx is exact: sample offsets are
-// sixteenths), four products t = db * px (and the same in y), b1 = t0 + r0,
-// b2 = t1 + r1, b0 = (1 - b1) - b2, then b0 d0 + b1 d1 + b2 d2, each step rounding by at most
-// u = 2^-24 of its result (Higham, "Accuracy and Stability of Numerical Algorithms", 2.2).
-// With T bounding |t0| + |t1| + |r0| + |r1| over the pixels and |d| <= D, the error in b1 and
-// b2 together is at most 6uT, in b0 at most 8uT + 2u, and the products and sums add
-// 3uD(1 + 2T): under uD(20T + 5) in all (to first order in u), which
-// margin = 2^-19 D (T + 1) = 32uD(T + 1) covers with room for the double evaluation's own.
+// `margin`, a bound on the rounding of the float evaluation (BarycentricPlane, interpolate at the
+// pixel centre, plus sampleDepthStep). At the centre the floats are px = (x + 1/2) - x0 (the
+// sum exact), four products t = db * px (and the same in y), b1 = t0 + r0, b2 = t1 + r1,
+// b0 = (1 - b1) - b2, then b0 d0 + b1 d1 + b2 d2, each step rounding by at most u = 2^-24 of its
+// result (Higham, "Accuracy and Stability of Numerical Algorithms", 2.2). With T bounding
+// |t0| + |t1| + |r0| + |r1| over the centres and |d| <= D, the error in b1 and b2 together is
+// at most 6uT, in b0 at most 8uT + 2u, and the products and sums add 3uD(1 + 2T): under
+// uD(20T + 5) (to first order in u). The step, with G = |db1x| + |db2x| + |db1y| + |db2y|:
+// d1 - d0 and d2 - d0 (at most 2D), the gradients dz/dx and dz/dy (each off by at most 6uD of
+// its part of G), times offsets of at most 1/2 (exact), and their sum: under 5uDG, and adding
+// it to the centre's depth (at most D + DG) uD(1 + G). Taking T over the sample points, whose
+// centres are at most 1/2 away, adds at most G/2 to it: uD(20T + 16G + 6) in all, which
+// margin = 2^-19 D (T + G + 1) = 32uD(T + G + 1) covers with room for the double evaluation's
+// own.
 #pragma once
 
 #include "core/coverage_walk.h"
@@ -66,8 +71,9 @@ public:
         const double px = std::max(std::abs(q.minX + sxLo_ - x0_), std::abs(q.maxX + sxHi - x0_));
         const double py = std::max(std::abs(q.minY + syLo_ - y0_), std::abs(q.maxY + syHi - y0_));
         const double terms = (std::abs(db1x_) + std::abs(db2x_)) * px + (std::abs(db1y_) + std::abs(db2y_)) * py;
+        const double gradient = std::abs(db1x_) + std::abs(db2x_) + std::abs(db1y_) + std::abs(db2y_);
         const double depths = std::max({std::abs(d0_), std::abs(double(tri.v[1].depth)), std::abs(double(tri.v[2].depth))});
-        margin_ = std::ldexp(depths * (terms + 1.0), -19) + std::ldexp(1.0, -40);
+        margin_ = std::ldexp(depths * (terms + gradient + 1.0), -19) + std::ldexp(1.0, -40);
     }
 
     // Whether every pixel of block (bx, by) fails the depth test: the triangle's depth there is

@@ -544,12 +544,13 @@ struct ForwardTileTarget {
     return extentX < kSmallTriangleExtent && extentY < kSmallTriangleExtent;
 }
 
-// One walk of `tri` over the range in lanes L, into the tile's buffers.
+// One walk of `tri` over the range in lanes L, into the tile's buffers, at the pixel centres
+// (whose sampleDepthStep, -0, the compiler then drops).
 template <class L, bool Bounds>
 [[gnu::noinline]] std::size_t walkTile(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q,
-                                       const TileBuffers& buffers, const SamplePoint& sample) {
+                                       const TileBuffers& buffers) {
     TileVisibility<L> target{buffers, id};
-    return walkCoverage<L, Bounds>(tri, q, target, sample);
+    return walkCoverage<L, Bounds>(tri, q, target);
 }
 
 // The same at S samples per pixel, each into its own plane.
@@ -594,7 +595,7 @@ std::size_t walkTileAt(const ScreenTriangle& tri, std::uint32_t id, const QuadRa
         case 2: return walkTileSamples<L, Bounds, 2>(tri, id, q, buffers);
         case 4: return walkTileSamples<L, Bounds, 4>(tri, id, q, buffers);
         case 8: return walkTileSamples<L, Bounds, 8>(tri, id, q, buffers);
-        default: return walkTile<L, Bounds>(tri, id, q, buffers, pixelCentreSample());
+        default: return walkTile<L, Bounds>(tri, id, q, buffers);
         }
     }
 }

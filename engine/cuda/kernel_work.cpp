@@ -188,15 +188,15 @@ double sideRecordBytes(const FrameFacts& f) {
 // Per (warp, entry) where a lane meets the bounds, the walk: EdgeStepper (three 64-bit edge
 // functions, biases and steps, 54), the lanes' spread 18, steps 12, the cover test 32, bounds
 // masks 12, the unused step 24, pixel places 10, about 160 integer operations; and the FP32
-// part (lane places 4, barycentrics 48, depth 20, depth test 12, 84). DRAM: each tile's entry
-// and triangle once (4 + 200 B, and its 60 B side record where the mesh keeps them), each
-// pixel's colour and depth once (8 B).
+// part (lane places 4, barycentrics 48, depth 20 and its sample's step 4, depth test 12, 88).
+// DRAM: each tile's entry and triangle once (4 + 200 B, and its 60 B side record where the mesh
+// keeps them), each pixel's colour and depth once (8 B).
 constexpr double kCullSlotInt = 10;
 constexpr double kCullChunkInt = 40;
 constexpr double kWarpInt = 20;
 constexpr double kListInt = 12;
 constexpr double kWalkInt = 160;
-constexpr double kWalkFp32 = 84;
+constexpr double kWalkFp32 = 88;
 constexpr double kTileEntryBytes = 4 + double(sizeof(ScreenTriangle));
 constexpr double kPixelBytes = 8;
 // Shading, per shaded pixel: barycentrics 12 and packing 16; with a texture, 1/w 5, uv 10 + two
