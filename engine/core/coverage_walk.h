@@ -368,14 +368,13 @@ FACET_WALK_INLINE std::uint32_t depthTestInsideBlock(const DepthLanes<Full>& lan
                                                      const typename Full::Float (&steps)[S]) {
     using Float = typename Full::Float;
     constexpr int kColumns = kCoverBlock / Full::kWidth;
-    const Float centre(0.5f);
     Float column[kColumns][2];
     FACET_UNROLL
-    for (int c = 0; c < kColumns; ++c) lanes.plane.columnTerms(Full::columns(bx + c * Full::kWidth), centre, column[c]);
+    for (int c = 0; c < kColumns; ++c) lanes.plane.columnTerms(Full::columns(bx + c * Full::kWidth), column[c]);
     std::uint32_t won = 0;
     for (int y = by; y < by + kCoverBlock; y += Full::kHeight) {
         Float row[2];
-        lanes.plane.rowTerms(Full::rows(y), centre, row);
+        lanes.plane.rowTerms(Full::rows(y), row);
         FACET_UNROLL
         for (int c = 0; c < kColumns; ++c) {
             Float b[3];

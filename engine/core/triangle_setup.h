@@ -150,26 +150,22 @@ struct BarycentricPlane {
     // At the centres of pixels (x, y), given as floats: px = (x + 0.5) - v0.x,
     // b1 = db1.x px + db1.y py, b0 = (1 - b1) - b2. They extrapolate outside the triangle, for
     // the helper pixels of a 2x2 quad.
-    FACET_HD void at(F x, F y, F b[3]) const { atPoint(x, y, F(0.5f), F(0.5f), b); }
-
-    // The same at points (x + sx, y + sy): a sample point sx, sy within the pixels (0.5 for
-    // the centre, the same operations).
-    FACET_HD void atPoint(F x, F y, F sx, F sy, F b[3]) const {
+    FACET_HD void at(F x, F y, F b[3]) const {
         F column[2], row[2];
-        columnTerms(x, sx, column);
-        rowTerms(y, sy, row);
+        columnTerms(x, column);
+        rowTerms(y, row);
         combine(column, row, b);
     }
 
-    // atPoint in three steps, for a walk that reuses the terms of a column or a row: the
-    // products that depend on x alone, those on y alone, and their sums.
-    FACET_HD void columnTerms(F x, F sx, F t[2]) const {
-        const F px = x + sx - x0;
+    // `at` in three steps, for a walk that reuses the terms of a column or a row: the products
+    // that depend on x alone, those on y alone, and their sums.
+    FACET_HD void columnTerms(F x, F t[2]) const {
+        const F px = x + F(0.5f) - x0;
         t[0] = db1x * px;
         t[1] = db2x * px;
     }
-    FACET_HD void rowTerms(F y, F sy, F t[2]) const {
-        const F py = y + sy - y0;
+    FACET_HD void rowTerms(F y, F t[2]) const {
+        const F py = y + F(0.5f) - y0;
         t[0] = db1y * py;
         t[1] = db2y * py;
     }
