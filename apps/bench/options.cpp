@@ -32,6 +32,10 @@ writes bench.csv and bench.json (plot them with scripts/plot_bench.py).
   --threads N        CPU threads at most (default: one per hardware thread)
   --device N         CUDA device (default: FACET_DEVICE, else 0)
   --msaa N           samples per pixel of the raster frames: 1 (default), 2, 4 or 8
+  --msaa-cost N      what N samples per pixel (2, 4 or 8) cost: each path's frames are taken
+                     in pairs, one at 1 sample and one at N, alternating, so that the machine's
+                     load falls on both alike; rows show the N-sample frames and the median of
+                     the pairs' ratios (N-sample frame / 1-sample frame)
   --out DIR          write DIR/bench.csv and DIR/bench.json
   --gpu-model LIST   also estimate each raster case's frame of the CUDA kernels on these GPUs
                      (comma-separated names; 'list' lists them with their figures): the kernels
@@ -109,6 +113,9 @@ Options parseArguments(int argc, char** argv) {
             parseGpuModels(args.value(), o);
         } else if (arg == "--msaa") {
             o.msaa = parseSampleCount(arg, args.value());
+        } else if (arg == "--msaa-cost") {
+            o.msaaCost = parseSampleCount(arg, args.value());
+            if (o.msaaCost == 1) throw UsageError("--msaa-cost compares N samples per pixel with 1: N is 2, 4 or 8, got 1");
         } else if (arg == "--out") {
             o.out = args.value();
             if (o.out->empty()) throw UsageError("--out expects a directory, got ''");
@@ -120,6 +127,10 @@ Options parseArguments(int argc, char** argv) {
     // The cost model counts the one-sample raster kernel's work only.
     if (!o.gpuModels.empty() && o.msaa > 1)
         throw UsageError("--gpu-model estimates frames of one sample per pixel: use it without --msaa");
+    if (o.msaaCost > 0 && o.msaa > 1)
+        throw UsageError("--msaa-cost sets the frames' samples per pixel itself (1 and N): use it without --msaa");
+    if (!o.gpuModels.empty() && o.msaaCost > 0)
+        throw UsageError("--gpu-model estimates frames of one sample per pixel: use it without --msaa-cost");
     return o;
 }
 

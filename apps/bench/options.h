@@ -14,7 +14,8 @@ struct Options {
     std::optional<int> frames;
     int threads = 0; // 0: one per hardware thread
     int device = -1; // CUDA device; -1: FACET_DEVICE, else 0
-    int msaa = 1;    // samples per pixel of the raster section's frames
+    int msaa = 1;     // samples per pixel of the raster section's frames
+    int msaaCost = 0; // --msaa-cost: N-sample frames paired with 1-sample ones (0: not asked)
     std::optional<std::string> out;
     std::vector<std::string> scenes;    // --scenes: only these raster scenes (empty: the plan's)
     std::vector<std::string> gpuModels; // --gpu-model: GPUs to estimate the CUDA kernels' frame on

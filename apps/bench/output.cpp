@@ -53,12 +53,17 @@ std::optional<double> timed(const Record& r, double Timing::*field) {
     return r.present ? std::optional<double>(r.time.*field) : std::nullopt;
 }
 
+// A raster record's samples per pixel; a vertex record has none.
+std::string samplesText(const Record& r, bool json) {
+    return r.samples > 0 ? std::to_string(r.samples) : json ? "null" : "";
+}
+
 const char* boolText(bool b) { return b ? "true" : "false"; }
 
 void writeCsv(const std::string& path, const std::vector<Record>& records) {
     std::ostringstream csv;
     csv << "section,case,path,label,n,item,width,height,status,median_ms,spread_low_ms,spread_high_ms,spread_kind,"
-           "runs,ns_per_item,items_per_s,pixels_per_s,ratio_to_gl,note\n";
+           "runs,ns_per_item,items_per_s,pixels_per_s,ratio_to_gl,samples,msaa_cost,note\n";
     for (const Record& r : records)
         csv << r.section << "," << csvField(r.caseName) << "," << r.path << "," << csvField(r.label) << "," << r.n << ","
             << (r.item.empty() ? "vertex" : r.item) << "," << r.width << "," << r.height << ","
@@ -66,7 +71,8 @@ void writeCsv(const std::string& path, const std::vector<Record>& records) {
             << numberText(timed(r, &Timing::lowMs), false) << "," << numberText(timed(r, &Timing::highMs), false)
             << ",min-max," << (r.present ? r.time.runs : 0) << "," << numberText(r.nsPerItem, false) << ","
             << numberText(r.itemsPerS, false) << "," << numberText(r.pixelsPerS, false) << ","
-            << numberText(r.ratioToGl, false) << "," << csvField(r.note) << "\n";
+            << numberText(r.ratioToGl, false) << "," << samplesText(r, false) << "," << numberText(r.msaaCost, false) << ","
+            << csvField(r.note) << "\n";
     writeFileAtomically(path, csv.str(), "the bench results");
 }
 
@@ -81,7 +87,8 @@ void writeJsonRecord(std::ostream& json, const Record& r) {
          << ", \"ns_per_item\": " << numberText(r.nsPerItem, true)
          << ", \"items_per_s\": " << numberText(r.itemsPerS, true)
          << ", \"pixels_per_s\": " << numberText(r.pixelsPerS, true)
-         << ", \"ratio_to_gl\": " << numberText(r.ratioToGl, true) << ", \"note\": " << jsonEscape(r.note) << "}";
+         << ", \"ratio_to_gl\": " << numberText(r.ratioToGl, true) << ", \"samples\": " << samplesText(r, true)
+         << ", \"msaa_cost\": " << numberText(r.msaaCost, true) << ", \"note\": " << jsonEscape(r.note) << "}";
 }
 
 void writeJson(const std::string& path, const Machine& m, const Options& o, const std::vector<Record>& records) {
@@ -130,10 +137,28 @@ void printVertexTable(const std::vector<Record>& records) {
         if (r.section == "vertex" && r.caseName == "break_even") std::cout << "break-even: " << r.note << "\n";
 }
 
+// The samples per pixel of the raster records paired by --msaa-cost; 0 without.
+int pairedSamples(const std::vector<Record>& records) {
+    for (const Record& r : records)
+        if (r.section == "raster" && r.msaaCost) return r.samples;
+    return 0;
+}
+
+// A measured raster row's last columns: its ratio to OpenGL's and, paired, its cost.
+std::string ratioColumns(const Record& r, bool paired) {
+    const std::string gl = r.ratioToGl ? formatNumber(*r.ratioToGl, "%.2f") : "-";
+    if (!paired) return gl;
+    return pad(gl, 7) + (r.msaaCost ? formatNumber(*r.msaaCost, "%.3f") : "-");
+}
+
 void printRasterTable(const std::vector<Record>& records) {
-    std::cout << "\nRaster, whole frames (median; spread min - max; vs GL = frame time / OpenGL's)\n"
+    const int paired = pairedSamples(records);
+    const std::string cost = paired ? std::to_string(paired) + "x/1x" : std::string();
+    std::cout << "\nRaster, whole frames (median; spread min - max; vs GL = frame time / OpenGL's"
+              << (paired ? "; " + cost + " = median of the pairs' frame time ratios" : std::string()) << ")\n"
               << pad("scene", 15) << pad("triangles", 10) << pad("size", 10) << pad("path", 22) << pad("median", 10)
-              << pad("spread", 21) << pad("Mtri/s", 9) << pad("Mpix/s", 9) << "vs GL\n";
+              << pad("spread", 21) << pad("Mtri/s", 9) << pad("Mpix/s", 9) << (paired ? pad("vs GL", 7) + cost : "vs GL")
+              << "\n";
     for (const Record& r : records) {
         if (r.section != "raster") continue;
         std::cout << pad(r.caseName, 15) << pad(std::to_string(r.n), 10)
@@ -142,7 +167,7 @@ void printRasterTable(const std::vector<Record>& records) {
             std::cout << pad(formatMs(r.time.medianMs), 10) << pad(spreadText(r.time), 21)
                       << pad(formatNumber(r.itemsPerS.value_or(0.0) * 1e-6), 9)
                       << pad(formatNumber(r.pixelsPerS.value_or(0.0) * 1e-6), 9)
-                      << (r.ratioToGl ? formatNumber(*r.ratioToGl, "%.2f") : std::string("-")) << "\n";
+                      << ratioColumns(r, paired != 0) << "\n";
         else
             std::cout << "absent: " << r.note << "\n";
     }

@@ -44,7 +44,6 @@ struct RasterPaths::Impl {
     std::string gpuWhy, glWhy;
     std::string uploadWhy; // why the scene could not be made resident on the GPU
     const Model* scene = nullptr;
-    RenderSettings settings;
 
     Renderer& renderer(const RasterPath& path) {
         if (path.kind == RasterPathKind::Gpu) return *gpu;
@@ -55,8 +54,7 @@ struct RasterPaths::Impl {
     }
 };
 
-RasterPaths::RasterPaths(int maxThreads, int gpuDevice, int msaa) : impl_(std::make_unique<Impl>()) {
-    impl_->settings.msaa = msaa;
+RasterPaths::RasterPaths(int maxThreads, int gpuDevice) : impl_(std::make_unique<Impl>()) {
     std::string unused;
     for (int t = 1; t <= maxThreads; ++t) impl_->cpus.push_back(tryMake(Backend::Cpu, t, -1, unused));
     impl_->gpu = tryMake(Backend::Gpu, 0, gpuDevice, impl_->gpuWhy);
@@ -104,12 +102,15 @@ std::string RasterPaths::howMeasured(const RasterPath& path) const {
     return {};
 }
 
-FrameSample RasterPaths::renderFrame(const RasterPath& path, const ViewParams& view, const FrameView& target) {
+FrameSample RasterPaths::renderFrame(const RasterPath& path, const ViewParams& view, const FrameView& target,
+                                     int msaa) {
     Impl& im = *impl_;
     if (!im.scene) throw Error("facet-bench: a frame asked for before its scene");
     if (const std::string why = whyAbsent(path); !why.empty())
         throw Error("facet-bench: a frame asked of an absent path: " + why);
-    const FrameStats stats = im.renderer(path).render(view, im.settings, target);
+    RenderSettings settings; // the defaults
+    settings.msaa = msaa;
+    const FrameStats stats = im.renderer(path).render(view, settings, target);
     FrameSample sample;
     sample.frameMs = stats.frameMs;
     if (path.kind != RasterPathKind::OpenGl) sample.stages = StageTimes{stats.vertexMs, stats.triangleMs, stats.rasterMs};

@@ -45,8 +45,7 @@ public:
     // Makes the CPU renderers of 1..maxThreads threads, the GPU's (on CUDA device gpuDevice, -1
     // for FACET_DEVICE or 0) and OpenGL's renderers; a
     // renderer that cannot be made leaves its path absent, with the reason.
-    // Frames have `msaa` samples per pixel.
-    RasterPaths(int maxThreads, int gpuDevice, int msaa = 1);
+    RasterPaths(int maxThreads, int gpuDevice);
     ~RasterPaths();
     RasterPaths(const RasterPaths&) = delete;
     RasterPaths& operator=(const RasterPaths&) = delete;
@@ -64,8 +63,9 @@ public:
     std::string howMeasured(const RasterPath& path) const;
 
     // One frame of the scene seen through `view` into `target` (its size is the frame's), on
-    // `path`, with the default settings (and the sample count). Throws what the renderer throws.
-    FrameSample renderFrame(const RasterPath& path, const ViewParams& view, const FrameView& target);
+    // `path`, with the default settings but `msaa` samples per pixel. Throws what the renderer
+    // throws.
+    FrameSample renderFrame(const RasterPath& path, const ViewParams& view, const FrameView& target, int msaa);
 
 private:
     struct Impl;

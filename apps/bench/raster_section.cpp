@@ -28,6 +28,8 @@ struct RasterPlan {
     std::vector<Size> sizes;
     int warmup = 2;
     int frames = 10;
+    int msaa = 1;        // samples per pixel of the measured frames
+    bool paired = false; // --msaa-cost: each measured frame follows one of 1 sample per pixel
 };
 
 // The full run's scenes.
@@ -69,6 +71,8 @@ RasterPlan rasterPlan(const Options& o) {
     }
     if (o.frames) plan.frames = *o.frames;
     if (!o.scenes.empty()) plan.scenes = chosenScenes(o.scenes);
+    plan.msaa = o.msaaCost > 0 ? o.msaaCost : o.msaa;
+    plan.paired = o.msaaCost > 0;
     return plan;
 }
 
@@ -100,37 +104,64 @@ std::string pathLabel(const RasterPath& path) {
     return {};
 }
 
-Record rasterRecord(Record r, Size size) {
+Record rasterRecord(Record r, Size size, int samples) {
     r.width = size.width;
     r.height = size.height;
     r.item = "triangle";
+    r.samples = samples;
     if (r.present && r.time.medianMs > 0.0)
         r.pixelsPerS = double(size.width) * double(size.height) / (r.time.medianMs * 1e-3);
     return r;
 }
 
-// The frames of one path, after the warm-up, each timed whole.
-Timing timeFrames(const FrameCase& c, RasterPaths& paths, const RasterPath& path) {
-    for (int i = 0; i < c.plan.warmup; ++i) paths.renderFrame(path, c.view, c.target);
-    std::vector<double> ms;
-    for (int i = 0; i < c.plan.frames; ++i) ms.push_back(paths.renderFrame(path, c.view, c.target).frameMs);
-    return summarise(ms);
+// A path's measured frames, and with the plan paired, the 1-sample frames before them and
+// the median of each pair's ratio.
+struct PathFrames {
+    Timing frames, single;
+    std::optional<double> cost;
+};
+
+// The frames of one path, after the warm-up, each timed whole. Paired, a 1-sample frame goes
+// before each: a pair is taken within a few frames' time, so a change in the machine's load
+// (2 cores, shared) falls on both its frames alike, where two runs one after the other can
+// differ by half.
+PathFrames timeFrames(const FrameCase& c, RasterPaths& paths, const RasterPath& path) {
+    const RasterPlan& plan = c.plan;
+    const auto frameMs = [&](int msaa) { return paths.renderFrame(path, c.view, c.target, msaa).frameMs; };
+    for (int i = 0; i < plan.warmup; ++i) {
+        if (plan.paired) frameMs(1);
+        frameMs(plan.msaa);
+    }
+    std::vector<double> ms, single, ratios;
+    for (int i = 0; i < plan.frames; ++i) {
+        if (plan.paired) single.push_back(frameMs(1));
+        ms.push_back(frameMs(plan.msaa));
+        if (plan.paired && single.back() > 0.0) ratios.push_back(ms.back() / single.back());
+    }
+    PathFrames f{summarise(ms), summarise(single), std::nullopt};
+    if (!ratios.empty()) f.cost = median(ratios);
+    return f;
 }
 
 // A path's record of one case: measured, or absent with the reason. A failing CPU frame is
 // not a path that cannot run here but a fault, so it stops the bench.
 Record measurePath(const FrameCase& c, RasterPaths& paths, const RasterPath& path) {
     const std::string id = pathId(path), label = pathLabel(path);
+    const int samples = c.plan.msaa;
     if (const std::string why = paths.whyAbsent(path); !why.empty())
-        return rasterRecord(absent("raster", c.scene, id, label, c.triangles, why), c.size);
+        return rasterRecord(absent("raster", c.scene, id, label, c.triangles, why), c.size, samples);
     std::string note = std::to_string(c.plan.frames) + " frames after " + std::to_string(c.plan.warmup) + " warm-up";
     if (const std::string how = paths.howMeasured(path); !how.empty()) note += ", " + how;
     try {
-        return rasterRecord(measured("raster", c.scene, id, label, c.triangles, timeFrames(c, paths, path), note),
-                            c.size);
+        const PathFrames f = timeFrames(c, paths, path);
+        if (c.plan.paired)
+            note += ", each after a frame of 1 sample per pixel (their median " + formatMs(f.single.medianMs) + ")";
+        Record r = rasterRecord(measured("raster", c.scene, id, label, c.triangles, f.frames, note), c.size, samples);
+        r.msaaCost = f.cost;
+        return r;
     } catch (const std::exception& e) {
         if (path.kind == RasterPathKind::Cpu) throw;
-        return rasterRecord(absent("raster", c.scene, id, label, c.triangles, e.what()), c.size);
+        return rasterRecord(absent("raster", c.scene, id, label, c.triangles, e.what()), c.size, samples);
     }
 }
 
@@ -153,9 +184,10 @@ void runRasterSection(const Options& o, const Machine& machine, std::vector<Reco
                       GpuEstimator* estimator) {
     const RasterPlan plan = rasterPlan(o);
     std::cout << "raster: whole frames, " << plan.warmup << " warm-up + " << plan.frames << " measured each"
-              << (o.msaa > 1 ? ", " + std::to_string(o.msaa) + " samples per pixel" : std::string()) << "\n"
+              << (plan.msaa > 1 ? ", " + std::to_string(plan.msaa) + " samples per pixel" : std::string())
+              << (plan.paired ? ", each after one of 1 sample per pixel" : "") << "\n"
               << std::flush;
-    RasterPaths paths(o.threads > 0 ? o.threads : machine.hardwareThreads, machine.gpuDevice, o.msaa);
+    RasterPaths paths(o.threads > 0 ? o.threads : machine.hardwareThreads, machine.gpuDevice);
     for (const SceneSpec& spec : plan.scenes) {
         if (cli::stopSignal()) return; // no scene is made and loaded after the signal
         std::cout << "  scene " << spec.name << "\n" << std::flush;

@@ -1,6 +1,7 @@
 #include "bench/records.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 
 namespace facet::bench {
@@ -19,11 +20,18 @@ Record named(std::string section, std::string caseName, std::string path, std::s
 
 } // namespace
 
+double median(std::vector<double> values) {
+    if (values.empty()) return 0.0;
+    const auto middle = values.begin() + std::ptrdiff_t(values.size() / 2);
+    std::nth_element(values.begin(), middle, values.end());
+    return *middle;
+}
+
 Timing summarise(std::vector<double> ms) {
     std::sort(ms.begin(), ms.end());
     Timing t;
     if (ms.empty()) return t;
-    t.medianMs = ms[ms.size() / 2];
+    t.medianMs = median(ms);
     t.lowMs = ms.front();
     t.highMs = ms.back();
     t.runs = static_cast<int>(ms.size());

@@ -17,6 +17,9 @@ struct Timing {
 
 Timing summarise(std::vector<double> ms);
 
+// The middle value (the upper middle one of an even count), as summarise's median; 0 of none.
+double median(std::vector<double> values);
+
 double msSince(std::chrono::steady_clock::time_point t0);
 
 // One row of the table, one record of bench.csv and bench.json.
@@ -31,7 +34,9 @@ struct Record {
     std::string note; // why absent; otherwise how it was measured
     Timing time;
     std::string item; // vertex | triangle
+    int samples = 0;  // raster: samples per pixel of the frames
     std::optional<double> nsPerItem, itemsPerS, pixelsPerS, ratioToGl;
+    std::optional<double> msaaCost; // --msaa-cost: the median of the pairs' ratios (N samples / 1)
 };
 
 // A measured record, with the per-item rates its time gives.
