@@ -114,8 +114,10 @@ Options parseArguments(int argc, char** argv) {
         } else if (arg == "--msaa") {
             o.msaa = parseSampleCount(arg, args.value());
         } else if (arg == "--msaa-cost") {
-            o.msaaCost = parseSampleCount(arg, args.value());
-            if (o.msaaCost == 1) throw UsageError("--msaa-cost compares N samples per pixel with 1: N is 2, 4 or 8, got 1");
+            const std::string text = args.value();
+            o.msaaCost = static_cast<int>(parseInteger(arg, text, -1000000, 1000000)); // refused below, by name
+            if (o.msaaCost != 2 && o.msaaCost != 4 && o.msaaCost != 8)
+                throw UsageError("--msaa-cost compares N samples per pixel with 1: N is 2, 4 or 8, got " + text);
         } else if (arg == "--out") {
             o.out = args.value();
             if (o.out->empty()) throw UsageError("--out expects a directory, got ''");
