@@ -2,6 +2,7 @@
 
 #include "cli.h"
 #include "core/error.h"
+#include "core/multisample.h"
 
 #if defined(FACET_HAVE_KERNELS_HOST)
 #include "cuda/gpu_model.h"
@@ -115,8 +116,8 @@ Options parseArguments(int argc, char** argv) {
             o.msaa = parseSampleCount(arg, args.value());
         } else if (arg == "--msaa-cost") {
             const std::string text = args.value();
-            o.msaaCost = static_cast<int>(parseInteger(arg, text, -1000000, 1000000)); // refused below, by name
-            if (o.msaaCost != 2 && o.msaaCost != 4 && o.msaaCost != 8)
+            o.msaaCost = static_cast<int>(parseInteger(arg, text, -1000000, 1000000)); // any whole number: refused by name
+            if (o.msaaCost == 1 || !validSampleCount(o.msaaCost))
                 throw UsageError("--msaa-cost compares N samples per pixel with 1: N is 2, 4 or 8, got " + text);
         } else if (arg == "--out") {
             o.out = args.value();
