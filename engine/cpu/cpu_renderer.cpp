@@ -82,7 +82,7 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     t0 = Clock::now();
     stats.fragmentsShaded =
         rasterStage(RasterContext{settings, viewForward(view), target, grid.quadRowOffset, keepsSideRecords(input.mesh),
-                                  chosenIsa() == Isa::Avx512},
+                                  samplePairWalkChosen()},
                     grid, chunkCount);
     if (viewFinishesFrame(settings.view)) { // the debug views of the whole frame, a row at a time
         const ViewFinish finish = makeViewFinish(settings.view, target, view, tileWork_.data());

@@ -24,4 +24,9 @@ Isa chosenIsa() {
     return *isa;
 }
 
+bool samplePairWalkChosen() {
+    const char* requested = std::getenv("FACET_ISA");
+    return requested && *requested && chosenIsa() == Isa::Avx512;
+}
+
 } // namespace facet

@@ -29,7 +29,7 @@ struct RasterContext {
     const FrameView& target;
     int quadRowOffset; // 1 for an odd target height: quads pair rows counting from the bottom
     bool vertexColors = false; // the mesh has vertex colours or tangents: shadeTile's `colors` (side records) are given
-    bool avx512 = false;       // the multisampled walk may take AVX-512 (chosenIsa(), cpu/isa.h)
+    bool avx512 = false;       // the multisampled walk takes AVX-512's pairs (samplePairWalkChosen(), cpu/isa.h)
 };
 
 // A tile's own buffers, kTileSize rows of kTileBufferStride elements, element 0 at pixel
