@@ -20,6 +20,7 @@
 #include "core/triangle_setup.h"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace facet {
 
@@ -38,10 +39,12 @@ FACET_HD auto edgesCoverAbove(const I (&e)[3], const I (&threshold)[3]) {
 }
 
 // ... and a depth within [0, 1] (beyond the far plane nothing is drawn) and nearer than the
-// stored one.
+// stored one. Every depth buffer starts at 1 and takes only depths that pass, so a stored depth
+// is never above 1, and depth < stored is the far plane's test as well (depth <= 1 follows from
+// it): the lanes test two things, not three. (tests/raster_reference.h keeps all three.)
 template <class F>
 FACET_HD auto depthPasses(F depth, F stored) {
-    return (depth >= F(0.0f)) & (depth <= F(1.0f)) & (depth < stored);
+    return (depth >= F(0.0f)) & (depth < stored);
 }
 
 // The three edge values of edgeValues() at pixel (x, y), bias included, and their steps per
@@ -124,6 +127,19 @@ FACET_HD float sampleDepthStep(const ScreenTriangle& t, const SamplePoint& p) {
     return sampleDepthStep(DepthSlope(t), p);
 }
 
+// How a walk counts the lanes that pass its depth tests: a running sum of L::count(), or, where
+// the lanes give one, L::Tally, which may keep the count in lanes and sum them once at the end
+// (a vector's subtract a test, where count() costs a movemask, a popcount and an add).
+template <class L, class = void>
+struct WalkTally {
+    std::uint32_t n = 0;
+    FACET_HD void add(typename L::Mask passed) { n += L::count(passed); }
+    FACET_HD std::uint32_t total() const { return n; }
+};
+
+template <class L>
+struct WalkTally<L, std::void_t<typename L::Tally>> : L::Tally {};
+
 // What a depth test keeps of a triangle in lanes, read once (the target's stores could alias
 // the triangle): the barycentric plane and the vertex depths.
 template <class L>
@@ -148,24 +164,25 @@ struct DepthLanes {
 
     // The depth test of the block at (qx, y)'s `covered` lanes, at the sample point whose
     // sampleDepthStep is `step`, against `row`'s stored depths; writes the lanes that pass and
-    // returns how many.
+    // adds them to `won`.
     template <class Row>
-    FACET_WALK_INLINE std::uint32_t depthTest(Row& row, int qx, const Float& y, const Float& step,
-                                              typename L::Mask covered) const {
+    FACET_WALK_INLINE void depthTest(Row& row, int qx, const Float& y, const Float& step, typename L::Mask covered,
+                                     WalkTally<L>& won) const {
         if constexpr (L::kSkipEmpty)
-            if (L::none(covered)) return 0;
-        return depthTestAt(row, qx, centreDepth(qx, y) + step, covered);
+            if (L::none(covered)) return;
+        depthTestAt(row, qx, centreDepth(qx, y) + step, covered, won);
     }
 
     // The same with the lanes' depths given.
     template <class Row>
-    FACET_WALK_INLINE std::uint32_t depthTestAt(Row& row, int qx, const Float& depth, typename L::Mask covered) const {
+    FACET_WALK_INLINE void depthTestAt(Row& row, int qx, const Float& depth, typename L::Mask covered,
+                                       WalkTally<L>& won) const {
         const Float stored = row.depthAt(qx);
         const typename L::Mask keep = covered & L::mask(depthPasses(depth, stored));
         if constexpr (L::kSkipEmpty)
-            if (L::none(keep)) return 0;
+            if (L::none(keep)) return;
         row.write(qx, keep, depth, stored);
-        return L::count(keep);
+        won.add(keep);
     }
 };
 
@@ -212,7 +229,7 @@ FACET_WALK_INLINE std::uint32_t walkCoverage(const ScreenTriangle& tri, const Qu
     const TriangleLanes<L> lanes(tri, EdgeStepper<typename L::EdgeScalar>(tri, q.firstQx, q.firstQy, sample));
     Edge rowStart[3] = {lanes.rowStart[0], lanes.rowStart[1], lanes.rowStart[2]};
     const Float step(sampleDepthStep(tri, sample));
-    std::uint32_t won = 0;
+    WalkTally<L> won;
     for (int qy = q.firstQy; qy <= q.maxY; qy += 2) {
         Edge at[3] = {rowStart[0], rowStart[1], rowStart[2]};
         FACET_UNROLL
@@ -224,10 +241,10 @@ FACET_WALK_INLINE std::uint32_t walkCoverage(const ScreenTriangle& tri, const Qu
             if constexpr (Bounds) covered = covered & L::rowsIn(qy, q) & L::columnsIn(qx, q);
             FACET_UNROLL
             for (int i = 0; i < 3; ++i) at[i] = at[i] + lanes.right[i];
-            won += lanes.depthTest(row, qx, y, step, covered);
+            lanes.depthTest(row, qx, y, step, covered, won);
         }
     }
-    return won;
+    return won.total();
 }
 
 // A lane set's values, one per sample it holds: L::kSamples samples side by side (most lane
@@ -283,7 +300,7 @@ FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const Qua
         FACET_UNROLL
         for (int i = 0; i < 3; ++i) threshold[g][i] = bySample<L, Edge>(negated[i]);
     }
-    std::uint32_t won = 0;
+    WalkTally<L> won;
     for (int qy = q.firstQy; qy <= q.maxY; qy += 2) {
         Edge at[3] = {rowStart[0], rowStart[1], rowStart[2]};
         FACET_UNROLL
@@ -317,11 +334,11 @@ FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const Qua
             for (int g = 0; g < G; ++g) {
                 if (L::kSkipEmpty && G >= 4 && L::none(covered[g])) continue;
                 decltype(auto) sampleRow = row.sample(g * P);
-                won += lanes.depthTestAt(sampleRow, qx, centre + step[g], covered[g]);
+                lanes.depthTestAt(sampleRow, qx, centre + step[g], covered[g], won);
             }
         }
     }
-    return won;
+    return won.total();
 }
 
 // Large triangles are walked in blocks of kCoverBlock x kCoverBlock pixels (whole quads),
@@ -375,7 +392,7 @@ FACET_WALK_INLINE std::uint32_t depthTestInsideBlock(const DepthLanes<Full>& lan
     Float column[kColumns][2];
     FACET_UNROLL
     for (int c = 0; c < kColumns; ++c) lanes.plane.columnTerms(Full::columns(bx + c * Full::kWidth), column[c]);
-    std::uint32_t won = 0;
+    WalkTally<Full> won;
     for (int y = by; y < by + kCoverBlock; y += Full::kHeight) {
         Float row[2];
         lanes.plane.rowTerms(Full::rows(y), row);
@@ -387,11 +404,11 @@ FACET_WALK_INLINE std::uint32_t depthTestInsideBlock(const DepthLanes<Full>& lan
             FACET_UNROLL
             for (int s = 0; s < S; ++s) {
                 decltype(auto) targetRow = sampleRow<S>(target, y, s);
-                won += lanes.depthTestAt(targetRow, bx + c * Full::kWidth, depth + steps[s], Full::all());
+                lanes.depthTestAt(targetRow, bx + c * Full::kWidth, depth + steps[s], Full::all(), won);
             }
         }
     }
-    return won;
+    return won.total();
 }
 
 // walkBlocks' block filter that skips no block. Another (cpu/block_depth_bounds.h) may skip

@@ -112,6 +112,9 @@ inline void resolve8(std::uint32_t* color, const std::uint32_t* counts, int laye
     __m256i lo = _mm256_setzero_si256(), hi = lo, covered = lo;
     for (int plane = 0; plane < layers; ++plane) {
         const __m256i n = _mm256_and_si256(_mm256_srli_epi32(c, 4 * plane), nibble);
+        // A pixel with layer L has every layer below it: past a plane none of the eight pixels
+        // has, none has another (the tile's `layers` are the most of any of its pixels).
+        if (plane > 0 && _mm256_testz_si256(n, n)) break;
         covered = _mm256_add_epi32(covered, n);
         const __m256i rgba = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(color + std::size_t(plane) * kPlane));
         lo = _mm256_add_epi16(lo, _mm256_mullo_epi16(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(rgba)), channelWeights(n, false)));

@@ -117,6 +117,16 @@ struct SmallBlock {
     static Mask all() { return {_mm256_castsi256_ps(_mm256_set1_epi32(-1))}; }
     static bool none(Mask m) { return _mm256_movemask_ps(m.v) == 0; }
     static std::uint32_t count(Mask m) { return std::uint32_t(__builtin_popcount(unsigned(_mm256_movemask_ps(m.v)))); }
+    // A walk's count (WalkTally) per lane: a passing lane's mask is -1, so subtracting it adds 1.
+    struct Tally {
+        __m256i n = _mm256_setzero_si256();
+        void add(Mask passed) { n = _mm256_sub_epi32(n, _mm256_castps_si256(passed.v)); }
+        std::uint32_t total() const {
+            const __m128i four = _mm_add_epi32(_mm256_castsi256_si128(n), _mm256_extracti128_si256(n, 1));
+            const __m128i two = _mm_add_epi32(four, _mm_unpackhi_epi64(four, four));
+            return std::uint32_t(_mm_cvtsi128_si32(_mm_add_epi32(two, _mm_shuffle_epi32(two, 1))));
+        }
+    };
 
     // The stored depths or ids of the block whose first pixel is at row0, rows of 4 elements
     // at row0 and row1; and written back.
@@ -163,6 +173,7 @@ struct PixelRow8 {
     static Mask mask(Mask8 m) { return m; }
     static Mask all() { return SmallBlock::all(); }
     static std::uint32_t count(Mask m) { return SmallBlock::count(m); }
+    using Tally = SmallBlock::Tally;
 
     // The row's eight elements from row0 (the target's second row pointer is not used).
     static Float load(const float* row0, const float*) { return Float(_mm256_loadu_ps(row0)); }
