@@ -13,33 +13,33 @@ namespace {
 constexpr std::size_t kPlane = kTileBufferElements;
 
 // Eight pixels' sample ids from element i (ids[s * kPlane]) made distinct in place: plane L
-// gets each pixel's L-th distinct triangle in sample order, 0 past its last; `counts` the
-// samples each covers, nibble L for layer L (a count of 8 fits 4 bits). Returns the most
-// layers among the eight. A layer at a time, every pixel at once: its first sample not yet in
-// a layer (id 0, no triangle, never is), and the samples sharing that id.
+// gets each pixel's L-th distinct triangle, the greatest id first, 0 past its last; `counts`
+// the samples each covers, nibble L for layer L (a count of 8 fits 4 bits). Returns the most
+// layers among the eight. A layer at a time, every pixel at once: the greatest id not yet in a
+// layer (id 0, no triangle, never is), and the samples holding it, which are then set to 0.
+// Which plane a triangle lands in changes nothing downstream: it is shaded for its pixels
+// whatever plane they are in, and the resolve's sums are of integers.
 template <int S>
 inline int layer8(std::uint32_t* ids, std::uint32_t* counts) {
     const auto plane = [ids](int s) { return reinterpret_cast<__m256i*>(ids + std::size_t(s) * kPlane); };
+    const auto greatest = [](const __m256i(&id)[S]) {
+        __m256i m = id[0];
+        for (int s = 1; s < S; ++s) m = _mm256_max_epu32(m, id[s]);
+        return m;
+    };
     const __m256i zero = _mm256_setzero_si256();
-    __m256i id[S], left[S], any = zero;
-    for (int s = 0; s < S; ++s) {
-        id[s] = _mm256_loadu_si256(plane(s));
-        left[s] = _mm256_andnot_si256(_mm256_cmpeq_epi32(id[s], zero), _mm256_set1_epi32(-1));
-        any = _mm256_or_si256(any, left[s]);
-    }
+    __m256i id[S];
+    for (int s = 0; s < S; ++s) id[s] = _mm256_loadu_si256(plane(s));
     __m256i packed = zero;
     int layers = 0;
-    for (; !_mm256_testz_si256(any, any); ++layers) {
-        __m256i pick = zero;
-        for (int s = S - 1; s >= 0; --s) pick = _mm256_blendv_epi8(pick, id[s], left[s]);
+    for (__m256i pick = greatest(id); !_mm256_testz_si256(pick, pick); pick = greatest(id), ++layers) {
         __m256i n = zero;
-        any = zero;
         for (int s = 0; s < S; ++s) {
-            const __m256i mine = _mm256_and_si256(left[s], _mm256_cmpeq_epi32(id[s], pick));
+            const __m256i mine = _mm256_cmpeq_epi32(id[s], pick);
             n = _mm256_sub_epi32(n, mine); // mine is -1 where the sample is the layer's
-            left[s] = _mm256_andnot_si256(mine, left[s]);
-            any = _mm256_or_si256(any, left[s]);
+            id[s] = _mm256_andnot_si256(mine, id[s]);
         }
+        n = _mm256_andnot_si256(_mm256_cmpeq_epi32(pick, zero), n); // a pixel with no id left: its 0s are no layer
         _mm256_storeu_si256(plane(layers), pick);
         packed = _mm256_or_si256(packed, _mm256_slli_epi32(n, 4 * layers));
     }
