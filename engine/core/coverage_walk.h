@@ -264,6 +264,13 @@ FACET_HD I sampleOffset(const EdgeStepper<I>& edges, int i, const SamplePoint& p
     return static_cast<I>(edges.stepX[i] / kSubpixelOne * p.fx + edges.stepY[i] / kSubpixelOne * p.fy);
 }
 
+// Whether lanes L find a walk's sample thresholds themselves (L::kFindsThresholds, with
+// L::sampleThresholds<S>): the same integers as walkSamples' own loop, found their own way.
+template <class L, class = void>
+struct LanesFindThresholds : std::false_type {};
+template <class L>
+struct LanesFindThresholds<L, std::void_t<decltype(L::kFindsThresholds)>> : std::bool_constant<L::kFindsThresholds> {};
+
 // The walk at S samples per pixel (multisampling) in one pass over the blocks: per block, each
 // sample's lanes in turn, making exactly the decisions of walkCoverage at that sample point
 // (the edge values differ from the pixel corner's by exact integer offsets; the depths are the
@@ -292,14 +299,18 @@ FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const Qua
         for (int k = 0; k < P; ++k) {
             const SamplePoint p = samplePoint(S, g * P + k);
             steps[k] = sampleDepthStep(slope, p);
-            FACET_UNROLL
-            for (int i = 0; i < 3; ++i)
-                negated[i][k] = -sampleOffset(edges, i, p);
+            if constexpr (!LanesFindThresholds<L>::value) {
+                FACET_UNROLL
+                for (int i = 0; i < 3; ++i) negated[i][k] = -sampleOffset(edges, i, p);
+            }
         }
         step[g] = bySample<L, Float>(steps);
-        FACET_UNROLL
-        for (int i = 0; i < 3; ++i) threshold[g][i] = bySample<L, Edge>(negated[i]);
+        if constexpr (!LanesFindThresholds<L>::value) {
+            FACET_UNROLL
+            for (int i = 0; i < 3; ++i) threshold[g][i] = bySample<L, Edge>(negated[i]);
+        }
     }
+    if constexpr (LanesFindThresholds<L>::value) L::template sampleThresholds<S>(edges, threshold);
     WalkTally<L> won;
     for (int qy = q.firstQy; qy <= q.maxY; qy += 2) {
         Edge at[3] = {rowStart[0], rowStart[1], rowStart[2]};

@@ -117,6 +117,27 @@ struct SmallBlock {
     static Mask all() { return {_mm256_castsi256_ps(_mm256_set1_epi32(-1))}; }
     static bool none(Mask m) { return _mm256_movemask_ps(m.v) == 0; }
     static std::uint32_t count(Mask m) { return std::uint32_t(__builtin_popcount(unsigned(_mm256_movemask_ps(m.v)))); }
+    // walkSamples' thresholds, -sampleOffset of each edge at each of the S samples (group s
+    // is sample s), every sample's at once: sample s's in lane s, each then spread to all eight.
+    // The set-up of a triangle of a few pixels is a good part of its walk, and this is most of
+    // what S samples add to it.
+    static constexpr bool kFindsThresholds = true;
+    template <int S>
+    static void sampleThresholds(const EdgeStepper<std::int32_t>& edges, Edge (&threshold)[S][3]) {
+        static_assert(S <= 8, "one lane a sample");
+        const auto offsets = [](bool y) {
+            alignas(32) std::int32_t o[8] = {};
+            for (int s = 0; s < S; ++s) o[s] = y ? samplePoint(S, s).fy : samplePoint(S, s).fx;
+            return _mm256_load_si256(reinterpret_cast<const __m256i*>(o));
+        };
+        const __m256i fx = offsets(false), fy = offsets(true);
+        for (int i = 0; i < 3; ++i) {
+            const __m256i offset = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_set1_epi32(edges.stepX[i] / kSubpixelOne), fx),
+                                                    _mm256_mullo_epi32(_mm256_set1_epi32(edges.stepY[i] / kSubpixelOne), fy));
+            const __m256i negated = _mm256_sub_epi32(_mm256_setzero_si256(), offset);
+            for (int s = 0; s < S; ++s) threshold[s][i] = Edge(_mm256_permutevar8x32_epi32(negated, _mm256_set1_epi32(s)));
+        }
+    }
     // A walk's count (WalkTally) per lane: a passing lane's mask is -1, so subtracting it adds 1.
     struct Tally {
         __m256i n = _mm256_setzero_si256();
