@@ -97,9 +97,14 @@ TileLayers layerTile(const RasterContext& ctx, const TileRect& tile, const TileB
 // A 32-bit count per lane (at most 15) in each of the four 16-bit channels of its pixel, for
 // four pixels: the low four lanes of `n` or, with `high`, the high four.
 inline __m256i channelWeights(__m256i n, bool high) {
-    const __m256i w = _mm256_cvtepu32_epi64(high ? _mm256_extracti128_si256(n, 1) : _mm256_castsi256_si128(n));
-    const __m256i w2 = _mm256_or_si256(w, _mm256_slli_epi64(w, 16));
-    return _mm256_or_si256(w2, _mm256_slli_epi64(w2, 32));
+    // Pixels 0 and 1 (or 4 and 5) twice in the low 128-bit lane, 2 and 3 (6 and 7) in the high,
+    // then each lane's first pixel's low byte into its first four words, its second's into the
+    // next four (the count's other bytes are 0).
+    const __m256i pairs = high ? _mm256_permute4x64_epi64(n, _MM_SHUFFLE(3, 3, 2, 2))
+                               : _mm256_permute4x64_epi64(n, _MM_SHUFFLE(1, 1, 0, 0));
+    const __m256i spread = _mm256_setr_epi8(0, -1, 0, -1, 0, -1, 0, -1, 4, -1, 4, -1, 4, -1, 4, -1, //
+                                            0, -1, 0, -1, 0, -1, 0, -1, 4, -1, 4, -1, 4, -1, 4, -1);
+    return _mm256_shuffle_epi8(pairs, spread);
 }
 
 // The box resolve of ColorSum::add and ColorSum::resolve for eight pixels from element i at
