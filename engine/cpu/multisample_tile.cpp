@@ -48,20 +48,38 @@ inline int layer8(std::uint32_t* ids, std::uint32_t* counts) {
     return layers;
 }
 
-inline int layer8(std::uint32_t* ids, std::uint32_t* counts, int samples) {
-    switch (samples) {
-    case 2: return layer8<2>(ids, counts);
-    case 4: return layer8<4>(ids, counts);
-    default: return layer8<8>(ids, counts);
+// resolveDepth over the samples of eight pixels from element i, into plane 0 (the same
+// operation: _mm256_min_ps(b, a) is b < a ? b : a); the other planes' depths back to 1 as
+// they are read.
+template <int S>
+inline void resolveDepth8(float* depth) {
+    __m256 nearest = _mm256_loadu_ps(depth);
+    for (int s = 1; s < S; ++s) {
+        float* plane = depth + std::size_t(s) * kPlane;
+        nearest = _mm256_min_ps(_mm256_loadu_ps(plane), nearest);
+        _mm256_storeu_ps(plane, _mm256_set1_ps(1.0f));
     }
+    _mm256_storeu_ps(depth, nearest);
 }
 
-// resolveDepth over the samples of eight pixels from element i, into plane 0 (the same
-// operation: _mm256_min_ps(b, a) is b < a ? b : a).
-inline void resolveDepth8(float* depth, int samples) {
-    __m256 nearest = _mm256_loadu_ps(depth);
-    for (int s = 1; s < samples; ++s) nearest = _mm256_min_ps(_mm256_loadu_ps(depth + std::size_t(s) * kPlane), nearest);
-    _mm256_storeu_ps(depth, nearest);
+// resolveDepth8 and layer8 over a row's n elements from `at`, eight at a time; returns the most
+// layers of any of its pixels.
+template <int S>
+int layerRow(const TileBuffers& buffers, std::uint32_t* counts, std::size_t at, std::size_t n) {
+    int most = 0;
+    for (std::size_t i = at; i < at + n; i += 8) {
+        resolveDepth8<S>(buffers.depth + i);
+        most = std::max(most, layer8<S>(buffers.ids + i, counts + i));
+    }
+    return most;
+}
+
+inline int layerRow(const TileBuffers& buffers, std::uint32_t* counts, std::size_t at, std::size_t n, int samples) {
+    switch (samples) {
+    case 2: return layerRow<2>(buffers, counts, at, n);
+    case 4: return layerRow<4>(buffers, counts, at, n);
+    default: return layerRow<8>(buffers, counts, at, n);
+    }
 }
 
 // The layers of every pixel of the tile rect, and the resolved depths to the target (the
@@ -78,13 +96,9 @@ TileLayers layerTile(const RasterContext& ctx, const TileRect& tile, const TileB
     const FrameView& target = ctx.target;
     for (int y = tile.y0; y <= tile.y1; ++y) {
         const std::size_t row = buffers.at(tile.x0, y), n = std::size_t(tile.x1 - tile.x0 + 1);
-        int most = 0;
-        for (std::size_t i = row; i < row + n; i += 8) {
-            resolveDepth8(buffers.depth + i, samples);
-            most = std::max(most, layer8(buffers.ids + i, counts + i, samples));
-        }
+        const int most = layerRow(buffers, counts, row, n, samples);
         streamRow(target.depth + std::size_t(y) * std::size_t(target.width) + std::size_t(tile.x0), buffers.depth + row, n);
-        for (int s = 0; s < samples; ++s) std::fill_n(buffers.depth + row + std::size_t(s) * kPlane, n, 1.0f);
+        std::fill_n(buffers.depth + row, n, 1.0f);
         for (int layer = 0; layer < most; ++layer) {
             layers.first[layer] = std::min(layers.first[layer], y);
             layers.last[layer] = y;
