@@ -294,18 +294,17 @@ FACET_WALK_INLINE std::uint32_t walkSamples(const ScreenTriangle& tri, const Qua
     FACET_UNROLL
     for (int g = 0; g < G; ++g) {
         float steps[P];
-        Scalar negated[3][P];
         FACET_UNROLL
-        for (int k = 0; k < P; ++k) {
-            const SamplePoint p = samplePoint(S, g * P + k);
-            steps[k] = sampleDepthStep(slope, p);
-            if constexpr (!LanesFindThresholds<L>::value) {
+        for (int k = 0; k < P; ++k) steps[k] = sampleDepthStep(slope, samplePoint(S, g * P + k));
+        step[g] = bySample<L, Float>(steps);
+        if constexpr (!LanesFindThresholds<L>::value) {
+            Scalar negated[3][P];
+            FACET_UNROLL
+            for (int k = 0; k < P; ++k) {
+                const SamplePoint p = samplePoint(S, g * P + k);
                 FACET_UNROLL
                 for (int i = 0; i < 3; ++i) negated[i][k] = -sampleOffset(edges, i, p);
             }
-        }
-        step[g] = bySample<L, Float>(steps);
-        if constexpr (!LanesFindThresholds<L>::value) {
             FACET_UNROLL
             for (int i = 0; i < 3; ++i) threshold[g][i] = bySample<L, Edge>(negated[i]);
         }
