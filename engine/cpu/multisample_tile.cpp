@@ -108,49 +108,52 @@ TileLayers layerTile(const RasterContext& ctx, const TileRect& tile, const TileB
     return layers;
 }
 
-// A 32-bit count per lane (at most 15) in each of the four 16-bit channels of its pixel, for
-// four pixels: the low four lanes of `n` or, with `high`, the high four.
-inline __m256i channelWeights(__m256i n, bool high) {
-    // Pixels 0 and 1 (or 4 and 5) twice in the low 128-bit lane, 2 and 3 (6 and 7) in the high,
-    // then each lane's first pixel's low byte into its first four words, its second's into the
-    // next four (the count's other bytes are 0).
-    const __m256i pairs = high ? _mm256_permute4x64_epi64(n, _MM_SHUFFLE(3, 3, 2, 2))
-                               : _mm256_permute4x64_epi64(n, _MM_SHUFFLE(1, 1, 0, 0));
-    const __m256i spread = _mm256_setr_epi8(0, -1, 0, -1, 0, -1, 0, -1, 4, -1, 4, -1, 4, -1, 4, -1, //
-                                            0, -1, 0, -1, 0, -1, 0, -1, 4, -1, 4, -1, 4, -1, 4, -1);
-    return _mm256_shuffle_epi8(pairs, spread);
+// Two sources' colours of eight pixels weighted and summed per channel, in 16-bit words:
+// `a` and `b` the colours (packed RGBA), `w` per pixel their weights, a's in byte 0 and b's in
+// byte 1 (each at most 8). Interleaving a's and b's bytes puts a channel's two values side by
+// side, and maddubs multiplies and adds them. Unpacking works within 128-bit lanes, so `lo`
+// takes pixels 0, 1, 4, 5 and `hi` pixels 2, 3, 6, 7, four words each.
+inline void addWeighted(__m256i a, __m256i b, __m256i w, __m256i& lo, __m256i& hi) {
+    const __m256i pixels01 = _mm256_setr_epi8(0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5, //
+                                              0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5);
+    const __m256i pixels23 = _mm256_setr_epi8(8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12, 13, 12, 13, //
+                                              8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12, 13, 12, 13);
+    lo = _mm256_add_epi16(lo, _mm256_maddubs_epi16(_mm256_unpacklo_epi8(a, b), _mm256_shuffle_epi8(w, pixels01)));
+    hi = _mm256_add_epi16(hi, _mm256_maddubs_epi16(_mm256_unpackhi_epi8(a, b), _mm256_shuffle_epi8(w, pixels23)));
 }
 
 // The box resolve of ColorSum::add and ColorSum::resolve for eight pixels from element i at
-// once, in 16-bit channels (8 samples of 255 fit): per plane its colours times its counts
-// (nibble L of `counts`, as many planes as `layers`), plus the clear colour times the
-// samples left, rounded to nearest and divided by the sample count. A pixel of one triangle
-// (or none) comes out as its colour as it is, so every pixel may take it.
+// once, in 16-bit channels (8 samples of 255 fit): the planes' colours two at a time, each
+// weighted by its count (nibble L of `counts`, as many planes as `layers`), plus the clear
+// colour times the samples left, rounded to nearest and divided by the sample count. A pixel
+// of one triangle (or none) comes out as its colour as it is, so every pixel may take it.
 inline void resolve8(std::uint32_t* color, const std::uint32_t* counts, int layers, int samples, std::uint32_t clear) {
-    const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(counts)), nibble = _mm256_set1_epi32(15);
+    const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(counts));
+    const __m256i low = _mm256_set1_epi32(0x0F), high = _mm256_set1_epi32(0xF0);
     __m256i lo = _mm256_setzero_si256(), hi = lo, covered = lo;
-    for (int plane = 0; plane < layers; ++plane) {
-        const __m256i n = _mm256_and_si256(_mm256_srli_epi32(c, 4 * plane), nibble);
-        // A pixel with layer L has every layer below it: past a plane none of the eight pixels
-        // has, none has another (the tile's `layers` are the most of any of its pixels).
-        if (plane > 0 && _mm256_testz_si256(n, n)) break;
-        covered = _mm256_add_epi32(covered, n);
-        const __m256i rgba = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(color + std::size_t(plane) * kPlane));
-        lo = _mm256_add_epi16(lo, _mm256_mullo_epi16(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(rgba)), channelWeights(n, false)));
-        hi = _mm256_add_epi16(hi, _mm256_mullo_epi16(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(rgba, 1)), channelWeights(n, true)));
+    for (int plane = 0; plane < layers; plane += 2) {
+        // Layers `plane` and plane + 1: counts in bytes 0 and 1. A pixel with layer L has
+        // every layer below it: past a plane none of the eight pixels has, none has another
+        // (the tile's `layers` are the most of any of its pixels). Plane + 1 exists (an odd
+        // count of layers is fewer than the samples); where it holds no layer its count is 0.
+        const __m256i t = _mm256_srli_epi32(c, 4 * plane);
+        const __m256i first = _mm256_and_si256(t, low), second = _mm256_and_si256(t, high);
+        if (plane > 0 && _mm256_testz_si256(first, first)) break;
+        covered = _mm256_add_epi32(covered, _mm256_add_epi32(first, _mm256_srli_epi32(second, 4)));
+        const std::uint32_t* at = color + std::size_t(plane) * kPlane;
+        addWeighted(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(at)),
+                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at + kPlane)),
+                    _mm256_or_si256(first, _mm256_slli_epi32(second, 4)), lo, hi);
     }
     const __m256i left = _mm256_sub_epi32(_mm256_set1_epi32(samples), covered);
-    const __m256i background = _mm256_cvtepu8_epi16(_mm_set1_epi32(int(clear)));
-    lo = _mm256_add_epi16(lo, _mm256_mullo_epi16(background, channelWeights(left, false)));
-    hi = _mm256_add_epi16(hi, _mm256_mullo_epi16(background, channelWeights(left, true)));
+    addWeighted(_mm256_set1_epi32(int(clear)), _mm256_setzero_si256(), left, lo, hi);
     const int shift = samples == 8 ? 3 : samples == 4 ? 2 : 1;
     const __m256i half = _mm256_set1_epi16(short(1 << (shift - 1)));
     const __m128i count = _mm_cvtsi32_si128(shift);
     lo = _mm256_srl_epi16(_mm256_add_epi16(lo, half), count);
     hi = _mm256_srl_epi16(_mm256_add_epi16(hi, half), count);
-    // packus interleaves the halves' 128-bit lanes: pixels 0 1 4 5 2 3 6 7, put back in order.
-    const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi16(lo, hi), _MM_SHUFFLE(3, 1, 2, 0));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(color), packed);
+    // Per 128-bit lane, lo's two pixels then hi's: pixels 0 1 2 3 and 4 5 6 7, in order.
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(color), _mm256_packus_epi16(lo, hi));
 }
 
 // Plane 0's colours become the resolved ones: each layer's colour weighted by the samples it
