@@ -108,6 +108,24 @@ TEST(CpuPipeline, PictureIsTheSameForAnyThreadCount) {
     }
 }
 
+// The CPU's set-up finds each triangle's material walking the ranges as its chunk's triangles
+// rise (RisingMaterials); that must name the range triangleMaterial's bisection finds, from
+// any first triangle (a chunk starts anywhere), over empty ranges and with no ranges at all.
+TEST(CpuPipeline, RisingMaterialsEqualTheBisection) {
+    const std::vector<MaterialRange> ranges = {{0, 5, 2}, {5, 0, 7}, {5, 1, 4}, {6, 10, 1}, {16, 0, 9}, {16, 4, 3}};
+    MeshView mesh{};
+    mesh.ranges = ranges.data();
+    mesh.rangeCount = std::uint32_t(ranges.size());
+    for (std::uint32_t first = 0; first < 20; ++first) {
+        RisingMaterials materials(mesh, first);
+        for (std::uint32_t t = first; t < 20; t += 1 + t % 3)
+            EXPECT_EQ(materials.at(t), triangleMaterial(mesh, t)) << "from " << first << ", triangle " << t;
+    }
+    EXPECT_EQ(RisingMaterials(mesh, 5).at(5), 4u); // the last of the ranges starting at 5
+    MeshView none{};
+    EXPECT_EQ(RisingMaterials(none, 0).at(3), 0u);
+}
+
 TEST(CpuPipeline, BadMaterialRangeIsAnError) {
     Model model;
     model.mesh = randomMesh(10, 4, 1);

@@ -65,9 +65,9 @@ inline MeshView meshView(const Mesh& mesh) {
     return m;
 }
 
-// The material of triangle t: the last range starting at or before it (0 without ranges).
-FACET_HD std::uint32_t triangleMaterial(const MeshView& mesh, std::uint32_t t) {
-    std::uint32_t lo = 0, hi = mesh.rangeCount; // first range starting after t, by bisection
+// The first range starting after triangle t, by bisection (the ranges rise).
+FACET_HD std::uint32_t rangeAfter(const MeshView& mesh, std::uint32_t t) {
+    std::uint32_t lo = 0, hi = mesh.rangeCount;
     while (lo < hi) {
         const std::uint32_t mid = lo + (hi - lo) / 2;
         if (mesh.ranges[mid].firstTriangle <= t)
@@ -75,8 +75,34 @@ FACET_HD std::uint32_t triangleMaterial(const MeshView& mesh, std::uint32_t t) {
         else
             hi = mid;
     }
-    return lo > 0 ? mesh.ranges[lo - 1].material : 0u;
+    return lo;
 }
+
+// The material of triangle t: the last range starting at or before it (0 without ranges).
+FACET_HD std::uint32_t triangleMaterial(const MeshView& mesh, std::uint32_t t) {
+    const std::uint32_t after = rangeAfter(mesh, t);
+    return after > 0 ? mesh.ranges[after - 1].material : 0u;
+}
+
+// triangleMaterial for triangles taken in rising order, as a CPU chunk sets them up: the range
+// after the last triangle's is kept, and moves on only where a range starts. A bisection per
+// triangle cost the CPU's set-up a mispredicted branch at each step, on a mesh of many ranges.
+class RisingMaterials {
+public:
+    RisingMaterials(const MeshView& mesh, std::uint32_t first)
+        : ranges_(mesh.ranges), count_(mesh.rangeCount), after_(rangeAfter(mesh, first)) {}
+
+    // triangleMaterial(mesh, t), for t not below the last t asked for (or `first`).
+    std::uint32_t at(std::uint32_t t) {
+        while (after_ < count_ && ranges_[after_].firstTriangle <= t) ++after_;
+        return after_ > 0 ? ranges_[after_ - 1].material : 0u;
+    }
+
+private:
+    const MaterialRange* ranges_;
+    std::uint32_t count_;
+    std::uint32_t after_; // the first range starting after the last triangle asked for
+};
 
 // Where a renderer's camera-space positions come from: its own vertex stage, or arrays the
 // other backend's vertex stage filled, when the vertex and raster stages run on different

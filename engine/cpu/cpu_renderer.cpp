@@ -166,6 +166,7 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
     if (colored) chunk.colors.resize(chunk.triangles.size()); // the storage may have grown without them
     if (keepSources) chunk.sources.resize(chunk.triangles.size());
     std::size_t count = 0;
+    RisingMaterials materials(input.mesh, std::uint32_t(begin));
     // Two instantiations: for a mesh without vertex colours, the set-up has no colour code;
     // two more for the views that keep each triangle's mesh index (`keep`, a std::bool_constant).
     const auto setUp = [&](auto&& colors, auto keep) {
@@ -179,7 +180,7 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
                         for (int tx = span.tx0; tx <= span.tx1; ++tx)
                             ++chunk.binOffsets[std::size_t(ty) * std::size_t(grid.tilesX) + std::size_t(tx) + 1];
                     chunk.spans[count] = span;
-                    chunk.materials[count] = triangleMaterial(input.mesh, std::uint32_t(t));
+                    chunk.materials[count] = materials.at(std::uint32_t(t));
                     if constexpr (decltype(keep)::value) chunk.sources[count] = std::uint32_t(t);
                     ++count;
                 },
