@@ -85,6 +85,20 @@ FACET_HD bool missesItsOnlyCentre(const ScreenTriangle& t, int minX, int minY, i
     return minX == maxX && minY == maxY && !covers(t, edgeValues(t, minX, minY));
 }
 
+// setupTriangle's triangle, for a coverage test: its corners ordered so the interior is positive
+// (`area`, edgeFunction(a.p, b.p, c.p), not 0, says which way round they are), its doubled area
+// and the fill rule's biases.
+FACET_HD void orientTriangle(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c, std::int64_t area,
+                             ScreenTriangle& tri) {
+    tri.v[0] = a;
+    tri.v[1] = area > 0 ? b : c;
+    tri.v[2] = area > 0 ? c : b;
+    tri.area = area > 0 ? area : -area;
+    tri.bias[0] = fillRuleBias(tri.v[1].p, tri.v[2].p);
+    tri.bias[1] = fillRuleBias(tri.v[2].p, tri.v[0].p);
+    tri.bias[2] = fillRuleBias(tri.v[0].p, tri.v[1].p);
+}
+
 // Why setupTriangle refused a triangle.
 enum class SetupResult { Ok, Degenerate, Culled, Offscreen, Uncovered };
 
@@ -96,20 +110,15 @@ enum class SetupResult { Ok, Degenerate, Culled, Offscreen, Uncovered };
 // sample (reach 0), a triangle whose bounds hold one centre and which misses it is refused
 // (missesItsOnlyCentre).
 // Without `gradients` the barycentric gradients are left unset: enough to know whether the
-// triangle is drawn and which tiles it touches (the result is the same either way).
+// triangle is drawn and which tiles it touches (the result is the same either way). A triangle
+// refused as Offscreen holds only its bounds: most triangles of a dense mesh stop there (no
+// pixel centre between their corners), and are not copied (orientTriangle gives the rest).
 FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c,
                                    bool cullBackFaces, int width, int height, ScreenTriangle& tri,
                                    bool gradients = true, std::int32_t sampleReach = 0) {
     std::int64_t area = edgeFunction(a.p, b.p, c.p);
     if (area == 0) return SetupResult::Degenerate;
     if (cullBackFaces && area > 0) return SetupResult::Culled;
-    tri.v[0] = a;
-    tri.v[1] = area > 0 ? b : c;
-    tri.v[2] = area > 0 ? c : b;
-    tri.area = area > 0 ? area : -area;
-    tri.bias[0] = fillRuleBias(tri.v[1].p, tri.v[2].p);
-    tri.bias[1] = fillRuleBias(tri.v[2].p, tri.v[0].p);
-    tri.bias[2] = fillRuleBias(tri.v[0].p, tri.v[1].p);
 
     const std::int32_t loX = glm::min(a.p.x, glm::min(b.p.x, c.p.x)) - sampleReach;
     const std::int32_t hiX = glm::max(a.p.x, glm::max(b.p.x, c.p.x)) + sampleReach;
@@ -131,6 +140,7 @@ FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b,
     tri.maxX = maxX;
     tri.maxY = maxY;
     if (minX > maxX || minY > maxY) return SetupResult::Offscreen;
+    orientTriangle(a, b, c, area, tri);
     if (sampleReach == 0 && missesItsOnlyCentre(tri, minX, minY, maxX, maxY)) return SetupResult::Uncovered;
     // Last: most triangles of a dense mesh cover no pixel centre, and this is the costly part.
     if (gradients) barycentricGradients(tri);
