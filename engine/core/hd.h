@@ -8,6 +8,15 @@
 #define FACET_HD inline
 #endif
 
+// A FACET_HD function the host compiler keeps out of line: the less taken rest of a shared
+// function whose common path should inline where it is called. (The device inlines every
+// FACET_HD function whatever this says.)
+#if defined(__CUDACC__)
+#define FACET_HD_OUTLINED FACET_HD
+#else
+#define FACET_HD_OUTLINED [[gnu::noinline]] inline
+#endif
+
 // Fully unrolled on the device, so small per-pixel arrays stay in registers.
 #if defined(__CUDA_ARCH__)
 #define FACET_UNROLL _Pragma("unroll")

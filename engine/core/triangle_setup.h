@@ -102,6 +102,20 @@ FACET_HD void orientTriangle(const ScreenVertex& a, const ScreenVertex& b, const
 // Why setupTriangle refused a triangle.
 enum class SetupResult { Ok, Degenerate, Culled, Offscreen, Uncovered };
 
+// setupTriangle's rest, for a triangle with pixel centres in its bounds, whose first is (x, y)
+// (`minX`, `minY` given as values, as missesItsOnlyCentre's are); `missable`: refused if it
+// misses that centre and there is no other. Out of line on the host: what comes before, where
+// most triangles of a dense mesh end, is then small enough to inline where it is called.
+FACET_HD_OUTLINED SetupResult setupInBounds(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c,
+                                            std::int64_t area, ScreenTriangle& tri, bool gradients, bool missable,
+                                            int x, int y) {
+    orientTriangle(a, b, c, area, tri);
+    if (missable && missesItsOnlyCentre(tri, x, y, x, y)) return SetupResult::Uncovered;
+    // Last: most triangles of a dense mesh cover no pixel centre, and this is the costly part.
+    if (gradients) barycentricGradients(tri);
+    return SetupResult::Ok;
+}
+
 // Orients the triangle, applies back-face culling (front faces are counter-clockwise in
 // OpenGL's y-up window coordinates, i.e. negative area on our y-down screen) and computes
 // pixel bounds. Pixel i is a candidate when its centre lies within the snapped bounds grown by
@@ -140,11 +154,7 @@ FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b,
     tri.maxX = maxX;
     tri.maxY = maxY;
     if (minX > maxX || minY > maxY) return SetupResult::Offscreen;
-    orientTriangle(a, b, c, area, tri);
-    if (sampleReach == 0 && missesItsOnlyCentre(tri, minX, minY, maxX, maxY)) return SetupResult::Uncovered;
-    // Last: most triangles of a dense mesh cover no pixel centre, and this is the costly part.
-    if (gradients) barycentricGradients(tri);
-    return SetupResult::Ok;
+    return setupInBounds(a, b, c, area, tri, gradients, sampleReach == 0 && minX == maxX && minY == maxY, minX, minY);
 }
 
 // A triangle's screen-space barycentrics, for one pixel (F = float) or lanes of pixels (the
