@@ -145,8 +145,6 @@ std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const Ti
 void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end,
                              bool keepSources) {
     const std::size_t tileCount = std::size_t(grid.tilesX) * std::size_t(grid.tilesY);
-    // Counted here and stored once: the chunks are set up on different threads.
-    CpuFrameStats stats;
     chunk.binOffsets.assign(tileCount + 1, 0);
     // Each triangle is set up straight into the chunk's storage, which has room for the
     // chunk's triangles unclipped and grows when clipping fans them out. Its tile span is
@@ -166,6 +164,9 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
     if (colored) chunk.colors.resize(chunk.triangles.size()); // the storage may have grown without them
     if (keepSources) chunk.sources.resize(chunk.triangles.size());
     std::size_t count = 0;
+    // Counted here and stored once: the chunks are set up on different threads. Added without
+    // branches: whether a triangle is clipped or drawn follows no pattern.
+    std::size_t clipped = 0, drawn = 0; // mesh triangles clipped, drawn (as one or more)
     RisingMaterials materials(input.mesh, std::uint32_t(begin));
     // Two instantiations: for a mesh without vertex colours, the set-up has no colour code;
     // two more for the views that keep each triangle's mesh index (`keep`, a std::bool_constant).
@@ -185,9 +186,8 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
                     ++count;
                 },
                 true, colors);
-            ++stats.trianglesIn;
-            if (outcome.clipped) ++stats.trianglesClipped;
-            if (outcome.drawn == 0) ++stats.trianglesCulled;
+            clipped += std::size_t(outcome.clipped);
+            drawn += std::size_t(outcome.drawn > 0);
         }
     };
     const auto setUpAll = [&](auto keep) {
@@ -201,7 +201,10 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
     else
         setUpAll(std::false_type{});
     chunk.count = count;
-    chunk.stats = stats;
+    chunk.stats = CpuFrameStats{};
+    chunk.stats.trianglesIn = end - begin;
+    chunk.stats.trianglesClipped = clipped;
+    chunk.stats.trianglesCulled = end - begin - drawn;
 }
 
 // Bins the chunk's triangles by the tiles their bounds touch: prefix-sums the counts, fills
