@@ -186,6 +186,41 @@ TEST(Raster, SetUpRefusesOnlyTrianglesCoveringNoPixel) {
     EXPECT_GT(kept, 2000);
 }
 
+// Set-up's bounds are the first and last pixel centres within the snapped corners (grown by
+// the sample reach), clamped to the target: checked against the definition in doubles, with
+// corners left of and above the target too, where the bounds' integer rounding turns negative.
+TEST(Raster, SetUpBoundsAreTheCentresWithinTheCorners) {
+    std::mt19937 rng(29);
+    std::uniform_int_distribution<std::int32_t> at(-6 * kSubpixelOne, 14 * kSubpixelOne);
+    const int w = 8, h = 8;
+    int checked = 0;
+    for (int n = 0; n < 20000; ++n) {
+        ScreenVertex v[3];
+        for (ScreenVertex& c : v) {
+            c = ScreenVertex{};
+            c.p = {at(rng), at(rng)};
+            c.pos = glm::vec2(c.p.x, c.p.y) / float(kSubpixelOne);
+        }
+        const std::int32_t reach = n % 2 ? sampleReach(8) : 0;
+        ScreenTriangle tri;
+        const SetupResult result = setupTriangle(v[0], v[1], v[2], false, w, h, tri, false, reach);
+        if (result == SetupResult::Degenerate) continue;
+        const auto bound = [&](auto pick, int k, std::int32_t grow) {
+            const auto of = [k](const ScreenVertex& c) { return k == 0 ? c.p.x : c.p.y; };
+            const std::int32_t c = pick(of(v[0]), pick(of(v[1]), of(v[2]))) + grow;
+            return double(c) / kSubpixelOne - 0.5; // the centre of pixel i is at i + 0.5
+        };
+        const auto lo = [](std::int32_t a, std::int32_t b) { return std::min(a, b); };
+        const auto hi = [](std::int32_t a, std::int32_t b) { return std::max(a, b); };
+        EXPECT_EQ(tri.minX, std::max(0, int(std::ceil(bound(lo, 0, -reach))))) << "triangle " << n;
+        EXPECT_EQ(tri.minY, std::max(0, int(std::ceil(bound(lo, 1, -reach))))) << "triangle " << n;
+        EXPECT_EQ(tri.maxX, std::min(w - 1, int(std::floor(bound(hi, 0, reach))))) << "triangle " << n;
+        EXPECT_EQ(tri.maxY, std::min(h - 1, int(std::floor(bound(hi, 1, reach))))) << "triangle " << n;
+        ++checked;
+    }
+    EXPECT_GT(checked, 19000);
+}
+
 TEST(Raster, NearerSurfaceWinsWhateverTheOrder) {
     // Two full-screen quads at z = -5 (red) and z = -3 (green), drawn in both orders.
     const auto quad = [](float z) {
