@@ -145,7 +145,7 @@ int centresCovered(const FixedPoint2 (&p)[3], int w, int h) {
     return n;
 }
 
-// Set-up refuses a triangle whose bounds hold one pixel centre it misses (missesItsOnlyCentre),
+// Set-up refuses a triangle whose bounds hold one pixel centre it misses (setupInBounds),
 // and only such a triangle: over tiny triangles anywhere in and around a small target, every
 // one refused as Uncovered covers no centre, every one kept with one centre in its bounds covers
 // it, and with multisampling (whose samples lie off the centres) none is refused so.

@@ -74,15 +74,13 @@ FACET_HD bool covers(const ScreenTriangle& t, const EdgeValues& e) {
     return e.w[0] + t.bias[0] > 0 && e.w[1] + t.bias[1] > 0 && e.w[2] + t.bias[2] > 0;
 }
 
-// Whether the triangle's bounds (given as the values just stored in it) hold one pixel centre
-// and it does not cover it: so it covers none. Most of a very dense mesh's triangles hold one
-// centre at most, and would otherwise cost a set-up, a bin and a walk each for nothing. Bounds
-// holding more are left to the walk: testing up to 2x2 centres so cost more than it saved on a
-// mesh whose triangles mostly cover a centre (facet-bench's grid_1m). The bounds come as
-// values, not read back from `t`: GCC merged the two equalities into one 64-bit load of two
-// 32-bit fields just stored, which the store buffer cannot forward, a stall in every set-up.
-FACET_HD bool missesItsOnlyCentre(const ScreenTriangle& t, int minX, int minY, int maxX, int maxY) {
-    return minX == maxX && minY == maxY && !covers(t, edgeValues(t, minX, minY));
+// Whether the triangle with corners p0, p1, p2, ordered so the interior is positive, covers the
+// centre of pixel (x, y): covers(t, edgeValues(t, x, y)) for corners not yet copied into a
+// ScreenTriangle, with the fill rule's biases worked out on the spot.
+FACET_HD bool coversCentre(FixedPoint2 p0, FixedPoint2 p1, FixedPoint2 p2, int x, int y) {
+    const FixedPoint2 p{pixelCentreFixed(x), pixelCentreFixed(y)};
+    return edgeFunction(p1, p2, p) + fillRuleBias(p1, p2) > 0 && edgeFunction(p2, p0, p) + fillRuleBias(p2, p0) > 0 &&
+           edgeFunction(p0, p1, p) + fillRuleBias(p0, p1) > 0;
 }
 
 // setupTriangle's triangle, for a coverage test: its corners ordered so the interior is positive
@@ -103,14 +101,21 @@ FACET_HD void orientTriangle(const ScreenVertex& a, const ScreenVertex& b, const
 enum class SetupResult { Ok, Degenerate, Culled, Offscreen, Uncovered };
 
 // setupTriangle's rest, for a triangle with pixel centres in its bounds, whose first is (x, y)
-// (`minX`, `minY` given as values, as missesItsOnlyCentre's are); `missable`: refused if it
-// misses that centre and there is no other. Out of line on the host: what comes before, where
-// most triangles of a dense mesh end, is then small enough to inline where it is called.
+// (given as values, not read back from `tri`: GCC merged two such reads into one 64-bit load of
+// two 32-bit fields just stored, which the store buffer cannot forward, a stall in every
+// set-up). `missable`: its bounds hold that one centre only, and it is refused if it misses
+// it, so covers none. Most of a very dense mesh's triangles hold one centre at most, and would
+// otherwise cost a set-up, a bin and a walk each for nothing; they are refused before the
+// corners are copied. Bounds holding more are left to the walk: testing up to 2x2 centres so
+// cost more than it saved on a mesh whose triangles mostly cover a centre (facet-bench's
+// grid_1m). Out of line on the host: what comes before, where most triangles of a dense mesh
+// end, is then small enough to inline where it is called.
 FACET_HD_OUTLINED SetupResult setupInBounds(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c,
                                             std::int64_t area, ScreenTriangle& tri, bool gradients, bool missable,
                                             int x, int y) {
+    if (missable && !coversCentre(a.p, area > 0 ? b.p : c.p, area > 0 ? c.p : b.p, x, y))
+        return SetupResult::Uncovered;
     orientTriangle(a, b, c, area, tri);
-    if (missable && missesItsOnlyCentre(tri, x, y, x, y)) return SetupResult::Uncovered;
     // Last: most triangles of a dense mesh cover no pixel centre, and this is the costly part.
     if (gradients) barycentricGradients(tri);
     return SetupResult::Ok;
@@ -122,11 +127,12 @@ FACET_HD_OUTLINED SetupResult setupInBounds(const ScreenVertex& a, const ScreenV
 // `sampleReach` (core/multisample.h's, for the sample count), which then hold every pixel with
 // a sample inside them: the samples lie within that reach of their pixel's centre. With one
 // sample (reach 0), a triangle whose bounds hold one centre and which misses it is refused
-// (missesItsOnlyCentre).
+// (setupInBounds).
 // Without `gradients` the barycentric gradients are left unset: enough to know whether the
 // triangle is drawn and which tiles it touches (the result is the same either way). A triangle
-// refused as Offscreen holds only its bounds: most triangles of a dense mesh stop there (no
-// pixel centre between their corners), and are not copied (orientTriangle gives the rest).
+// refused as Offscreen or Uncovered holds only its bounds: most triangles of a dense mesh stop
+// there (no pixel centre between their corners, or one they miss), and are not copied
+// (orientTriangle gives the rest).
 FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c,
                                    bool cullBackFaces, int width, int height, ScreenTriangle& tri,
                                    bool gradients = true, std::int32_t sampleReach = 0) {
