@@ -36,10 +36,12 @@ def key(r):
 
 
 def merge_record(versions):
-    """One record from its versions in every run: measured in all of them, or the first."""
+    """One record from its versions in every run; where some run did not measure it, that
+    run's version (absent, and why)."""
+    unmeasured = [v for v in versions if v["status"] != "ok"]
+    if unmeasured:
+        return dict(unmeasured[0])
     first = dict(versions[0])
-    if any(v["status"] != "ok" for v in versions):
-        return first
     medians = [v["median_ms"] for v in versions]
     median = statistics.median(medians)
     scale = first["median_ms"] / median
@@ -54,8 +56,12 @@ def merge_record(versions):
 
 
 def merge(datasets):
-    merged = {key(r): merge_record([next(x for x in d["records"] if key(x) == key(r)) for d in datasets])
-              for r in datasets[0]["records"]}
+    by_key = [{key(r): r for r in d["records"]} for d in datasets]
+    missing = [(k, i + 1) for k in by_key[0] for i, d in enumerate(by_key) if k not in d]
+    if missing:
+        k, run = missing[0]
+        sys.exit(f"bench_repeat: run {run} has no record {k}, which run 1 has (different options or builds?)")
+    merged = {k: merge_record([d[k] for d in by_key]) for k in by_key[0]}
     for r in merged.values():
         if r["section"] == "raster" and r["status"] == "ok" and r["ratio_to_gl"] is not None:
             gl = merged.get((r["section"], r["case"], "gl", r["n"], r["width"], r["height"], r["samples"]))
