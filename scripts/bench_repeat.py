@@ -28,7 +28,12 @@ def run_all(bench, runs, out, extra):
         except (OSError, subprocess.CalledProcessError) as e:
             sys.exit(f"bench_repeat: run {k} of {bench} failed: {e}")
         paths.append(os.path.join(run_dir, "bench.json"))
-    return [json.load(open(p, encoding="utf-8")) for p in paths]
+    return [read_json(p) for p in paths]
+
+
+def read_json(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
 
 
 def key(r):
@@ -108,7 +113,8 @@ def print_tables(data, runs):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     usage="%(prog)s FACET_BENCH --runs N --out DIR [-- FACET_BENCH_ARGS...]")
     parser.add_argument("bench", help="the facet-bench program")
     parser.add_argument("--runs", type=int, default=5, help="how many runs (default 5)")
     parser.add_argument("--out", required=True, help="directory for the runs and the merged bench.json")
