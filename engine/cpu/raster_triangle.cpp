@@ -40,6 +40,21 @@ struct ShadeJob {
 
 constexpr int kShadeBatch = 16;
 
+// For trilinear filtering, the squared lengths of a quad's texel coordinates' derivatives (as
+// shadeQuadPixel forms them) into job.dx2 and job.dy2: textureLod((uv3 - uv2) * texSize,
+// (uv0 - uv2) * texSize), both differences in one register: (u3 - u2) w, (v3 - v2) h,
+// (u0 - u2) w, (v0 - v2) h; then each dot product x x + y y.
+inline void quadSquaredLengths(const TextureView& texture, __m128 u, __m128 v, ShadeJob& job) {
+    const MipLevel& level0 = texture.levels[0];
+    const float w = static_cast<float>(level0.width), h = static_cast<float>(level0.height);
+    const __m128 uv01 = _mm_unpacklo_ps(u, v), uv23 = _mm_unpackhi_ps(u, v); // u0 v0 u1 v1, u2 v2 u3 v3
+    const __m128 ends = _mm_shuffle_ps(uv23, uv01, _MM_SHUFFLE(1, 0, 3, 2));  // u3 v3 u0 v0
+    const __m128 d = _mm_mul_ps(_mm_sub_ps(ends, _mm_movelh_ps(uv23, uv23)), _mm_setr_ps(w, h, w, h));
+    const __m128 dots = _mm_hadd_ps(_mm_mul_ps(d, d), _mm_setzero_ps());
+    job.dx2 = _mm_cvtss_f32(dots);
+    job.dy2 = _mm_cvtss_f32(_mm_movehdup_ps(dots));
+}
+
 // Shading, first pass: the job's headlight factor (from interpolateNormal per lane) and
 // perspective-correct texel coordinates (interpolateUv per lane); for trilinear filtering,
 // the squared lengths its level of detail comes from (as shadeQuadPixel forms them).
@@ -80,19 +95,7 @@ inline void jobTexelCoordinates(ShadeJob& job, const RasterContext& ctx) {
     const __m128 u = _mm256_castps256_ps128(uv), v = _mm256_extractf128_ps(uv, 1);
     job.u = u;
     job.v = v;
-    if (ctx.settings.filter == TextureFilter::Trilinear) {
-        // textureLod((uv3 - uv2) * texSize, (uv0 - uv2) * texSize), both differences in one
-        // register: (u3 - u2) w, (v3 - v2) h, (u0 - u2) w, (v0 - v2) h; then each dot
-        // product x x + y y.
-        const MipLevel& level0 = texture.levels[0];
-        const float w = static_cast<float>(level0.width), h = static_cast<float>(level0.height);
-        const __m128 uv01 = _mm_unpacklo_ps(u, v), uv23 = _mm_unpackhi_ps(u, v); // u0 v0 u1 v1, u2 v2 u3 v3
-        const __m128 ends = _mm_shuffle_ps(uv23, uv01, _MM_SHUFFLE(1, 0, 3, 2));  // u3 v3 u0 v0
-        const __m128 d = _mm_mul_ps(_mm_sub_ps(ends, _mm_movelh_ps(uv23, uv23)), _mm_setr_ps(w, h, w, h));
-        const __m128 dots = _mm_hadd_ps(_mm_mul_ps(d, d), _mm_setzero_ps());
-        job.dx2 = _mm_cvtss_f32(dots);
-        job.dy2 = _mm_cvtss_f32(_mm_movehdup_ps(dots));
-    }
+    if (ctx.settings.filter == TextureFilter::Trilinear) quadSquaredLengths(texture, u, v, job);
 }
 
 // The pixels of jobs sampling one texture with a bilinear or trilinear filter, gathered to
@@ -304,22 +307,33 @@ inline void appendPixels(PixelLanes& p, const ShadeJob& job, std::int32_t at, co
     p.count = n + __builtin_popcount(job.mask);
 }
 
-// Adds the pixels `job` won to the stream's list for their levels, first sampling what the
-// stream holds if it is for another texture, or what the list holds if it is full.
-void streamPixels(PixelStream& s, const ShadeJob& job, const RasterContext& ctx, const TileBuffers& buffers) {
-    const ShadeMaterial* material = job.triangle->material;
-    const TextureView& texture = material->texture;
+// Makes the stream one of `material`'s texture (and, in the lit model, of `material`), first
+// sampling what it holds if it is for another.
+inline void streamMaterial(PixelStream& s, const ShadeMaterial* material, const RasterContext& ctx,
+                           const TileBuffers& buffers) {
     const bool lit = ctx.settings.shading == ShadingModel::Lit;
-    if (s.texture != &texture || (lit && s.material != material)) {
+    if (s.texture != &material->texture || (lit && s.material != material)) {
         flushPixels(s, ctx, buffers);
-        s.texture = &texture;
+        s.texture = &material->texture;
         s.material = material;
     }
-    const simd::LevelChoice levels = simd::chooseLevels(texture, ctx.settings.filter, job.lod);
+}
+
+// Adds the pixels `job` won to the list of the stream (one of its material's, streamMaterial)
+// for their levels, first sampling what the list holds if it is full.
+inline void appendJob(PixelStream& s, const ShadeJob& job, const RasterContext& ctx, const TileBuffers& buffers) {
+    const simd::LevelChoice levels = simd::chooseLevels(*s.texture, ctx.settings.filter, job.lod);
     const bool one = levels.f == 0.0f; // chooseLevels's one level: lo = hi
     PixelLanes& p = one ? s.oneLevel : s.twoLevels;
     if (p.count > PixelLanes::kCapacity - 4) (one ? flushOneLevel : flushTwoLevels)(s, ctx, buffers);
-    appendPixels(p, job, std::int32_t(buffers.at(job.qx, job.qy)), levels, lit);
+    appendPixels(p, job, std::int32_t(buffers.at(job.qx, job.qy)), levels,
+                 ctx.settings.shading == ShadingModel::Lit);
+}
+
+// Adds the pixels `job` won to the stream.
+void streamPixels(PixelStream& s, const ShadeJob& job, const RasterContext& ctx, const TileBuffers& buffers) {
+    streamMaterial(s, job.triangle->material, ctx, buffers);
+    appendJob(s, job, ctx, buffers);
 }
 
 // An untextured material's colour in the classic look, in every lane.
@@ -395,6 +409,21 @@ struct TileTriangles {
     const TriangleColors* const* colors;
 };
 
+// The levels of detail of jobs [0, count) from their squared lengths (trilinear filtering),
+// eight at a time.
+void jobLevelsOfDetail(ShadeJob* jobs, int count) {
+    for (int j = 0; j < count; j += 8) {
+        alignas(32) float dx2[8] = {}, dy2[8] = {}, lod[8];
+        const int n = std::min(8, count - j);
+        for (int k = 0; k < n; ++k) {
+            dx2[k] = jobs[j + k].dx2;
+            dy2[k] = jobs[j + k].dy2;
+        }
+        _mm256_store_ps(lod, simd::lodFromSquaredLengths8(_mm256_load_ps(dx2), _mm256_load_ps(dy2)));
+        for (int k = 0; k < n; ++k) jobs[j + k].lod = lod[k];
+    }
+}
+
 // Shades a batch of jobs into the tile's colour buffer, each in the pixels it won.
 void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, TileTriangles drawn, const RasterContext& ctx,
                 const TileBuffers& buffers) {
@@ -406,18 +435,7 @@ void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, TileTriangles dr
         return;
     }
     for (int j = 0; j < count; ++j) jobTexelCoordinates(jobs[j], ctx);
-    if (ctx.settings.filter == TextureFilter::Trilinear) {
-        for (int j = 0; j < count; j += 8) {
-            alignas(32) float dx2[8] = {}, dy2[8] = {}, lod[8];
-            const int n = std::min(8, count - j);
-            for (int k = 0; k < n; ++k) {
-                dx2[k] = jobs[j + k].dx2;
-                dy2[k] = jobs[j + k].dy2;
-            }
-            _mm256_store_ps(lod, simd::lodFromSquaredLengths8(_mm256_load_ps(dx2), _mm256_load_ps(dy2)));
-            for (int k = 0; k < n; ++k) jobs[j + k].lod = lod[k];
-        }
-    }
+    if (ctx.settings.filter == TextureFilter::Trilinear) jobLevelsOfDetail(jobs, count);
     const bool streamed = ctx.settings.filter != TextureFilter::Nearest;
     const bool lit = ctx.settings.shading == ShadingModel::Lit;
     for (int j = 0; j < count; ++j) {
@@ -764,20 +782,46 @@ void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBu
 // are found on the quad's four lanes (the helpers give that triangle's level of detail); its
 // colours (each lane shadeQuadPixel's) are kept in the pixels that triangle won, and the
 // other pixels get the clear colour. Bilinear and trilinear samples are taken four won
-// pixels at a time, across jobs (PixelStream). The tile's colours then go to the target.
+// pixels at a time, across jobs (PixelStream). A span that one triangle won whole skips the
+// look at its quads' ids (SpanShading). The tile's colours then go to the target.
 namespace {
+
+// A span: eight columns of a quad row's two rows (four quads), from a column a multiple of 8
+// from the tile buffer's origin (so within the tile's row). A large triangle's inside is made
+// of spans it won whole, which shadeQuads shades without looking at their quads one by one.
+inline __m256i loadSpanRow(const std::uint32_t* ids) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ids)); }
+
+// The id of the one triangle that won every pixel of the span whose element 0 is `ids`, in
+// plane 0 only (`next`, the same span in plane 1, all 0; null: no plane 1); else 0.
+inline std::uint32_t spanTriangle(const std::uint32_t* ids, const std::uint32_t* next) {
+    const __m256i row0 = loadSpanRow(ids), row1 = loadSpanRow(ids + kTileBufferStride);
+    const std::uint32_t id = ids[0];
+    const __m256i same = _mm256_set1_epi32(int(id));
+    const __m256i both = _mm256_and_si256(_mm256_cmpeq_epi32(row0, same), _mm256_cmpeq_epi32(row1, same));
+    if (id == 0 || _mm256_movemask_epi8(both) != -1) return 0;
+    if (next != nullptr) {
+        const __m256i layered = _mm256_or_si256(loadSpanRow(next), loadSpanRow(next + kTileBufferStride));
+        if (!_mm256_testz_si256(layered, layered)) return 0;
+    }
+    return id;
+}
+
+// The span's ids back to 0, ready for the next tile.
+inline void clearSpanIds(std::uint32_t* ids) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(ids), _mm256_setzero_si256());
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(ids + kTileBufferStride), _mm256_setzero_si256());
+}
 
 // Flat colours: in the classic look without the headlight or vertex colours, an untextured
 // material's pixels all get its colour (jobColor's, with no texture or headlight), whatever
 // triangle they are of. So shadeQuads colours them where it finds them, without jobs: a quad's
-// pixels of such a triangle, and at once eight pixels of a quad row's two rows that one such
-// triangle won (a large triangle's inside).
+// pixels of such a triangle, and a span that one such triangle won.
 class FlatColors {
 public:
     explicit FlatColors(const RasterContext& ctx)
         : apply_(ctx.settings.shading == ShadingModel::Classic && !ctx.settings.headlight && !ctx.vertexColors) {}
 
-    // Whether the look makes `m`'s pixels one colour, which takeSpan and colorQuad then write.
+    // Whether the look makes `m`'s pixels one colour, which colorSpan and colorQuad then write.
     bool flat(const ShadeMaterial* m) {
         if (m == material_) return true;
         if (!apply_ || m->texture.levelCount > 0) return false;
@@ -787,25 +831,11 @@ public:
     }
     bool any() const { return apply_; }
 
-    // The span of a quad row from element 0 of `ids` (eight columns within the tile's row):
-    // coloured in `colors`, its ids back to 0, if it is one triangle's of a flat material and
-    // has no second layer (`next`, the same span in plane 1, all 0; null: no plane 1).
-    bool takeSpan(std::uint32_t* ids, std::uint32_t* colors, const TileTriangle* triangles, const std::uint32_t* next) {
-        const __m256i row0 = loadSpanRow(ids), row1 = loadSpanRow(ids + kTileBufferStride);
-        const std::uint32_t id = ids[0];
-        const __m256i same = _mm256_set1_epi32(int(id));
-        const __m256i both = _mm256_and_si256(_mm256_cmpeq_epi32(row0, same), _mm256_cmpeq_epi32(row1, same));
-        if (id == 0 || _mm256_movemask_epi8(both) != -1) return false;
-        if (next != nullptr) {
-            const __m256i layered = _mm256_or_si256(loadSpanRow(next), loadSpanRow(next + kTileBufferStride));
-            if (!_mm256_testz_si256(layered, layered)) return false;
-        }
-        if (!flat(triangles[id - 1].material)) return false;
+    // The span whose element 0 is element 0 of `colors`, in the colour of the material flat()
+    // last took.
+    void colorSpan(std::uint32_t* colors) const {
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(colors), color_);
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(colors + kTileBufferStride), color_);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(ids), _mm256_setzero_si256());
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(ids + kTileBufferStride), _mm256_setzero_si256());
-        return true;
     }
 
     // The pixels `mask` of the quad whose pixel 0 is element 0 of `colors`, each in its plane
@@ -815,13 +845,104 @@ public:
     }
 
 private:
-    static __m256i loadSpanRow(const std::uint32_t* ids) {
-        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ids));
-    }
-
     bool apply_;                              // the look makes untextured materials flat
     const ShadeMaterial* material_ = nullptr; // the material whose colour color_ holds
     __m256i color_ = _mm256_setzero_si256();
+};
+
+// Textured spans: in the classic look without vertex colours, with a bilinear or trilinear
+// filter, a span that one textured triangle won becomes its four quads' jobs without QuadIds
+// or a batch. Their texel coordinates (and headlight factors) are found two quads to a vector
+// of eight lanes, each lane with jobTexelCoordinates's operations, their levels of detail in
+// one jobLevelsOfDetail, and they go to the stream as shadeBatch sends a job there.
+inline bool texturedSpans(const RasterContext& ctx) {
+    return ctx.settings.shading == ShadingModel::Classic && !ctx.vertexColors &&
+           ctx.settings.filter != TextureFilter::Nearest;
+}
+
+// The four jobs of the span at (qx, qy) that `t` won, into `jobs`.
+void spanJobs(const TileTriangle& t, int qx, int qy, const RasterContext& ctx, ShadeJob (&jobs)[4]) {
+    const ScreenTriangle& tri = *t.tri;
+    const ScreenVertex &v0 = tri.v[0], &v1 = tri.v[1], &v2 = tri.v[2];
+    const BarycentricPlane<lanes::F32x8> plane(tri);
+    const lanes::F32x8 rows = lanes::pixels8(qy, _mm256_setr_epi32(0, 0, 1, 1, 0, 0, 1, 1));
+    const auto half = [](__m256 v, int h) { return h ? _mm256_extractf128_ps(v, 1) : _mm256_castps256_ps128(v); };
+    for (int pair = 0; pair < 2; ++pair) { // quads 2 pair and 2 pair + 1, in lanes 0-3 and 4-7
+        lanes::F32x8 b[3];
+        plane.at(lanes::pixels8(qx + 4 * pair, _mm256_setr_epi32(0, 1, 0, 1, 2, 3, 2, 3)), rows, b);
+        const auto attribute = [&b](float a0, float a1, float a2) {
+            return interpolate(b, lanes::F32x8(a0), lanes::F32x8(a1), lanes::F32x8(a2)).v;
+        };
+        const __m256 invW = attribute(v0.invW, v1.invW, v2.invW);
+        const __m256 u = _mm256_div_ps(attribute(v0.uvOverW.x, v1.uvOverW.x, v2.uvOverW.x), invW);
+        const __m256 v = _mm256_div_ps(attribute(v0.uvOverW.y, v1.uvOverW.y, v2.uvOverW.y), invW);
+        __m256 light = _mm256_set1_ps(1.0f);
+        if (ctx.settings.headlight) {
+            const __m256 nx = _mm256_div_ps(attribute(v0.nOverW.x, v1.nOverW.x, v2.nOverW.x), invW);
+            const __m256 ny = _mm256_div_ps(attribute(v0.nOverW.y, v1.nOverW.y, v2.nOverW.y), invW);
+            const __m256 nz = _mm256_div_ps(attribute(v0.nOverW.z, v1.nOverW.z, v2.nOverW.z), invW);
+            const auto factor = [&](int h) {
+                return simd::headlightFactor4(half(nx, h), half(ny, h), half(nz, h), ctx.viewForward);
+            };
+            light = _mm256_set_m128(factor(1), factor(0));
+        }
+        for (int h = 0; h < 2; ++h) {
+            ShadeJob& job = jobs[2 * pair + h];
+            job.triangle = &t;
+            job.qx = qx + 4 * pair + 2 * h;
+            job.qy = qy;
+            job.mask = 0xFu;
+            job.plane = _mm_setzero_si128();
+            job.u = half(u, h);
+            job.v = half(v, h);
+            job.light = half(light, h);
+            job.lod = 0.0f;
+            if (ctx.settings.filter == TextureFilter::Trilinear)
+                quadSquaredLengths(t.material->texture, job.u, job.v, job);
+        }
+    }
+    if (ctx.settings.filter == TextureFilter::Trilinear) jobLevelsOfDetail(jobs, 4);
+}
+
+// The spans shadeQuads shades whole: flat ones and textured ones.
+class SpanShading {
+public:
+    SpanShading(const TileTriangle* triangles, const RasterContext& ctx, const TileBuffers& buffers,
+                PixelStream& stream)
+        : triangles_(triangles), ctx_(ctx), buffers_(buffers), stream_(stream), flat_(ctx),
+          textured_(texturedSpans(ctx)) {}
+
+    FlatColors& flat() { return flat_; }
+    bool any() const { return flat_.any() || textured_; }
+
+    // The span at (qx, qy), whose element 0 is `ids` in the id buffer and `colors` in the
+    // colour buffer (`next`: as spanTriangle's), if one triangle won it whole and it is flat or
+    // textured: coloured or sent to the stream, its ids back to 0.
+    bool take(std::uint32_t* ids, std::uint32_t* colors, const std::uint32_t* next, int qx, int qy) {
+        const std::uint32_t id = spanTriangle(ids, next);
+        if (id == 0) return false;
+        const TileTriangle& t = triangles_[id - 1];
+        if (flat_.flat(t.material)) {
+            flat_.colorSpan(colors);
+        } else if (textured_ && t.material->texture.levelCount > 0) {
+            ShadeJob jobs[4];
+            spanJobs(t, qx, qy, ctx_, jobs);
+            streamMaterial(stream_, t.material, ctx_, buffers_);
+            for (const ShadeJob& job : jobs) appendJob(stream_, job, ctx_, buffers_);
+        } else {
+            return false;
+        }
+        clearSpanIds(ids);
+        return true;
+    }
+
+private:
+    const TileTriangle* triangles_;
+    const RasterContext& ctx_;
+    const TileBuffers& buffers_;
+    PixelStream& stream_;
+    FlatColors flat_;
+    bool textured_;
 };
 
 // A quad's ids in the first `planes` sample planes (a quad row's TileLayers::inQuadRow), read
@@ -881,7 +1002,8 @@ void shadeQuads(const TileTriangle* triangles, const TriangleColors* const* colo
     for (ShadeJob& job : jobs) job.plane = _mm_setzero_si128(); // and so it stays without multisampling
     PixelStream stream;
     if (ctx.settings.shading == ShadingModel::Lit) stream.rig = lightRig(ctx.settings.lights, ctx.viewForward);
-    FlatColors flat(ctx);
+    SpanShading spans(triangles, ctx, buffers, stream);
+    FlatColors& flat = spans.flat();
     int count = 0;
     for (int qy = buffers.originY; qy <= tile.y1; qy += 2) {
         const int planes = Layered ? layers->inQuadRow(qy) : 1;
@@ -892,8 +1014,8 @@ void shadeQuads(const TileTriangle* triangles, const TriangleColors* const* colo
             std::uint32_t* i0 = idRow + (qx - buffers.originX);
             std::uint32_t* c0 = colorRow + (qx - buffers.originX);
             // A span's eight columns from a multiple of 8 lie within the tile's row.
-            if (flat.any() && (qx - buffers.originX) % 8 == 0 &&
-                flat.takeSpan(i0, c0, triangles, planes > 1 ? i0 + kTileBufferElements : nullptr)) {
+            if (spans.any() && (qx - buffers.originX) % 8 == 0 &&
+                spans.take(i0, c0, planes > 1 ? i0 + kTileBufferElements : nullptr, qx, qy)) {
                 qx += 6; // and the loop's 2: past the span's four quads
                 continue;
             }
