@@ -850,14 +850,18 @@ private:
     __m256i color_ = _mm256_setzero_si256();
 };
 
-// Textured spans: in the classic look without vertex colours, with a bilinear or trilinear
-// filter, a span that one textured triangle won becomes its four quads' jobs without QuadIds
-// or a batch. Their texel coordinates (and headlight factors) are found two quads to a vector
-// of eight lanes, each lane with jobTexelCoordinates's operations, their levels of detail in
-// one jobLevelsOfDetail, and they go to the stream as shadeBatch sends a job there.
+// Textured spans: without vertex colours, with a bilinear or trilinear filter, a span that one
+// textured triangle won (in the lit model, of a material the vectorised passes draw) becomes its
+// four quads' jobs without QuadIds or a batch. Their texel coordinates (and headlight factors
+// or the lit model's normals) are found two quads to a vector of eight lanes, each lane with
+// jobTexelCoordinates's operations, their levels of detail in one jobLevelsOfDetail, and they
+// go to the stream as shadeBatch sends a job there.
 inline bool texturedSpans(const RasterContext& ctx) {
-    return ctx.settings.shading == ShadingModel::Classic && !ctx.vertexColors &&
-           ctx.settings.filter != TextureFilter::Nearest;
+    return !ctx.vertexColors && ctx.settings.filter != TextureFilter::Nearest;
+}
+inline bool texturedSpan(const ShadeMaterial& m, const RasterContext& ctx) {
+    return m.texture.levelCount > 0 &&
+           (ctx.settings.shading == ShadingModel::Classic || litVectorised(m, ctx.settings.filter));
 }
 
 // The four jobs of the span at (qx, qy) that `t` won, into `jobs`.
@@ -867,6 +871,7 @@ void spanJobs(const TileTriangle& t, int qx, int qy, const RasterContext& ctx, S
     const BarycentricPlane<lanes::F32x8> plane(tri);
     const lanes::F32x8 rows = lanes::pixels8(qy, _mm256_setr_epi32(0, 0, 1, 1, 0, 0, 1, 1));
     const auto half = [](__m256 v, int h) { return h ? _mm256_extractf128_ps(v, 1) : _mm256_castps256_ps128(v); };
+    const bool lit = ctx.settings.shading == ShadingModel::Lit;
     for (int pair = 0; pair < 2; ++pair) { // quads 2 pair and 2 pair + 1, in lanes 0-3 and 4-7
         lanes::F32x8 b[3];
         plane.at(lanes::pixels8(qx + 4 * pair, _mm256_setr_epi32(0, 1, 0, 1, 2, 3, 2, 3)), rows, b);
@@ -876,11 +881,13 @@ void spanJobs(const TileTriangle& t, int qx, int qy, const RasterContext& ctx, S
         const __m256 invW = attribute(v0.invW, v1.invW, v2.invW);
         const __m256 u = _mm256_div_ps(attribute(v0.uvOverW.x, v1.uvOverW.x, v2.uvOverW.x), invW);
         const __m256 v = _mm256_div_ps(attribute(v0.uvOverW.y, v1.uvOverW.y, v2.uvOverW.y), invW);
-        __m256 light = _mm256_set1_ps(1.0f);
-        if (ctx.settings.headlight) {
-            const __m256 nx = _mm256_div_ps(attribute(v0.nOverW.x, v1.nOverW.x, v2.nOverW.x), invW);
-            const __m256 ny = _mm256_div_ps(attribute(v0.nOverW.y, v1.nOverW.y, v2.nOverW.y), invW);
-            const __m256 nz = _mm256_div_ps(attribute(v0.nOverW.z, v1.nOverW.z, v2.nOverW.z), invW);
+        __m256 light = _mm256_set1_ps(1.0f), nx = light, ny = light, nz = light;
+        if (ctx.settings.headlight || lit) {
+            nx = _mm256_div_ps(attribute(v0.nOverW.x, v1.nOverW.x, v2.nOverW.x), invW);
+            ny = _mm256_div_ps(attribute(v0.nOverW.y, v1.nOverW.y, v2.nOverW.y), invW);
+            nz = _mm256_div_ps(attribute(v0.nOverW.z, v1.nOverW.z, v2.nOverW.z), invW);
+        }
+        if (ctx.settings.headlight && !lit) {
             const auto factor = [&](int h) {
                 return simd::headlightFactor4(half(nx, h), half(ny, h), half(nz, h), ctx.viewForward);
             };
@@ -896,6 +903,11 @@ void spanJobs(const TileTriangle& t, int qx, int qy, const RasterContext& ctx, S
             job.u = half(u, h);
             job.v = half(v, h);
             job.light = half(light, h);
+            if (lit) {
+                job.nx = half(nx, h);
+                job.ny = half(ny, h);
+                job.nz = half(nz, h);
+            }
             job.lod = 0.0f;
             if (ctx.settings.filter == TextureFilter::Trilinear)
                 quadSquaredLengths(t.material->texture, job.u, job.v, job);
@@ -924,7 +936,7 @@ public:
         const TileTriangle& t = triangles_[id - 1];
         if (flat_.flat(t.material)) {
             flat_.colorSpan(colors);
-        } else if (textured_ && t.material->texture.levelCount > 0) {
+        } else if (textured_ && texturedSpan(*t.material, ctx_)) {
             ShadeJob jobs[4];
             spanJobs(t, qx, qy, ctx_, jobs);
             streamMaterial(stream_, t.material, ctx_, buffers_);
