@@ -856,10 +856,11 @@ private:
 // or the lit model's normals) are found two quads to a vector of eight lanes, each lane with
 // jobTexelCoordinates's operations, their levels of detail in one jobLevelsOfDetail, and they
 // go to the stream as shadeBatch sends a job there.
-inline bool texturedSpans(const RasterContext& ctx) {
+// Whether the frame's settings allow textured spans; and then whether a span of `m` is one.
+inline bool texturedSpansApply(const RasterContext& ctx) {
     return !ctx.vertexColors && ctx.settings.filter != TextureFilter::Nearest;
 }
-inline bool texturedSpan(const ShadeMaterial& m, const RasterContext& ctx) {
+inline bool texturedSpanMaterial(const ShadeMaterial& m, const RasterContext& ctx) {
     return m.texture.levelCount > 0 &&
            (ctx.settings.shading == ShadingModel::Classic || litVectorised(m, ctx.settings.filter));
 }
@@ -922,7 +923,7 @@ public:
     SpanShading(const TileTriangle* triangles, const RasterContext& ctx, const TileBuffers& buffers,
                 PixelStream& stream)
         : triangles_(triangles), ctx_(ctx), buffers_(buffers), stream_(stream), flat_(ctx),
-          textured_(texturedSpans(ctx)) {}
+          textured_(texturedSpansApply(ctx)) {}
 
     FlatColors& flat() { return flat_; }
     bool any() const { return flat_.any() || textured_; }
@@ -936,7 +937,7 @@ public:
         const TileTriangle& t = triangles_[id - 1];
         if (flat_.flat(t.material)) {
             flat_.colorSpan(colors);
-        } else if (textured_ && texturedSpan(*t.material, ctx_)) {
+        } else if (textured_ && texturedSpanMaterial(*t.material, ctx_)) {
             ShadeJob jobs[4];
             spanJobs(t, qx, qy, ctx_, jobs);
             streamMaterial(stream_, t.material, ctx_, buffers_);
