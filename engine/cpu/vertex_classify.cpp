@@ -4,6 +4,7 @@
 // the tests call the scalar function itself.
 #include "cpu/cpu_renderer.h"
 
+#include <cstddef>
 #include <cstring>
 #include <immintrin.h>
 
@@ -28,6 +29,40 @@ inline __m256i snap8(__m256 pixels) {
     const __m256 rounded = _mm256_blendv_ps(_mm256_sub_ps(scaled, half), _mm256_add_ps(scaled, half),
                                             _mm256_cmp_ps(scaled, _mm256_setzero_ps(), _CMP_GE_OQ));
     return _mm256_cvttps_epi32(rounded);
+}
+
+// ScreenVertex as storeProjections writes it: 8 floats (p, pos, depth, invW, uvOverW), then nOverW.
+static_assert(offsetof(ScreenVertex, nOverW) == 8 * sizeof(float) && sizeof(ScreenVertex) == 11 * sizeof(float),
+              "ScreenVertex is eleven 32-bit fields, nOverW last");
+
+// Eight vertices' projections, every one inside every plane, from their fields one register
+// each (`f`, ScreenVertex's order, p's integers as their bits) to projected[0, 8): the first
+// eight fields transposed to one register per vertex (unpack, shuffle, swap halves) and stored
+// whole, nOverW's three from a transpose with a zero fourth.
+inline void storeProjections(const __m256 (&f)[11], ScreenVertex* projected) {
+    const __m256 a0 = _mm256_unpacklo_ps(f[0], f[1]), a1 = _mm256_unpackhi_ps(f[0], f[1]);
+    const __m256 a2 = _mm256_unpacklo_ps(f[2], f[3]), a3 = _mm256_unpackhi_ps(f[2], f[3]);
+    const __m256 a4 = _mm256_unpacklo_ps(f[4], f[5]), a5 = _mm256_unpackhi_ps(f[4], f[5]);
+    const __m256 a6 = _mm256_unpacklo_ps(f[6], f[7]), a7 = _mm256_unpackhi_ps(f[6], f[7]);
+    // Fields 0-3 and 4-7 of vertices 0, 1, 2, 3 in lanes 0-3, of 4, 5, 6, 7 in lanes 4-7.
+    const __m256 b[8] = {_mm256_shuffle_ps(a0, a2, 0x44), _mm256_shuffle_ps(a4, a6, 0x44),
+                         _mm256_shuffle_ps(a0, a2, 0xEE), _mm256_shuffle_ps(a4, a6, 0xEE),
+                         _mm256_shuffle_ps(a1, a3, 0x44), _mm256_shuffle_ps(a5, a7, 0x44),
+                         _mm256_shuffle_ps(a1, a3, 0xEE), _mm256_shuffle_ps(a5, a7, 0xEE)};
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256 n0 = _mm256_unpacklo_ps(f[8], f[9]), n1 = _mm256_unpackhi_ps(f[8], f[9]);
+    const __m256 n2 = _mm256_unpacklo_ps(f[10], zero), n3 = _mm256_unpackhi_ps(f[10], zero);
+    const __m256 n[4] = {_mm256_shuffle_ps(n0, n2, 0x44), _mm256_shuffle_ps(n0, n2, 0xEE),
+                         _mm256_shuffle_ps(n1, n3, 0x44), _mm256_shuffle_ps(n1, n3, 0xEE)};
+    for (int k = 0; k < 4; ++k) {
+        for (int h = 0; h < 2; ++h) { // vertex k (lanes 0-3) and k + 4 (lanes 4-7)
+            float* to = reinterpret_cast<float*>(projected + k + 4 * h);
+            _mm256_storeu_ps(to, _mm256_permute2f128_ps(b[2 * k], b[2 * k + 1], h ? 0x31 : 0x20));
+            const __m128 normal = h ? _mm256_extractf128_ps(n[k], 1) : _mm256_castps256_ps128(n[k]);
+            _mm_storel_pi(reinterpret_cast<__m64*>(to + 8), normal);
+            _mm_store_ss(to + 10, _mm_movehl_ps(normal, normal));
+        }
+    }
 }
 
 } // namespace
@@ -67,18 +102,23 @@ void classifyVertices(const MeshView& mesh, const float* dx, const float* dy, co
         const __m256 pixelX = _mm256_mul_ps(_mm256_mul_ps(_mm256_add_ps(ndcX, one), half), w);
         const __m256 pixelY = _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(one, ndcY), half), h);
         const __m256 depth = _mm256_mul_ps(depthScale, _mm256_sub_ps(one, _mm256_div_ps(nearPlane, z)));
+        const __m256 fields[11] = {_mm256_castsi256_ps(snap8(pixelX)),
+                                   _mm256_castsi256_ps(snap8(pixelY)),
+                                   pixelX,
+                                   pixelY,
+                                   depth,
+                                   invZ,
+                                   _mm256_mul_ps(loadOrZero(mesh.u, i), invZ),
+                                   _mm256_mul_ps(loadOrZero(mesh.v, i), invZ),
+                                   _mm256_mul_ps(loadOrZero(mesh.nx, i), invZ),
+                                   _mm256_mul_ps(loadOrZero(mesh.ny, i), invZ),
+                                   _mm256_mul_ps(loadOrZero(mesh.nz, i), invZ)};
+        if (_mm256_testz_si256(mask, mask)) { // the common case: all eight inside
+            storeProjections(fields, projected + i);
+            continue;
+        }
         alignas(32) float f[11][8];
-        _mm256_store_si256(reinterpret_cast<__m256i*>(f[0]), snap8(pixelX));
-        _mm256_store_si256(reinterpret_cast<__m256i*>(f[1]), snap8(pixelY));
-        _mm256_store_ps(f[2], pixelX);
-        _mm256_store_ps(f[3], pixelY);
-        _mm256_store_ps(f[4], depth);
-        _mm256_store_ps(f[5], invZ);
-        _mm256_store_ps(f[6], _mm256_mul_ps(loadOrZero(mesh.u, i), invZ));
-        _mm256_store_ps(f[7], _mm256_mul_ps(loadOrZero(mesh.v, i), invZ));
-        _mm256_store_ps(f[8], _mm256_mul_ps(loadOrZero(mesh.nx, i), invZ));
-        _mm256_store_ps(f[9], _mm256_mul_ps(loadOrZero(mesh.ny, i), invZ));
-        _mm256_store_ps(f[10], _mm256_mul_ps(loadOrZero(mesh.nz, i), invZ));
+        for (int field = 0; field < 11; ++field) _mm256_store_ps(f[field], fields[field]);
         for (int k = 0; k < 8; ++k) {
             if (masks[k] != 0) continue; // as the scalar function: projected only inside every plane
             ScreenVertex& s = projected[i + std::size_t(k)];
