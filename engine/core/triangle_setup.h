@@ -31,10 +31,12 @@ FACET_HD ScreenVertex projectVertex(const ClipVertex& v, const ViewParams& view,
                         v.n * invW};
 }
 
+// The raster stage reads every set-up triangle back from memory (a dense mesh's are written and
+// read at hundreds of megabytes a frame), so it holds only what the walks and shading read: the
+// fill rule's biases (0 or 1) as bytes.
 struct ScreenTriangle {
     ScreenVertex v[3];     // ordered so the interior is positive
-    std::int64_t area;     // twice the snapped area in sub-pixel units squared, > 0
-    std::int64_t bias[3];  // fill rule bias of the edge opposite vertex i
+    std::uint8_t bias[3];  // fill rule bias (fillRuleBias, 0 or 1) of the edge opposite vertex i
     glm::vec2 db1, db2;    // gradients of barycentrics 1 and 2 over the exact positions
     int minX, minY, maxX, maxY; // pixel bounds, clamped to the target, inclusive
 };
@@ -84,17 +86,16 @@ FACET_HD bool coversCentre(FixedPoint2 p0, FixedPoint2 p1, FixedPoint2 p2, int x
 }
 
 // setupTriangle's triangle, for a coverage test: its corners ordered so the interior is positive
-// (`area`, edgeFunction(a.p, b.p, c.p), not 0, says which way round they are), its doubled area
-// and the fill rule's biases.
+// (`area`, edgeFunction(a.p, b.p, c.p), not 0, says which way round they are) and the fill
+// rule's biases.
 FACET_HD void orientTriangle(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c, std::int64_t area,
                              ScreenTriangle& tri) {
     tri.v[0] = a;
     tri.v[1] = area > 0 ? b : c;
     tri.v[2] = area > 0 ? c : b;
-    tri.area = area > 0 ? area : -area;
-    tri.bias[0] = fillRuleBias(tri.v[1].p, tri.v[2].p);
-    tri.bias[1] = fillRuleBias(tri.v[2].p, tri.v[0].p);
-    tri.bias[2] = fillRuleBias(tri.v[0].p, tri.v[1].p);
+    tri.bias[0] = static_cast<std::uint8_t>(fillRuleBias(tri.v[1].p, tri.v[2].p));
+    tri.bias[1] = static_cast<std::uint8_t>(fillRuleBias(tri.v[2].p, tri.v[0].p));
+    tri.bias[2] = static_cast<std::uint8_t>(fillRuleBias(tri.v[0].p, tri.v[1].p));
 }
 
 // Why setupTriangle refused a triangle.
