@@ -28,7 +28,7 @@ namespace facet {
 namespace {
 
 ScreenVertex vertexAt(glm::vec2 p) {
-    return ScreenVertex{{snapToFixed(p.x), snapToFixed(p.y)}, p, 0.5f, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)};
+    return ScreenVertex{{{snapToFixed(p.x), snapToFixed(p.y)}, 0.5f, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)}, p};
 }
 
 // The coverage of quad (qx, qy) as a 4-bit mask, from the three edge values stepped to its

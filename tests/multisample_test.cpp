@@ -91,7 +91,7 @@ TEST(Multisample, UnsupportedCountsAreRefused) {
 }
 
 ScreenVertex vertexAt(glm::vec2 p, float depth) {
-    return ScreenVertex{{snapToFixed(p.x), snapToFixed(p.y)}, p, depth, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)};
+    return ScreenVertex{{{snapToFixed(p.x), snapToFixed(p.y)}, depth, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)}, p};
 }
 
 // Whether sample `sp` of pixel (x, y) lies inside a set-up triangle (the fill rule's bias
@@ -174,7 +174,7 @@ TEST(Multisample, SampleDepthIsThePlaneAtTheSample) {
         ++tested;
         EXPECT_TRUE(std::signbit(-0.0f + sampleDepthStep(tri, pixelCentreSample())));
         EXPECT_TRUE(std::signbit(-0.0f + sampleDepthStep(tri, samplePoint(1, 0))));
-        const double x0 = tri.v[0].pos.x, y0 = tri.v[0].pos.y, d0 = tri.v[0].depth;
+        const double x0 = tri.origin.x, y0 = tri.origin.y, d0 = tri.v[0].depth;
         const double e1 = double(tri.v[1].depth) - d0, e2 = double(tri.v[2].depth) - d0;
         const double D = std::max({std::abs(d0), std::abs(double(tri.v[1].depth)), std::abs(double(tri.v[2].depth))});
         const double G = std::abs(tri.db1.x) + std::abs(tri.db2.x) + std::abs(tri.db1.y) + std::abs(tri.db2.y);

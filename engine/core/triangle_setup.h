@@ -11,40 +11,50 @@
 
 namespace facet {
 
-struct ScreenVertex {
+// What a set-up triangle keeps of each corner: a projected vertex without its exact position,
+// which interpolation needs at the first corner only (ScreenTriangle::origin).
+struct TriangleCorner {
     FixedPoint2 p;     // snapped pixel position, for coverage
-    glm::vec2 pos;     // exact pixel position, for interpolation
     float depth;       // window depth in [0, 1]
     float invW;        // 1 / d.z
     glm::vec2 uvOverW; // uv / d.z
     glm::vec3 nOverW;  // n / d.z
 };
 
+// A projected vertex: its corner's fields, then its exact position (last, so a corner is copied
+// from it whole).
+struct ScreenVertex : TriangleCorner {
+    glm::vec2 pos; // exact pixel position, for interpolation
+};
+
 FACET_HD ScreenVertex projectVertex(const ClipVertex& v, const ViewParams& view, int width, int height) {
     const glm::vec2 px = ndcToPixel(perspectiveDivide(v.d, view.focus, view.aspect), width, height);
     const float invW = 1.0f / v.d.z;
-    return ScreenVertex{{snapToFixed(px.x), snapToFixed(px.y)},
-                        px,
-                        windowDepth(v.d.z, view.nearPlane, view.farPlane),
-                        invW,
-                        v.uv * invW,
-                        v.n * invW};
+    return ScreenVertex{{{snapToFixed(px.x), snapToFixed(px.y)},
+                         windowDepth(v.d.z, view.nearPlane, view.farPlane),
+                         invW,
+                         v.uv * invW,
+                         v.n * invW},
+                        px};
 }
 
 // The raster stage reads every set-up triangle back from memory (a dense mesh's are written and
-// read at hundreds of megabytes a frame), so it holds only what the walks and shading read: the
-// fill rule's biases (0 or 1) as bytes.
+// read at hundreds of megabytes a frame), so it holds only what the walks and shading read: one
+// exact position, the fill rule's biases (0 or 1) as bytes.
 struct ScreenTriangle {
-    ScreenVertex v[3];     // ordered so the interior is positive
+    TriangleCorner v[3];   // ordered so the interior is positive
+    glm::vec2 origin;      // the exact position of v[0], the barycentrics' origin (see barycentricGradients)
     std::uint8_t bias[3];  // fill rule bias (fillRuleBias, 0 or 1) of the edge opposite vertex i
     glm::vec2 db1, db2;    // gradients of barycentrics 1 and 2 over the exact positions
     int minX, minY, maxX, maxY; // pixel bounds, clamped to the target, inclusive
 };
 
-// Gradients of barycentrics 1 and 2 (each 0 at vertex 0): b1 = dot(db1, p - v0.pos), etc.
-// Computed in double from the exact positions; where rounding makes those degenerate or
-// flipped although the snapped triangle is not, the snapped positions stand in.
-FACET_HD void barycentricGradients(ScreenTriangle& t) {
+// Gradients of barycentrics 1 and 2 (each 0 at vertex 0): b1 = dot(db1, p - origin), etc., for
+// the triangle's corners a, b, c in its order. Computed in double from the exact positions;
+// where rounding makes those degenerate or flipped although the snapped triangle is not, the
+// snapped positions stand in.
+FACET_HD void barycentricGradients(ScreenTriangle& t, const ScreenVertex& a, const ScreenVertex& b,
+                                   const ScreenVertex& c) {
     const auto gradients = [&t](double x0, double y0, double x1, double y1, double x2, double y2) {
         const double area = (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0);
         if (!(area > 0.0)) return false;
@@ -53,12 +63,11 @@ FACET_HD void barycentricGradients(ScreenTriangle& t) {
         t.db2 = glm::vec2(static_cast<float>((y0 - y1) * r), static_cast<float>((x1 - x0) * r));
         return true;
     };
-    const ScreenVertex &a = t.v[0], &b = t.v[1], &c = t.v[2];
     if (gradients(a.pos.x, a.pos.y, b.pos.x, b.pos.y, c.pos.x, c.pos.y)) return;
     const double s = 1.0 / kSubpixelOne;
     gradients(a.p.x * s, a.p.y * s, b.p.x * s, b.p.y * s, c.p.x * s, c.p.y * s);
     // Interpolation is then relative to the snapped vertex 0.
-    t.v[0].pos = glm::vec2(static_cast<float>(a.p.x * s), static_cast<float>(a.p.y * s));
+    t.origin = glm::vec2(static_cast<float>(a.p.x * s), static_cast<float>(a.p.y * s));
 }
 
 // The three edge values at the centre of pixel (x, y); weight i belongs to vertex i.
@@ -86,13 +95,14 @@ FACET_HD bool coversCentre(FixedPoint2 p0, FixedPoint2 p1, FixedPoint2 p2, int x
 }
 
 // setupTriangle's triangle, for a coverage test: its corners ordered so the interior is positive
-// (`area`, edgeFunction(a.p, b.p, c.p), not 0, says which way round they are) and the fill
-// rule's biases.
+// (`area`, edgeFunction(a.p, b.p, c.p), not 0, says which way round they are), a's exact
+// position as the origin and the fill rule's biases.
 FACET_HD void orientTriangle(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c, std::int64_t area,
                              ScreenTriangle& tri) {
     tri.v[0] = a;
     tri.v[1] = area > 0 ? b : c;
     tri.v[2] = area > 0 ? c : b;
+    tri.origin = a.pos;
     tri.bias[0] = static_cast<std::uint8_t>(fillRuleBias(tri.v[1].p, tri.v[2].p));
     tri.bias[1] = static_cast<std::uint8_t>(fillRuleBias(tri.v[2].p, tri.v[0].p));
     tri.bias[2] = static_cast<std::uint8_t>(fillRuleBias(tri.v[0].p, tri.v[1].p));
@@ -118,7 +128,7 @@ FACET_HD_OUTLINED SetupResult setupInBounds(const ScreenVertex& a, const ScreenV
         return SetupResult::Uncovered;
     orientTriangle(a, b, c, area, tri);
     // Last: most triangles of a dense mesh cover no pixel centre, and this is the costly part.
-    if (gradients) barycentricGradients(tri);
+    if (gradients) barycentricGradients(tri, a, area > 0 ? b : c, area > 0 ? c : b);
     return SetupResult::Ok;
 }
 
@@ -172,9 +182,9 @@ struct BarycentricPlane {
     F x0, y0, db1x, db1y, db2x, db2y;
 
     FACET_HD explicit BarycentricPlane(const ScreenTriangle& t)
-        : x0(t.v[0].pos.x), y0(t.v[0].pos.y), db1x(t.db1.x), db1y(t.db1.y), db2x(t.db2.x), db2y(t.db2.y) {}
+        : x0(t.origin.x), y0(t.origin.y), db1x(t.db1.x), db1y(t.db1.y), db2x(t.db2.x), db2y(t.db2.y) {}
 
-    // At the centres of pixels (x, y), given as floats: px = (x + 0.5) - v0.x,
+    // At the centres of pixels (x, y), given as floats: px = (x + 0.5) - origin.x,
     // b1 = db1.x px + db1.y py, b0 = (1 - b1) - b2. They extrapolate outside the triangle, for
     // the helper pixels of a 2x2 quad.
     FACET_HD void at(F x, F y, F b[3]) const {

@@ -51,8 +51,8 @@ public:
     // `tri`, walked at `samples` per pixel (the pixel centre for 1, else core/multisample.h's
     // points) over the pixels of `q` in the tile of `buffers` (whose `farthest` is set).
     BlockDepthBounds(const ScreenTriangle& tri, const QuadRange& q, const TileBuffers& buffers, int samples)
-        : farthest_(buffers.farthest), originX_(buffers.originX), originY_(buffers.originY), x0_(tri.v[0].pos.x),
-          y0_(tri.v[0].pos.y), d0_(tri.v[0].depth), e1_(double(tri.v[1].depth) - d0_),
+        : farthest_(buffers.farthest), originX_(buffers.originX), originY_(buffers.originY), x0_(tri.origin.x),
+          y0_(tri.origin.y), d0_(tri.v[0].depth), e1_(double(tri.v[1].depth) - d0_),
           e2_(double(tri.v[2].depth) - d0_), db1x_(tri.db1.x), db1y_(tri.db1.y), db2x_(tri.db2.x),
           db2y_(tri.db2.y) {
         double sxHi = 0.0, syHi = 0.0;

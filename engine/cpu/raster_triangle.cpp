@@ -69,7 +69,7 @@ inline void jobTexelCoordinates(ShadeJob& job, const RasterContext& ctx) {
     if (!textured && !ctx.settings.headlight && !lit) return;
     F32x4 b[3];
     BarycentricPlane<F32x4>(tri).at(lanes::quadColumns(job.qx), lanes::quadRows(job.qy), b);
-    const ScreenVertex &v0 = tri.v[0], &v1 = tri.v[1], &v2 = tri.v[2];
+    const TriangleCorner &v0 = tri.v[0], &v1 = tri.v[1], &v2 = tri.v[2];
     // The interpolated attributes of interpolateInvW, interpolateNormal and interpolateUv.
     const auto attribute = [&b](float a0, float a1, float a2) {
         return interpolate(b, F32x4(a0), F32x4(a1), F32x4(a2)).v;
@@ -868,7 +868,7 @@ inline bool texturedSpanMaterial(const ShadeMaterial& m, const RasterContext& ct
 // The four jobs of the span at (qx, qy) that `t` won, into `jobs`.
 void spanJobs(const TileTriangle& t, int qx, int qy, const RasterContext& ctx, ShadeJob (&jobs)[4]) {
     const ScreenTriangle& tri = *t.tri;
-    const ScreenVertex &v0 = tri.v[0], &v1 = tri.v[1], &v2 = tri.v[2];
+    const TriangleCorner &v0 = tri.v[0], &v1 = tri.v[1], &v2 = tri.v[2];
     const BarycentricPlane<lanes::F32x8> plane(tri);
     const lanes::F32x8 rows = lanes::pixels8(qy, _mm256_setr_epi32(0, 0, 1, 1, 0, 0, 1, 1));
     const auto half = [](__m256 v, int h) { return h ? _mm256_extractf128_ps(v, 1) : _mm256_castps256_ps128(v); };

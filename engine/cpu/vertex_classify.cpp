@@ -31,14 +31,16 @@ inline __m256i snap8(__m256 pixels) {
     return _mm256_cvttps_epi32(rounded);
 }
 
-// ScreenVertex as storeProjections writes it: 8 floats (p, pos, depth, invW, uvOverW), then nOverW.
-static_assert(offsetof(ScreenVertex, nOverW) == 8 * sizeof(float) && sizeof(ScreenVertex) == 11 * sizeof(float),
-              "ScreenVertex is eleven 32-bit fields, nOverW last");
+// ScreenVertex as storeProjections writes it: eleven 32-bit fields (p, depth, invW, uvOverW,
+// nOverW, then pos), one register each.
+static_assert(offsetof(TriangleCorner, nOverW) == 6 * sizeof(float) && sizeof(TriangleCorner) == 9 * sizeof(float) &&
+                  sizeof(ScreenVertex) == 11 * sizeof(float),
+              "ScreenVertex is TriangleCorner's nine 32-bit fields, then pos");
 
 // Eight vertices' projections, every one inside every plane, from their fields one register
 // each (`f`, ScreenVertex's order, p's integers as their bits) to projected[0, 8): the first
 // eight fields transposed to one register per vertex (unpack, shuffle, swap halves) and stored
-// whole, nOverW's three from a transpose with a zero fourth.
+// whole, the last three (nOverW.z, pos) from a transpose with a zero fourth.
 inline void storeProjections(const __m256 (&f)[11], ScreenVertex* projected) {
     const __m256 a0 = _mm256_unpacklo_ps(f[0], f[1]), a1 = _mm256_unpackhi_ps(f[0], f[1]);
     const __m256 a2 = _mm256_unpacklo_ps(f[2], f[3]), a3 = _mm256_unpackhi_ps(f[2], f[3]);
@@ -50,17 +52,17 @@ inline void storeProjections(const __m256 (&f)[11], ScreenVertex* projected) {
                          _mm256_shuffle_ps(a1, a3, 0x44), _mm256_shuffle_ps(a5, a7, 0x44),
                          _mm256_shuffle_ps(a1, a3, 0xEE), _mm256_shuffle_ps(a5, a7, 0xEE)};
     const __m256 zero = _mm256_setzero_ps();
-    const __m256 n0 = _mm256_unpacklo_ps(f[8], f[9]), n1 = _mm256_unpackhi_ps(f[8], f[9]);
-    const __m256 n2 = _mm256_unpacklo_ps(f[10], zero), n3 = _mm256_unpackhi_ps(f[10], zero);
-    const __m256 n[4] = {_mm256_shuffle_ps(n0, n2, 0x44), _mm256_shuffle_ps(n0, n2, 0xEE),
-                         _mm256_shuffle_ps(n1, n3, 0x44), _mm256_shuffle_ps(n1, n3, 0xEE)};
+    const __m256 t0 = _mm256_unpacklo_ps(f[8], f[9]), t1 = _mm256_unpackhi_ps(f[8], f[9]);
+    const __m256 t2 = _mm256_unpacklo_ps(f[10], zero), t3 = _mm256_unpackhi_ps(f[10], zero);
+    const __m256 tail[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
+                            _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
     for (int k = 0; k < 4; ++k) {
         for (int h = 0; h < 2; ++h) { // vertex k (lanes 0-3) and k + 4 (lanes 4-7)
             float* to = reinterpret_cast<float*>(projected + k + 4 * h);
             _mm256_storeu_ps(to, _mm256_permute2f128_ps(b[2 * k], b[2 * k + 1], h ? 0x31 : 0x20));
-            const __m128 normal = h ? _mm256_extractf128_ps(n[k], 1) : _mm256_castps256_ps128(n[k]);
-            _mm_storel_pi(reinterpret_cast<__m64*>(to + 8), normal);
-            _mm_store_ss(to + 10, _mm_movehl_ps(normal, normal));
+            const __m128 last = h ? _mm256_extractf128_ps(tail[k], 1) : _mm256_castps256_ps128(tail[k]);
+            _mm_storel_pi(reinterpret_cast<__m64*>(to + 8), last);
+            _mm_store_ss(to + 10, _mm_movehl_ps(last, last));
         }
     }
 }
@@ -104,15 +106,15 @@ void classifyVertices(const MeshView& mesh, const float* dx, const float* dy, co
         const __m256 depth = _mm256_mul_ps(depthScale, _mm256_sub_ps(one, _mm256_div_ps(nearPlane, z)));
         const __m256 fields[11] = {_mm256_castsi256_ps(snap8(pixelX)),
                                    _mm256_castsi256_ps(snap8(pixelY)),
-                                   pixelX,
-                                   pixelY,
                                    depth,
                                    invZ,
                                    _mm256_mul_ps(loadOrZero(mesh.u, i), invZ),
                                    _mm256_mul_ps(loadOrZero(mesh.v, i), invZ),
                                    _mm256_mul_ps(loadOrZero(mesh.nx, i), invZ),
                                    _mm256_mul_ps(loadOrZero(mesh.ny, i), invZ),
-                                   _mm256_mul_ps(loadOrZero(mesh.nz, i), invZ)};
+                                   _mm256_mul_ps(loadOrZero(mesh.nz, i), invZ),
+                                   pixelX,
+                                   pixelY};
         if (_mm256_testz_si256(mask, mask)) { // the common case: all eight inside
             storeProjections(fields, projected + i);
             continue;
@@ -124,11 +126,11 @@ void classifyVertices(const MeshView& mesh, const float* dx, const float* dy, co
             ScreenVertex& s = projected[i + std::size_t(k)];
             std::memcpy(&s.p.x, &f[0][k], sizeof(float));
             std::memcpy(&s.p.y, &f[1][k], sizeof(float));
-            s.pos = glm::vec2(f[2][k], f[3][k]);
-            s.depth = f[4][k];
-            s.invW = f[5][k];
-            s.uvOverW = glm::vec2(f[6][k], f[7][k]);
-            s.nOverW = glm::vec3(f[8][k], f[9][k], f[10][k]);
+            s.depth = f[2][k];
+            s.invW = f[3][k];
+            s.uvOverW = glm::vec2(f[4][k], f[5][k]);
+            s.nOverW = glm::vec3(f[6][k], f[7][k], f[8][k]);
+            s.pos = glm::vec2(f[9][k], f[10][k]);
         }
     }
     for (; i < end; ++i)

@@ -158,7 +158,7 @@ constexpr double kCountWriteBytes = 8;
 // triangleWrite per mesh triangle reads its two offsets (16 B) and bisects the material ranges
 // (per step a 4 B range read, cached, and 4 integer operations); per set-up triangle the FP64
 // barycentric gradients (six conversions, area 7, one division about 10, four products, two
-// differences, four conversions back) and its triangle (sizeof(ScreenTriangle), 168 B), 4 B material (and, for a mesh
+// differences, four conversions back) and its triangle (sizeof(ScreenTriangle), 152 B), 4 B material (and, for a mesh
 // that keeps side records, the 60 B record and its corners' colours 3 x 12 B and tangents
 // 3 x 16 B read);
 // per bin entry two 4 B writes, an atomic increment (a 4 B read-modify-write at the L2) and
@@ -189,7 +189,7 @@ double sideRecordBytes(const FrameFacts& f) {
 // functions, biases and steps, 54), the lanes' spread 18, steps 12, the cover test 32, bounds
 // masks 12, the unused step 24, pixel places 10, about 160 integer operations; and the FP32
 // part (lane places 4, barycentrics 48, depth 20 and its sample's step 4, depth test 12, 88).
-// DRAM: each tile's entry and triangle once (4 + 168 B, and its 60 B side record where the mesh
+// DRAM: each tile's entry and triangle once (4 + 152 B, and its 60 B side record where the mesh
 // keeps them), each pixel's colour and depth once (8 B).
 constexpr double kCullSlotInt = 10;
 constexpr double kCullChunkInt = 40;
