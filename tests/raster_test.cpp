@@ -24,7 +24,8 @@ std::vector<int> coverageCounts(const std::vector<glm::vec2>& pixelPositions, co
         ScreenVertex v[3];
         for (int k = 0; k < 3; ++k) {
             const glm::vec2 p = pixelPositions[t[k]];
-            v[k] = ScreenVertex{{{snapToFixed(p.x), snapToFixed(p.y)}, 0.5f, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)}, p};
+            v[k] =
+                ScreenVertex{{{snapToFixed(p.x), snapToFixed(p.y)}, 0.5f, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)}, p};
         }
         ScreenTriangle tri;
         if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;

@@ -158,9 +158,9 @@ constexpr double kCountWriteBytes = 8;
 // triangleWrite per mesh triangle reads its two offsets (16 B) and bisects the material ranges
 // (per step a 4 B range read, cached, and 4 integer operations); per set-up triangle the FP64
 // barycentric gradients (six conversions, area 7, one division about 10, four products, two
-// differences, four conversions back) and its triangle (sizeof(ScreenTriangle), 152 B), 4 B material (and, for a mesh
-// that keeps side records, the 60 B record and its corners' colours 3 x 12 B and tangents
-// 3 x 16 B read);
+// differences, four conversions back) and its triangle (sizeof(ScreenTriangle), 152 B), 4 B
+// material (and, for a mesh that keeps side records, the 60 B record and its corners' colours
+// 3 x 12 B and tangents 3 x 16 B read);
 // per bin entry two 4 B writes, an atomic increment (a 4 B read-modify-write at the L2) and
 // about 6 integer operations.
 constexpr double kWriteOffsetBytes = 16;
