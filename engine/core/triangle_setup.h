@@ -124,11 +124,12 @@ enum class SetupResult { Ok, Degenerate, Culled, Offscreen, Uncovered };
 FACET_HD_OUTLINED SetupResult setupInBounds(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c,
                                             std::int64_t area, ScreenTriangle& tri, bool gradients, bool missable,
                                             int x, int y) {
-    if (missable && !coversCentre(a.p, area > 0 ? b.p : c.p, area > 0 ? c.p : b.p, x, y))
-        return SetupResult::Uncovered;
+    const ScreenVertex& second = area > 0 ? b : c; // the corners in orientTriangle's order
+    const ScreenVertex& third = area > 0 ? c : b;
+    if (missable && !coversCentre(a.p, second.p, third.p, x, y)) return SetupResult::Uncovered;
     orientTriangle(a, b, c, area, tri);
     // Last: most triangles of a dense mesh cover no pixel centre, and this is the costly part.
-    if (gradients) barycentricGradients(tri, a, area > 0 ? b : c, area > 0 ? c : b);
+    if (gradients) barycentricGradients(tri, a, second, third);
     return SetupResult::Ok;
 }
 
