@@ -98,7 +98,7 @@ FACET_HD void triangleCountThread(const TriangleCountParams& p, std::uint32_t t)
     std::uint32_t entries = 0;
     const TriangleOutcome outcome = setupMeshTriangle(
         p.in, t,
-        [&](const ScreenTriangle& tri) {
+        [&](const ScreenTriangle& tri, const TriangleAttributes*) {
             entries += static_cast<std::uint32_t>(tileSpan(p.grid, tri.minX, tri.minY, tri.maxX, tri.maxY).count());
         },
         false); // counting needs no barycentric gradients
@@ -113,6 +113,7 @@ struct TriangleWriteParams {
     const std::uint64_t* emitOffset;  // exclusive scan of emitCount (totals checked to fit 32 bits)
     const std::uint64_t* entryOffset; // exclusive scan of entryCount (likewise)
     ScreenTriangle* triangles;        // set-up triangles, in draw order
+    TriangleAttributes* triangleAttributes; // of each; null where no material's shading reads them
     std::uint32_t* triangleMaterials; // the material of each
     std::uint32_t* entryTile;         // bin entries: tile ...
     std::uint32_t* entryTriangle;     // ... and set-up triangle
@@ -127,8 +128,9 @@ FACET_HD void triangleWriteThread(const TriangleWriteParams& p, std::uint32_t t)
     const std::uint32_t material = triangleMaterial(p.in.mesh, t);
     auto slot = static_cast<std::uint32_t>(p.emitOffset[t]);
     std::uint64_t entry = p.entryOffset[t];
-    const TriangleOutcome outcome = setupMeshTriangle(p.in, t, [&](const ScreenTriangle& tri) {
+    const auto emit = [&](const ScreenTriangle& tri, const TriangleAttributes* attributes) {
         p.triangles[slot] = tri;
+        if (attributes) p.triangleAttributes[slot] = *attributes;
         p.triangleMaterials[slot] = material;
         if (p.triangleSources) p.triangleSources[slot] = t;
         const TileSpan span = tileSpan(p.grid, tri.minX, tri.minY, tri.maxX, tri.maxY);
@@ -141,7 +143,9 @@ FACET_HD void triangleWriteThread(const TriangleWriteParams& p, std::uint32_t t)
                 ++entry;
             }
         ++slot;
-    }, true, [&](const TriangleColors& colors) { p.triangleColors[slot] = colors; });
+    };
+    const auto colors = [&](const TriangleColors& record) { p.triangleColors[slot] = record; };
+    const TriangleOutcome outcome = setupMeshTriangle(p.in, t, emit, true, colors, p.triangleAttributes != nullptr);
     if (outcome.clipped) atomicIncrement(p.counters->clipped);
     if (outcome.drawn == 0) atomicIncrement(p.counters->culled);
 }
@@ -149,6 +153,7 @@ FACET_HD void triangleWriteThread(const TriangleWriteParams& p, std::uint32_t t)
 // ---- 4. rasterQuad --------------------------------------------------------------------------
 struct RasterParams {
     const ScreenTriangle* triangles;
+    const TriangleAttributes* triangleAttributes; // written only where shading reads them (TriangleWriteParams)
     const std::uint32_t* triangleMaterials;
     const ShadeMaterial* materials;
     const std::uint32_t* tileStart;     // tile t's triangles: tileTriangles[tileStart[t], tileStart[t + 1])
@@ -285,7 +290,7 @@ struct QuadVisibility {
 // pixel, so 0; multisampled cut-outs are drawn forward, see drawsForward).
 struct CutoutQuadVisibility {
     QuadVisibility& visibility;
-    const ScreenTriangle& tri;
+    const ShadedTriangle tri;
     const ShadeMaterial& material;
     const RenderSettings& settings;
     int qx, qy, sample;
@@ -324,7 +329,7 @@ FACET_HD void walkQuadTriangles(const RasterParams& p, Band& band, int qx, int q
         if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) return;
         const ShadeMaterial& material = p.materials[p.triangleMaterials[visibility.id]];
         if (cutouts && material.cutout) {
-            CutoutQuadVisibility cutout{visibility, tri, material, p.settings, qx, qy, 0};
+            CutoutQuadVisibility cutout{visibility, {tri, p.triangleAttributes[id]}, material, p.settings, qx, qy, 0};
             walkCoverage<QuadLanes, true>(tri, range, cutout);
         } else {
             walkCoverage<QuadLanes, true>(tri, range, visibility);
@@ -344,7 +349,8 @@ FACET_HD QuadVisibility quadVisibility(const RasterParams& p, Band& band, int qx
 // Pixel k's colour in a debug view that colours pixels by their winners.
 FACET_HD std::uint32_t viewWinnerColor(const RasterParams& p, std::uint32_t winner, std::uint32_t fragments, int qx,
                                        int qy, int k) {
-    const ViewPixel pixel{&p.triangles[winner], &p.materials[p.triangleMaterials[winner]],
+    const ViewPixel pixel{&p.triangles[winner], &p.triangleAttributes[winner],
+                          &p.materials[p.triangleMaterials[winner]],
                           p.triangleColors ? &p.triangleColors[winner] : nullptr,
                           p.triangleSources ? p.triangleSources[winner] : 0u, fragments};
     return viewQuadPixel(p.settings, p.viewForward, pixel, qx, qy, k);
@@ -392,8 +398,9 @@ FACET_HD void rasterQuadSamples(const RasterParams& p, Band& band, int qx, int q
             if (seen) continue; // no triangle, or one already shaded
             std::uint32_t won = 0;
             for (int t = s; t < S; ++t) won += visibility[t].winner[k] == winner ? 1u : 0u;
-            sum.add(shadeQuadPixel(p.triangles[winner], p.materials[p.triangleMaterials[winner]], p.settings,
-                                   p.viewForward, qx, qy, k, p.triangleColors ? &p.triangleColors[winner] : nullptr),
+            sum.add(shadeQuadPixel({p.triangles[winner], p.triangleAttributes[winner]},
+                                   p.materials[p.triangleMaterials[winner]], p.settings, p.viewForward, qx, qy, k,
+                                   p.triangleColors ? &p.triangleColors[winner] : nullptr),
                     won);
             covered += won;
         }
@@ -449,7 +456,7 @@ FACET_HD void forwardQuad(const RasterParams& p, Band& band, int qx, int qy) {
         const ScreenTriangle& tri = p.triangles[id];
         QuadRange range;
         if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) return;
-        const ForwardTriangle triangle{&tri, &p.materials[p.triangleMaterials[id]],
+        const ForwardTriangle triangle{&tri, &p.triangleAttributes[id], &p.materials[p.triangleMaterials[id]],
                                        p.triangleColors ? &p.triangleColors[id] : nullptr};
         FACET_NO_UNROLL
         for (int s = 0; s < samples; ++s) {
@@ -521,8 +528,9 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i, Band& ban
         if (winner != kNoTriangle && byWinners)
             color = viewWinnerColor(p, winner, fragments[k], qx, qy, k);
         else if (winner != kNoTriangle)
-            color = shadeQuadPixel(p.triangles[winner], p.materials[p.triangleMaterials[winner]], p.settings,
-                                   p.viewForward, qx, qy, k, p.triangleColors ? &p.triangleColors[winner] : nullptr);
+            color = shadeQuadPixel({p.triangles[winner], p.triangleAttributes[winner]},
+                                   p.materials[p.triangleMaterials[winner]], p.settings, p.viewForward, qx, qy, k,
+                                   p.triangleColors ? &p.triangleColors[winner] : nullptr);
         target.color[pixel] = color;
         target.depth[pixel] = visibility.nearest[k];
     }

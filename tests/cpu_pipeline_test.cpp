@@ -108,6 +108,34 @@ TEST(CpuPipeline, PictureIsTheSameForAnyThreadCount) {
     }
 }
 
+// Set-up triangles keep their attributes only in frames whose shading reads them (here: with the
+// headlight; the flat mesh without it keeps none), so a renderer's storage changes layout from
+// frame to frame: every frame draws what a fresh renderer draws.
+TEST(CpuPipeline, FramesWithAndWithoutAttributesAlternate) {
+    Model model;
+    model.mesh = randomMesh(3000, 6000, 11);
+    model.materials.push_back(Material{});
+    Camera cam;
+    const int w = 257, h = 190;
+    const ViewParams view = cam.view(float(w) / h);
+    const auto render = [&](CpuRenderer& r, bool headlight) {
+        std::vector<std::uint32_t> color(std::size_t(w) * h);
+        std::vector<float> depth(color.size());
+        RenderSettings s;
+        s.headlight = headlight;
+        r.render(model, view, s, FrameView{color.data(), depth.data(), w, h});
+        return color;
+    };
+    CpuRenderer lit(2), flat(2);
+    const std::vector<std::uint32_t> litPicture = render(lit, true), flatPicture = render(flat, false);
+    ASSERT_NE(litPicture, flatPicture); // the headlight shows
+    CpuRenderer alternating(2);
+    for (int frame = 0; frame < 6; ++frame) {
+        const bool headlight = frame % 3 != 1; // lit, flat, lit, lit, flat, lit
+        EXPECT_EQ(render(alternating, headlight), headlight ? litPicture : flatPicture) << "frame " << frame;
+    }
+}
+
 // The CPU's set-up finds each triangle's material walking the ranges as its chunk's triangles
 // rise (RisingMaterials); that must name the range triangleMaterial's bisection finds, from
 // any first triangle (a chunk starts anywhere), over empty ranges and with no ranges at all.

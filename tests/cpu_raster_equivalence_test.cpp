@@ -28,7 +28,7 @@ namespace facet {
 namespace {
 
 ScreenVertex vertexAt(glm::vec2 p) {
-    return ScreenVertex{{{snapToFixed(p.x), snapToFixed(p.y)}, 0.5f, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)}, p};
+    return ScreenVertex{{{snapToFixed(p.x), snapToFixed(p.y)}, 0.5f}, {1.0f, glm::vec2(0.0f), glm::vec3(0.0f)}, p};
 }
 
 // The coverage of quad (qx, qy) as a 4-bit mask, from the three edge values stepped to its
@@ -313,8 +313,9 @@ TEST(CpuRasterEquivalence, StreamedRowsMatchCopyAndFill) {
 // (raster_reference.h) and once deferred (visibility, then shading of the pixels it won), from
 // the same random depth buffer, and adds a failure where the colours, depths or fragment
 // counts differ. Returns the fragments drawn.
-std::size_t drawBothWays(const ScreenTriangle& tri, const ShadeMaterial& material, const RenderSettings& settings,
-                         glm::vec3 forward, int w, int h, int tile, std::mt19937& rng, const std::string& what) {
+std::size_t drawBothWays(const ScreenTriangle& tri, const TriangleAttributes& attributes, const ShadeMaterial& material,
+                         const RenderSettings& settings, glm::vec3 forward, int w, int h, int tile, std::mt19937& rng,
+                         const std::string& what) {
     std::uniform_real_distribution<float> unit(0.0f, 1.0f);
     const std::size_t pixels = std::size_t(w) * std::size_t(h);
     // Colour starts as the clear colour (shadeTile writes it where nothing is drawn); depth at
@@ -329,12 +330,12 @@ std::size_t drawBothWays(const ScreenTriangle& tri, const ShadeMaterial& materia
     const RasterContext ctxA{settings, forward, targetA, quadRowOffset}, ctxB{settings, forward, targetB, quadRowOffset};
     std::vector<std::uint32_t> idBuffer(kTileBufferElements), tileColor(kTileBufferElements);
     std::vector<float> tileDepth(kTileBufferElements);
-    const TileTriangle drawn[1] = {{&tri, &material}};
+    const TileTriangle drawn[1] = {{&tri, &attributes, &material}};
     std::size_t fragments = 0;
     for (int ty = -quadRowOffset; ty < h; ty += tile)
         for (int tx = 0; tx < w; tx += tile) {
             const TileRect rect{tx, std::max(0, ty), std::min(w, tx + tile) - 1, std::min(h, ty + tile) - 1};
-            const std::size_t a = drawTriangleReference(tri, material, ctxA, rect);
+            const std::size_t a = drawTriangleReference(tri, attributes, material, ctxA, rect);
             std::fill(idBuffer.begin(), idBuffer.end(), 0u);
             std::fill(tileDepth.begin(), tileDepth.end(), 1.0f);
             const TileBuffers buffers{idBuffer.data(), tileDepth.data(), tileColor.data(), tx, ty};
@@ -372,13 +373,15 @@ TEST(CpuRasterEquivalence, SimdVisibilityAndShadingMatchScalar) {
         for (ScreenVertex& s : v) {
             s = vertexAt(centre + glm::vec2(d(rng), d(rng)));
             s.depth = std::uniform_real_distribution<float>(-0.1f, 1.1f)(rng);
-            s.invW = std::uniform_real_distribution<float>(n % 4 == 0 ? -1.0f : 0.01f, 2.0f)(rng);
-            s.uvOverW = glm::vec2(wildFloat(rng, 4.0f), wildFloat(rng, 4.0f)) * (n % 7 == 0 ? 1000.0f : 1.0f);
-            s.nOverW = glm::vec3(d(rng), d(rng), n % 9 == 0 ? 0.0f : d(rng));
+            s.attributes.invW = std::uniform_real_distribution<float>(n % 4 == 0 ? -1.0f : 0.01f, 2.0f)(rng);
+            s.attributes.uvOverW =
+                glm::vec2(wildFloat(rng, 4.0f), wildFloat(rng, 4.0f)) * (n % 7 == 0 ? 1000.0f : 1.0f);
+            s.attributes.nOverW = glm::vec3(d(rng), d(rng), n % 9 == 0 ? 0.0f : d(rng));
         }
-        if (n % 11 == 0) v[1].nOverW = v[2].nOverW = v[0].nOverW = glm::vec3(0.0f);
+        if (n % 11 == 0) v[1].attributes.nOverW = v[2].attributes.nOverW = v[0].attributes.nOverW = glm::vec3(0.0f);
         ScreenTriangle tri;
-        if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;
+        TriangleAttributes attributes;
+        if (setupTriangle(v[0], v[1], v[2], false, w, h, tri, true, 0, &attributes) != SetupResult::Ok) continue;
 
         RenderSettings settings;
         settings.clearColor = std::uint32_t(rng());
@@ -389,7 +392,8 @@ TEST(CpuRasterEquivalence, SimdVisibilityAndShadingMatchScalar) {
                                                 : TextureView{tex.texels.data(), tex.levels.data(), int(tex.levels.size())}};
         const glm::vec3 forward = glm::normalize(glm::vec3(d(rng), d(rng), d(rng)) + glm::vec3(0.0f, 0.0f, 1e-3f));
         const int tile = 2 * (1 + int(rng() % 20));
-        fragments += drawBothWays(tri, material, settings, forward, w, h, tile, rng, "triangle " + std::to_string(n));
+        fragments += drawBothWays(tri, attributes, material, settings, forward, w, h, tile, rng,
+                                  "triangle " + std::to_string(n));
         if (HasFatalFailure() || HasNonfatalFailure()) return;
     }
     EXPECT_GT(fragments, 100000u);
@@ -410,10 +414,11 @@ TEST(CpuRasterEquivalence, OnePixelRangesMatchScalar) {
         for (ScreenVertex& s : v) {
             s = vertexAt(centre + glm::vec2(d(rng), d(rng)));
             s.depth = std::uniform_real_distribution<float>(-0.1f, 1.1f)(rng);
-            s.uvOverW = glm::vec2(wildFloat(rng, 4.0f), wildFloat(rng, 4.0f));
+            s.attributes.uvOverW = glm::vec2(wildFloat(rng, 4.0f), wildFloat(rng, 4.0f));
         }
         ScreenTriangle tri;
-        if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;
+        TriangleAttributes attributes;
+        if (setupTriangle(v[0], v[1], v[2], false, w, h, tri, true, 0, &attributes) != SetupResult::Ok) continue;
         const int tile = 2 * (1 + int(rng() % 3));
         // Ranges of one pixel: the triangle's bounds, or a tile's corner cutting them.
         for (int ty = -(h & 1); ty < h; ty += tile)
@@ -426,7 +431,7 @@ TEST(CpuRasterEquivalence, OnePixelRangesMatchScalar) {
         const TextureView textured{tex.texels.data(), tex.levels.data(), int(tex.levels.size())};
         const ShadeMaterial material{glm::vec4(unit(rng) * 255.0f, unit(rng) * 255.0f, unit(rng) * 255.0f, 255.0f),
                                      n % 4 == 3 ? TextureView{} : textured};
-        fragments += drawBothWays(tri, material, settings, glm::vec3(0.0f, 0.0f, 1.0f), w, h, tile, rng,
+        fragments += drawBothWays(tri, attributes, material, settings, glm::vec3(0.0f, 0.0f, 1.0f), w, h, tile, rng,
                                   "triangle " + std::to_string(n));
         if (HasFatalFailure() || HasNonfatalFailure()) return;
     }
@@ -462,12 +467,13 @@ TEST(CpuRasterEquivalence, SmallTriangleWalkMatchesScalarAtItsLimit) {
             v[k].depth = std::uniform_real_distribution<float>(0.0f, 1.0f)(rng);
         }
         ScreenTriangle tri;
-        if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;
+        TriangleAttributes attributes;
+        if (setupTriangle(v[0], v[1], v[2], false, w, h, tri, true, 0, &attributes) != SetupResult::Ok) continue;
         RenderSettings settings;
         settings.filter = TextureFilter::Nearest;
         const ShadeMaterial material{glm::vec4(200.0f, 100.0f, 50.0f, 255.0f), TextureView{}};
         const int tile = n % 3 == 0 ? kTileSize : 2 * (1 + int(rng() % (kTileSize / 2)));
-        fragments += drawBothWays(tri, material, settings, glm::vec3(0.0f, 0.0f, 1.0f), w, h, tile, rng,
+        fragments += drawBothWays(tri, attributes, material, settings, glm::vec3(0.0f, 0.0f, 1.0f), w, h, tile, rng,
                                   "triangle " + std::to_string(n) + " extent " + std::to_string(extent));
         if (HasFatalFailure() || HasNonfatalFailure()) return;
     }
@@ -749,8 +755,11 @@ TEST(CpuRasterEquivalence, VectorisedClassificationMatchesClassifyVertex) {
             const ScreenVertex &a = projectedA[i], &b = projectedB[i];
             ASSERT_EQ(a.p.x, b.p.x) << "round " << round << " vertex " << i;
             ASSERT_EQ(a.p.y, b.p.y) << "round " << round << " vertex " << i;
-            const float fa[] = {a.pos.x, a.pos.y, a.depth, a.invW, a.uvOverW.x, a.uvOverW.y, a.nOverW.x, a.nOverW.y, a.nOverW.z};
-            const float fb[] = {b.pos.x, b.pos.y, b.depth, b.invW, b.uvOverW.x, b.uvOverW.y, b.nOverW.x, b.nOverW.y, b.nOverW.z};
+            const CornerAttributes &aa = a.attributes, &ba = b.attributes;
+            const float fa[] = {a.pos.x,      a.pos.y,     a.depth,     aa.invW,    aa.uvOverW.x,
+                                aa.uvOverW.y, aa.nOverW.x, aa.nOverW.y, aa.nOverW.z};
+            const float fb[] = {b.pos.x,      b.pos.y,     b.depth,     ba.invW,    ba.uvOverW.x,
+                                ba.uvOverW.y, ba.nOverW.x, ba.nOverW.y, ba.nOverW.z};
             for (int k = 0; k < 9; ++k) ASSERT_EQ(bitsOf(fa[k]), bitsOf(fb[k])) << "round " << round << " vertex " << i << " field " << k;
         }
     }
@@ -845,11 +854,13 @@ TEST(CpuRasterEquivalence, DeferredRendererMatchesTrianglesDrawnInOrder) {
                 for (std::size_t t = range.firstTriangle; t < range.firstTriangle + range.triangleCount; ++t) {
                     const std::uint32_t* c = &mesh.indices[3 * t];
                     ScreenTriangle tri;
-                    if (setupTriangle(projected[c[0]], projected[c[1]], projected[c[2]], settings.cull == CullMode::Back, w, h,
-                                      tri) != SetupResult::Ok)
+                    TriangleAttributes attributes;
+                    if (setupTriangle(projected[c[0]], projected[c[1]], projected[c[2]],
+                                      settings.cull == CullMode::Back, w, h, tri, true, 0,
+                                      &attributes) != SetupResult::Ok)
                         continue;
-                    refFragments +=
-                        drawTriangleReference(tri, materials[range.material], ctx, TileRect{0, 0, w - 1, h - 1});
+                    refFragments += drawTriangleReference(tri, attributes, materials[range.material], ctx,
+                                                          TileRect{0, 0, w - 1, h - 1});
                 }
 
             const int threads = 1 + (scene + variant) % 3;

@@ -91,7 +91,7 @@ TEST(Multisample, UnsupportedCountsAreRefused) {
 }
 
 ScreenVertex vertexAt(glm::vec2 p, float depth) {
-    return ScreenVertex{{{snapToFixed(p.x), snapToFixed(p.y)}, depth, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)}, p};
+    return ScreenVertex{{{snapToFixed(p.x), snapToFixed(p.y)}, depth}, {1.0f, glm::vec2(0.0f), glm::vec3(0.0f)}, p};
 }
 
 // Whether sample `sp` of pixel (x, y) lies inside a set-up triangle (the fill rule's bias
@@ -108,8 +108,9 @@ bool sampleInside(const ScreenTriangle& tri, int x, int y, const SamplePoint& sp
 // sample's step, sampleDepthStep), then each pixel's distinct winners shaded at its centre and
 // the samples averaged. Every pixel of the frame is tested, not only those in a triangle's
 // bounds, so the definition does not lean on set-up's bounds (grown by sampleReach).
-void drawReference(const std::vector<ScreenTriangle>& tris, const std::vector<ShadeMaterial>& materials,
-                   const RenderSettings& settings, int quadRowOffset, test::Frame& out) {
+void drawReference(const std::vector<ScreenTriangle>& tris, const std::vector<TriangleAttributes>& attributes,
+                   const std::vector<ShadeMaterial>& materials, const RenderSettings& settings, int quadRowOffset,
+                   test::Frame& out) {
     const int samples = settings.msaa;
     const std::size_t pixels = out.color.size();
     std::vector<float> depth(pixels * std::size_t(samples), 1.0f);
@@ -145,7 +146,8 @@ void drawReference(const std::vector<ScreenTriangle>& tris, const std::vector<Sh
                     continue;
                 }
                 shaded.insert(w);
-                sum.add(shadeQuadPixel(tris[std::size_t(w)], materials[std::size_t(w) % materials.size()], settings,
+                sum.add(shadeQuadPixel({tris[std::size_t(w)], attributes[std::size_t(w)]},
+                                       materials[std::size_t(w) % materials.size()], settings,
                                        glm::vec3(0.0f, 0.0f, 1.0f), qx, qy, k),
                         1);
             }
@@ -215,6 +217,7 @@ TEST(Multisample, CpuRasterStageEqualsThePerSampleDefinition) {
             RenderSettings settings;
             settings.msaa = samples;
             std::vector<ScreenTriangle> tris;
+            std::vector<TriangleAttributes> attributes;
             while (tris.size() < 60) {
                 const float scale = tris.size() % 3 == 0 ? 2.0f : tris.size() % 3 == 1 ? 12.0f : 70.0f;
                 std::uniform_real_distribution<float> d(-scale, scale), at(0.0f, 64.0f), z(0.1f, 0.9f);
@@ -228,12 +231,15 @@ TEST(Multisample, CpuRasterStageEqualsThePerSampleDefinition) {
                     sv = vertexAt(onGrid ? glm::round(p * 16.0f) / 16.0f : p, z(rng));
                 }
                 ScreenTriangle tri;
-                if (setupTriangle(v[0], v[1], v[2], false, width, height, tri, true, sampleReach(samples)) ==
+                TriangleAttributes corners;
+                if (setupTriangle(v[0], v[1], v[2], false, width, height, tri, true, sampleReach(samples), &corners) !=
                     SetupResult::Ok)
-                    tris.push_back(tri);
+                    continue;
+                tris.push_back(tri);
+                attributes.push_back(corners);
             }
             test::Frame expected(width, height), actual(width, height, 0xDEADBEEFu, -7.0f);
-            drawReference(tris, materials, settings, quadRowOffset, expected);
+            drawReference(tris, attributes, materials, settings, quadRowOffset, expected);
 
             const FrameView target = actual.view();
             const RasterContext ctx{settings, glm::vec3(0.0f, 0.0f, 1.0f), target, quadRowOffset, false};
@@ -243,7 +249,8 @@ TEST(Multisample, CpuRasterStageEqualsThePerSampleDefinition) {
             const TileBuffers buffers{ids.data(), depth.data(), color.data(), 0, -quadRowOffset};
             const TileRect tile{0, 0, width - 1, height - 1};
             std::vector<TileTriangle> drawn;
-            for (std::size_t t = 0; t < tris.size(); ++t) drawn.push_back({&tris[t], &materials[t % materials.size()]});
+            for (std::size_t t = 0; t < tris.size(); ++t)
+                drawn.push_back({&tris[t], &attributes[t], &materials[t % materials.size()]});
             for (std::size_t t = 0; t < tris.size(); ++t)
                 rasterizeVisibility(tris[t], std::uint32_t(t + 1), ctx, tile, buffers, samples);
             resolveTileSamples(drawn.data(), nullptr, ctx, tile, buffers, counts.data());

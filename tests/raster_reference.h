@@ -13,9 +13,11 @@
 
 namespace facet {
 
-// Draws `tri` within the tile rect into ctx.target; returns the number of fragments written.
-inline std::size_t drawTriangleReference(const ScreenTriangle& tri, const ShadeMaterial& material,
-                                         const RasterContext& ctx, const TileRect& tile) {
+// Draws `tri` (with its corners' `attributes`) within the tile rect into ctx.target; returns the
+// number of fragments written.
+inline std::size_t drawTriangleReference(const ScreenTriangle& tri, const TriangleAttributes& attributes,
+                                         const ShadeMaterial& material, const RasterContext& ctx,
+                                         const TileRect& tile) {
     QuadRange q;
     if (!quadRange(tri, tile, ctx.quadRowOffset, q)) return 0;
     const FrameView& target = ctx.target;
@@ -30,7 +32,8 @@ inline std::size_t drawTriangleReference(const ScreenTriangle& tri, const ShadeM
                 // Beyond the far plane nothing is drawn.
                 if (!(depth >= 0.0f && depth <= 1.0f && depth < target.depth[pixel])) continue;
                 target.depth[pixel] = depth;
-                target.color[pixel] = shadeQuadPixel(tri, material, ctx.settings, ctx.viewForward, qx, qy, k);
+                target.color[pixel] =
+                    shadeQuadPixel({tri, attributes}, material, ctx.settings, ctx.viewForward, qx, qy, k);
                 ++shaded;
             }
     return shaded;

@@ -25,7 +25,7 @@ std::vector<int> coverageCounts(const std::vector<glm::vec2>& pixelPositions, co
         for (int k = 0; k < 3; ++k) {
             const glm::vec2 p = pixelPositions[t[k]];
             v[k] =
-                ScreenVertex{{{snapToFixed(p.x), snapToFixed(p.y)}, 0.5f, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)}, p};
+                ScreenVertex{{{snapToFixed(p.x), snapToFixed(p.y)}, 0.5f}, {1.0f, glm::vec2(0.0f), glm::vec3(0.0f)}, p};
         }
         ScreenTriangle tri;
         if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;
@@ -166,7 +166,7 @@ TEST(Raster, SetUpRefusesOnlyTrianglesCoveringNoPixel) {
             glm::vec2 at = centre + scale * glm::vec2(unit(rng), unit(rng));
             if (n % 2 == 0) at = glm::round(at * 2.0f) * 0.5f;
             v[k] = ScreenVertex{
-                {{snapToFixed(at.x), snapToFixed(at.y)}, 0.5f, 1.0f, glm::vec2(0.0f), glm::vec3(0.0f)}, at};
+                {{snapToFixed(at.x), snapToFixed(at.y)}, 0.5f}, {1.0f, glm::vec2(0.0f), glm::vec3(0.0f)}, at};
             p[k] = v[k].p;
         }
         ScreenTriangle tri;

@@ -14,6 +14,7 @@ namespace facet {
 // A triangle as forward drawing needs it.
 struct ForwardTriangle {
     const ScreenTriangle* tri;
+    const TriangleAttributes* attributes;
     const ShadeMaterial* material;
     const TriangleColors* colors; // null for a mesh without vertex colours
 };
@@ -27,11 +28,12 @@ FACET_HD void drawForwardLanes(const ForwardTriangle& t, const RenderSettings& s
                                int qx, int qy, unsigned keep, const Quad<float>& value, std::uint32_t* const color[4],
                                float* const depth[4], int sample = 0) {
     const ShadeMaterial& m = *t.material;
-    if (m.cutout && settings.shading == ShadingModel::Lit) keep = cutoutSampleMask(*t.tri, m, settings, qx, qy, keep, sample);
+    if (m.cutout && settings.shading == ShadingModel::Lit)
+        keep = cutoutSampleMask({*t.tri, *t.attributes}, m, settings, qx, qy, keep, sample);
     const bool blended = blends(m, settings);
     for (int k = 0; k < 4; ++k) {
         if (!(keep >> k & 1u)) continue;
-        *color[k] = drawQuadPixel(*t.tri, m, settings, viewForward, qx, qy, k, t.colors, *color[k]);
+        *color[k] = drawQuadPixel({*t.tri, *t.attributes}, m, settings, viewForward, qx, qy, k, t.colors, *color[k]);
         if (!blended) *depth[k] = value.v[k];
     }
 }

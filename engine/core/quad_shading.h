@@ -12,10 +12,28 @@
 
 namespace facet {
 
+// Whether shading reads the attributes (TriangleAttributes) of a triangle of a material with or
+// without a texture (map_Kd): not under the classic model for an untextured material without
+// the headlight or vertex colours (`vertexColors`: the mesh has them), in a view that shades it
+// or colours it some other way. Triangles whose attributes nothing reads need not keep them: a
+// dense mesh's triangle stage then writes half the bytes.
+inline bool shadingReadsAttributes(bool textured, const RenderSettings& settings, bool vertexColors) {
+    return settings.shading == ShadingModel::Lit || settings.headlight || vertexColors || textured ||
+           settings.view == View::Normals || settings.view == View::Uv;
+}
+
+// Whether any of the `count` materials has a texture: shadingReadsAttributes' `textured` for a
+// backend that decides for a frame's triangles together.
+inline bool anyTextured(const ShadeMaterial* materials, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i)
+        if (materials[i].texture.levelCount > 0) return true;
+    return false;
+}
+
 // Pixel k of the quad whose top-left pixel is (qx, qy) is (qx + (k & 1), qy + (k >> 1)).
-FACET_HD glm::vec2 quadPixelUv(const ScreenTriangle& tri, int qx, int qy, int k) {
-    const glm::vec3 b = barycentrics(tri, qx + (k & 1), qy + (k >> 1));
-    return interpolateUv(tri, b, interpolateInvW(tri, b));
+FACET_HD glm::vec2 quadPixelUv(const ShadedTriangle& t, int qx, int qy, int k) {
+    const glm::vec3 b = barycentrics(t.tri, qx + (k & 1), qy + (k >> 1));
+    return interpolateUv(t.attributes, b, interpolateInvW(t.attributes, b));
 }
 
 // The uv differences a quad's level of detail comes from (see shadeQuadPixel), for the lit
@@ -26,9 +44,9 @@ struct QuadUvDerivatives {
 
 // Zero but for trilinear filtering, where they are along OpenGL's lower quad row and left
 // column, as shadeQuadPixel takes them.
-FACET_HD QuadUvDerivatives quadUvDerivatives(const ScreenTriangle& tri, TextureFilter filter, int qx, int qy) {
+FACET_HD QuadUvDerivatives quadUvDerivatives(const ShadedTriangle& t, TextureFilter filter, int qx, int qy) {
     if (filter != TextureFilter::Trilinear) return QuadUvDerivatives{glm::vec2(0.0f), glm::vec2(0.0f)};
-    const glm::vec2 uv0 = quadPixelUv(tri, qx, qy, 0), uv2 = quadPixelUv(tri, qx, qy, 2), uv3 = quadPixelUv(tri, qx, qy, 3);
+    const glm::vec2 uv0 = quadPixelUv(t, qx, qy, 0), uv2 = quadPixelUv(t, qx, qy, 2), uv3 = quadPixelUv(t, qx, qy, 3);
     return QuadUvDerivatives{uv3 - uv2, uv0 - uv2};
 }
 
@@ -44,53 +62,53 @@ FACET_HD glm::vec4 sampleMap(const TextureView& t, TextureFilter filter, glm::ve
 }
 
 // The material's values at the pixel of barycentrics b in quad (qx, qy) (its maps sampled, the vertex colour applied).
-FACET_HD LitSurface litSurface(const ScreenTriangle& tri, const ShadeMaterial& m, TextureFilter filter, int qx, int qy,
+FACET_HD LitSurface litSurface(const ShadedTriangle& t, const ShadeMaterial& m, TextureFilter filter, int qx, int qy,
                                glm::vec3 b, float invW, const TriangleColors* colors) {
     LitSurface s{m.kd, m.ks, m.ke, m.ns, m.opacity};
     const bool mapped = m.texture.levelCount > 0 || m.specularMap.levelCount > 0 ||
                         m.shininessMap.levelCount > 0 || m.emissionMap.levelCount > 0 || m.alphaMap.levelCount > 0;
     if (mapped) {
-        const glm::vec2 uv = interpolateUv(tri, b, invW);
-        const QuadUvDerivatives d = quadUvDerivatives(tri, filter, qx, qy);
+        const glm::vec2 uv = interpolateUv(t.attributes, b, invW);
+        const QuadUvDerivatives d = quadUvDerivatives(t, filter, qx, qy);
         if (m.texture.levelCount > 0) {
-            const glm::vec4 t = sampleMap(m.texture, filter, uv, d, SrgbTexel{m.srgbTable});
-            s.kd *= glm::vec3(t);
-            s.alpha *= t.w;
+            const glm::vec4 texel = sampleMap(m.texture, filter, uv, d, SrgbTexel{m.srgbTable});
+            s.kd *= glm::vec3(texel);
+            s.alpha *= texel.w;
         }
         if (m.specularMap.levelCount > 0) s.ks *= glm::vec3(sampleMap(m.specularMap, filter, uv, d, SrgbTexel{m.srgbTable}));
         if (m.shininessMap.levelCount > 0) s.ns *= sampleMap(m.shininessMap, filter, uv, d, UnitTexel{}).x;
         if (m.emissionMap.levelCount > 0) s.ke *= glm::vec3(sampleMap(m.emissionMap, filter, uv, d, SrgbTexel{m.srgbTable}));
         if (m.alphaMap.levelCount > 0) {
-            const glm::vec4 t = sampleMap(m.alphaMap, filter, uv, d, UnitTexel{});
-            s.alpha *= m.alphaMapUsesAlpha ? t.w : t.x;
+            const glm::vec4 texel = sampleMap(m.alphaMap, filter, uv, d, UnitTexel{});
+            s.alpha *= m.alphaMapUsesAlpha ? texel.w : texel.x;
         }
     }
-    if (hasVertexColors(colors)) s.kd *= srgbToLinear(interpolateVertexColor(tri, *colors, b, invW));
+    if (hasVertexColors(colors)) s.kd *= srgbToLinear(interpolateVertexColor(t.attributes, *colors, b, invW));
     return s;
 }
 
 // The cut-out alpha at pixel (qx + (k & 1), qy + (k >> 1)): map_Kd's alpha times map_d's value,
 // sampled as litSurface samples them.
-FACET_HD float cutoutAlpha(const ScreenTriangle& tri, const ShadeMaterial& m, TextureFilter filter, int qx, int qy,
+FACET_HD float cutoutAlpha(const ShadedTriangle& t, const ShadeMaterial& m, TextureFilter filter, int qx, int qy,
                            int k) {
-    const glm::vec3 b = barycentrics(tri, qx + (k & 1), qy + (k >> 1));
-    const glm::vec2 uv = interpolateUv(tri, b, interpolateInvW(tri, b));
-    const QuadUvDerivatives d = quadUvDerivatives(tri, filter, qx, qy);
+    const glm::vec3 b = barycentrics(t.tri, qx + (k & 1), qy + (k >> 1));
+    const glm::vec2 uv = interpolateUv(t.attributes, b, interpolateInvW(t.attributes, b));
+    const QuadUvDerivatives d = quadUvDerivatives(t, filter, qx, qy);
     float alpha = 1.0f;
     if (m.texture.levelCount > 0) alpha *= sampleMap(m.texture, filter, uv, d, UnitTexel{}).w;
     if (m.alphaMap.levelCount > 0) {
-        const glm::vec4 t = sampleMap(m.alphaMap, filter, uv, d, UnitTexel{});
-        alpha *= m.alphaMapUsesAlpha ? t.w : t.x;
+        const glm::vec4 texel = sampleMap(m.alphaMap, filter, uv, d, UnitTexel{});
+        alpha *= m.alphaMapUsesAlpha ? texel.w : texel.x;
     }
     return alpha;
 }
 
 // The lanes of `lanes` (bit k: pixel k of quad (qx, qy)) whose cut-out alpha passes the test.
-FACET_HD unsigned cutoutMask(const ScreenTriangle& tri, const ShadeMaterial& m, TextureFilter filter, int qx, int qy,
+FACET_HD unsigned cutoutMask(const ShadedTriangle& t, const ShadeMaterial& m, TextureFilter filter, int qx, int qy,
                              unsigned lanes) {
     unsigned kept = 0;
     for (int k = 0; k < 4; ++k)
-        if ((lanes >> k & 1u) && cutoutAlpha(tri, m, filter, qx, qy, k) >= kAlphaCutoff) kept |= 1u << k;
+        if ((lanes >> k & 1u) && cutoutAlpha(t, m, filter, qx, qy, k) >= kAlphaCutoff) kept |= 1u << k;
     return kept;
 }
 
@@ -105,11 +123,11 @@ FACET_HD bool cutoutKeepsSample(const ShadeMaterial& m, const RenderSettings& se
 }
 
 // The lanes of `lanes` (bit k: pixel k of quad (qx, qy)) a cut-out keeps at sample `sample`.
-FACET_HD unsigned cutoutSampleMask(const ScreenTriangle& tri, const ShadeMaterial& m, const RenderSettings& settings,
+FACET_HD unsigned cutoutSampleMask(const ShadedTriangle& t, const ShadeMaterial& m, const RenderSettings& settings,
                                    int qx, int qy, unsigned lanes, int sample) {
     unsigned kept = 0;
     for (int k = 0; k < 4; ++k)
-        if ((lanes >> k & 1u) && cutoutKeepsSample(m, settings, cutoutAlpha(tri, m, settings.filter, qx, qy, k), sample))
+        if ((lanes >> k & 1u) && cutoutKeepsSample(m, settings, cutoutAlpha(t, m, settings.filter, qx, qy, k), sample))
             kept |= 1u << k;
     return kept;
 }
@@ -118,53 +136,53 @@ FACET_HD unsigned cutoutSampleMask(const ScreenTriangle& tri, const ShadeMateria
 // by the material's normal map (a bump map made into one at load, see asset/bump_map.h) in the
 // interpolated tangent frame where it has one (`side`, the triangle's side record: null, or zero
 // tangents, for a mesh without them, drawn flat).
-FACET_HD glm::vec3 litNormal(const ScreenTriangle& tri, const ShadeMaterial& m, TextureFilter filter, int qx, int qy,
+FACET_HD glm::vec3 litNormal(const ShadedTriangle& t, const ShadeMaterial& m, TextureFilter filter, int qx, int qy,
                              glm::vec3 b, float invW, const TriangleColors* side) {
-    const glm::vec3 n = interpolateNormal(tri, b, invW);
+    const glm::vec3 n = interpolateNormal(t.attributes, b, invW);
     if (m.bumpMap.levelCount == 0 || !side) return n;
-    const glm::vec2 uv = interpolateUv(tri, b, invW);
-    const glm::vec4 texel = sampleMap(m.bumpMap, filter, uv, quadUvDerivatives(tri, filter, qx, qy), UnitTexel{});
-    return perturbNormal(n, interpolateTangent(tri, *side, b, invW), decodeNormalTexel(texel));
+    const glm::vec2 uv = interpolateUv(t.attributes, b, invW);
+    const glm::vec4 texel = sampleMap(m.bumpMap, filter, uv, quadUvDerivatives(t, filter, qx, qy), UnitTexel{});
+    return perturbNormal(n, interpolateTangent(t.attributes, *side, b, invW), decodeNormalTexel(texel));
 }
 
 // The lit model's pixel k (see shadeQuadPixel), in linear light.
-FACET_HD glm::vec4 litQuadPixel(const ScreenTriangle& tri, const ShadeMaterial& material, const RenderSettings& settings,
+FACET_HD glm::vec4 litQuadPixel(const ShadedTriangle& t, const ShadeMaterial& material, const RenderSettings& settings,
                                 glm::vec3 viewForward, int qx, int qy, int k, const TriangleColors* colors) {
-    const glm::vec3 b = barycentrics(tri, qx + (k & 1), qy + (k >> 1));
-    const float invW = interpolateInvW(tri, b);
-    const LitSurface s = litSurface(tri, material, settings.filter, qx, qy, b, invW, colors);
-    const glm::vec3 n = litNormal(tri, material, settings.filter, qx, qy, b, invW, colors);
+    const glm::vec3 b = barycentrics(t.tri, qx + (k & 1), qy + (k >> 1));
+    const float invW = interpolateInvW(t.attributes, b);
+    const LitSurface s = litSurface(t, material, settings.filter, qx, qy, b, invW, colors);
+    const glm::vec3 n = litNormal(t, material, settings.filter, qx, qy, b, invW, colors);
     return litFragment(s, material.illumination, material.ka, settings.lights, n, viewForward);
 }
 
-FACET_HD std::uint32_t shadeQuadPixelLit(const ScreenTriangle& tri, const ShadeMaterial& material,
+FACET_HD std::uint32_t shadeQuadPixelLit(const ShadedTriangle& t, const ShadeMaterial& material,
                                          const RenderSettings& settings, glm::vec3 viewForward, int qx, int qy, int k,
                                          const TriangleColors* colors) {
-    return packRgba8(encodeFragment(litQuadPixel(tri, material, settings, viewForward, qx, qy, k, colors)));
+    return packRgba8(encodeFragment(litQuadPixel(t, material, settings, viewForward, qx, qy, k, colors)));
 }
 
 // `colors`: the triangle's side record (vertex colours, tangents), null for a mesh without one.
-FACET_HD std::uint32_t shadeQuadPixel(const ScreenTriangle& tri, const ShadeMaterial& material,
+FACET_HD std::uint32_t shadeQuadPixel(const ShadedTriangle& t, const ShadeMaterial& material,
                                       const RenderSettings& settings, glm::vec3 viewForward, int qx, int qy, int k,
                                       const TriangleColors* colors = nullptr) {
     if (settings.shading == ShadingModel::Lit)
-        return shadeQuadPixelLit(tri, material, settings, viewForward, qx, qy, k, colors);
+        return shadeQuadPixelLit(t, material, settings, viewForward, qx, qy, k, colors);
     if (!hasVertexColors(colors)) colors = nullptr; // a record with tangents only: no colour to multiply by
     const bool textured = material.texture.levelCount > 0;
-    const glm::vec3 b = barycentrics(tri, qx + (k & 1), qy + (k >> 1));
-    const float invW = textured || settings.headlight || colors ? interpolateInvW(tri, b) : 0.0f;
-    const glm::vec2 uv = textured ? interpolateUv(tri, b, invW) : glm::vec2(0.0f);
+    const glm::vec3 b = barycentrics(t.tri, qx + (k & 1), qy + (k >> 1));
+    const float invW = textured || settings.headlight || colors ? interpolateInvW(t.attributes, b) : 0.0f;
+    const glm::vec2 uv = textured ? interpolateUv(t.attributes, b, invW) : glm::vec2(0.0f);
     float lod = 0.0f;
     if (textured && settings.filter == TextureFilter::Trilinear) {
         const glm::vec2 texSize(material.texture.levels[0].width, material.texture.levels[0].height);
-        const glm::vec2 uv0 = quadPixelUv(tri, qx, qy, 0), uv2 = quadPixelUv(tri, qx, qy, 2),
-                        uv3 = quadPixelUv(tri, qx, qy, 3);
+        const glm::vec2 uv0 = quadPixelUv(t, qx, qy, 0), uv2 = quadPixelUv(t, qx, qy, 2),
+                        uv3 = quadPixelUv(t, qx, qy, 3);
         // Derivatives along the quad's lower row and left column: OpenGL's first quad row is
         // the lower one (its rows count up from the bottom of the picture).
         lod = textureLod((uv3 - uv2) * texSize, (uv0 - uv2) * texSize);
     }
-    const glm::vec3 n = settings.headlight ? interpolateNormal(tri, b, invW) : glm::vec3(0.0f);
-    const glm::vec3 vertexColor = colors ? interpolateVertexColor(tri, *colors, b, invW) : glm::vec3(1.0f);
+    const glm::vec3 n = settings.headlight ? interpolateNormal(t.attributes, b, invW) : glm::vec3(0.0f);
+    const glm::vec3 vertexColor = colors ? interpolateVertexColor(t.attributes, *colors, b, invW) : glm::vec3(1.0f);
     return packRgba8(shadeFragment(material, settings.filter, uv, lod, settings.headlight, n, viewForward,
                                    colors ? &vertexColor : nullptr));
 }
@@ -172,11 +190,11 @@ FACET_HD std::uint32_t shadeQuadPixel(const ScreenTriangle& tri, const ShadeMate
 // Forward drawing (the lit model with blended materials, see blends()): what pixel k of a
 // fragment that passed the depth (and alpha) test leaves in the colour `stored`: its colour, or
 // for a blended material its colour over `stored`.
-FACET_HD std::uint32_t drawQuadPixel(const ScreenTriangle& tri, const ShadeMaterial& material,
+FACET_HD std::uint32_t drawQuadPixel(const ShadedTriangle& t, const ShadeMaterial& material,
                                      const RenderSettings& settings, glm::vec3 viewForward, int qx, int qy, int k,
                                      const TriangleColors* colors, std::uint32_t stored) {
-    if (!blends(material, settings)) return shadeQuadPixel(tri, material, settings, viewForward, qx, qy, k, colors);
-    return blendOver(litQuadPixel(tri, material, settings, viewForward, qx, qy, k, colors), stored);
+    if (!blends(material, settings)) return shadeQuadPixel(t, material, settings, viewForward, qx, qy, k, colors);
+    return blendOver(litQuadPixel(t, material, settings, viewForward, qx, qy, k, colors), stored);
 }
 
 } // namespace facet

@@ -11,42 +11,55 @@
 
 namespace facet {
 
-// What a set-up triangle keeps of each corner: a projected vertex without its exact position,
-// which interpolation needs at the first corner only (ScreenTriangle::origin).
+// What a set-up triangle keeps of each corner for coverage and depth.
 struct TriangleCorner {
-    FixedPoint2 p;     // snapped pixel position, for coverage
-    float depth;       // window depth in [0, 1]
+    FixedPoint2 p; // snapped pixel position, for coverage
+    float depth;   // window depth in [0, 1]
+};
+
+// A corner's attributes divided by w, which interpolate linearly on screen (see above).
+struct CornerAttributes {
     float invW;        // 1 / d.z
     glm::vec2 uvOverW; // uv / d.z
     glm::vec3 nOverW;  // n / d.z
 };
 
-// A projected vertex: its corner's fields, then its exact position (last, so a corner is copied
-// from it whole).
+// A projected vertex: its corner, its attributes, then its exact position (which interpolation
+// needs at a triangle's first corner only, ScreenTriangle::origin).
 struct ScreenVertex : TriangleCorner {
+    CornerAttributes attributes;
     glm::vec2 pos; // exact pixel position, for interpolation
 };
 
 FACET_HD ScreenVertex projectVertex(const ClipVertex& v, const ViewParams& view, int width, int height) {
     const glm::vec2 px = ndcToPixel(perspectiveDivide(v.d, view.focus, view.aspect), width, height);
     const float invW = 1.0f / v.d.z;
-    return ScreenVertex{{{snapToFixed(px.x), snapToFixed(px.y)},
-                         windowDepth(v.d.z, view.nearPlane, view.farPlane),
-                         invW,
-                         v.uv * invW,
-                         v.n * invW},
+    return ScreenVertex{{{snapToFixed(px.x), snapToFixed(px.y)}, windowDepth(v.d.z, view.nearPlane, view.farPlane)},
+                        {invW, v.uv * invW, v.n * invW},
                         px};
 }
 
 // The raster stage reads every set-up triangle back from memory (a dense mesh's are written and
-// read at hundreds of megabytes a frame), so it holds only what the walks and shading read: one
-// exact position, the fill rule's biases (0 or 1) as bytes.
+// read at hundreds of megabytes a frame), so it holds only what the walks read: one exact
+// position, the fill rule's biases (0 or 1) as bytes. Its corners' attributes, which shading
+// alone reads, are kept apart (TriangleAttributes), and only for frames whose shading reads them.
 struct ScreenTriangle {
     TriangleCorner v[3];   // ordered so the interior is positive
     glm::vec2 origin;      // the exact position of v[0], the barycentrics' origin (see barycentricGradients)
     std::uint8_t bias[3];  // fill rule bias (fillRuleBias, 0 or 1) of the edge opposite vertex i
     glm::vec2 db1, db2;    // gradients of barycentrics 1 and 2 over the exact positions
     int minX, minY, maxX, maxY; // pixel bounds, clamped to the target, inclusive
+};
+
+// The attributes of a set-up triangle's corners, in its order.
+struct TriangleAttributes {
+    CornerAttributes v[3];
+};
+
+// A set-up triangle as shading reads it: its barycentrics' plane, and its corners' attributes.
+struct ShadedTriangle {
+    const ScreenTriangle& tri;
+    const TriangleAttributes& attributes;
 };
 
 // Gradients of barycentrics 1 and 2 (each 0 at vertex 0): b1 = dot(db1, p - origin), etc., for
@@ -122,12 +135,17 @@ enum class SetupResult { Ok, Degenerate, Culled, Offscreen, Uncovered };
 // grid_1m). Out of line on the host: what comes before, where most triangles of a dense mesh
 // end, is then small enough to inline where it is called.
 FACET_HD_OUTLINED SetupResult setupInBounds(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c,
-                                            std::int64_t area, ScreenTriangle& tri, bool gradients, bool missable,
-                                            int x, int y) {
+                                            std::int64_t area, ScreenTriangle& tri, TriangleAttributes* attributes,
+                                            bool gradients, bool missable, int x, int y) {
     const ScreenVertex& second = area > 0 ? b : c; // the corners in orientTriangle's order
     const ScreenVertex& third = area > 0 ? c : b;
     if (missable && !coversCentre(a.p, second.p, third.p, x, y)) return SetupResult::Uncovered;
     orientTriangle(a, b, c, area, tri);
+    if (attributes) { // member by member: GCC built a whole TriangleAttributes on the stack, then copied it
+        attributes->v[0] = a.attributes;
+        attributes->v[1] = second.attributes;
+        attributes->v[2] = third.attributes;
+    }
     // Last: most triangles of a dense mesh cover no pixel centre, and this is the costly part.
     if (gradients) barycentricGradients(tri, a, second, third);
     return SetupResult::Ok;
@@ -141,13 +159,15 @@ FACET_HD_OUTLINED SetupResult setupInBounds(const ScreenVertex& a, const ScreenV
 // sample (reach 0), a triangle whose bounds hold one centre and which misses it is refused
 // (setupInBounds).
 // Without `gradients` the barycentric gradients are left unset: enough to know whether the
-// triangle is drawn and which tiles it touches (the result is the same either way). A triangle
+// triangle is drawn and which tiles it touches (the result is the same either way). Its
+// corners' attributes, in its order, go to `attributes` where that is given. A triangle
 // refused as Offscreen or Uncovered holds only its bounds: most triangles of a dense mesh stop
 // there (no pixel centre between their corners, or one they miss), and are not copied
 // (orientTriangle gives the rest).
 FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c,
                                    bool cullBackFaces, int width, int height, ScreenTriangle& tri,
-                                   bool gradients = true, std::int32_t sampleReach = 0) {
+                                   bool gradients = true, std::int32_t sampleReach = 0,
+                                   TriangleAttributes* attributes = nullptr) {
     std::int64_t area = edgeFunction(a.p, b.p, c.p);
     if (area == 0) return SetupResult::Degenerate;
     if (cullBackFaces && area > 0) return SetupResult::Culled;
@@ -172,7 +192,8 @@ FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b,
     tri.maxX = maxX;
     tri.maxY = maxY;
     if (minX > maxX || minY > maxY) return SetupResult::Offscreen;
-    return setupInBounds(a, b, c, area, tri, gradients, sampleReach == 0 && minX == maxX && minY == maxY, minX, minY);
+    return setupInBounds(a, b, c, area, tri, attributes, gradients, sampleReach == 0 && minX == maxX && minY == maxY,
+                         minX, minY);
 }
 
 // A triangle's screen-space barycentrics, for one pixel (F = float) or lanes of pixels (the
@@ -231,16 +252,16 @@ FACET_HD float interpolateDepth(const ScreenTriangle& t, glm::vec3 b) {
     return interpolate(bs, t.v[0].depth, t.v[1].depth, t.v[2].depth);
 }
 
-FACET_HD float interpolateInvW(const ScreenTriangle& t, glm::vec3 b) {
+FACET_HD float interpolateInvW(const TriangleAttributes& t, glm::vec3 b) {
     const float bs[3] = {b.x, b.y, b.z};
     return interpolate(bs, t.v[0].invW, t.v[1].invW, t.v[2].invW);
 }
 
-FACET_HD glm::vec2 interpolateUv(const ScreenTriangle& t, glm::vec3 b, float invW) {
+FACET_HD glm::vec2 interpolateUv(const TriangleAttributes& t, glm::vec3 b, float invW) {
     return (b.x * t.v[0].uvOverW + b.y * t.v[1].uvOverW + b.z * t.v[2].uvOverW) / invW;
 }
 
-FACET_HD glm::vec3 interpolateNormal(const ScreenTriangle& t, glm::vec3 b, float invW) {
+FACET_HD glm::vec3 interpolateNormal(const TriangleAttributes& t, glm::vec3 b, float invW) {
     return (b.x * t.v[0].nOverW + b.y * t.v[1].nOverW + b.z * t.v[2].nOverW) / invW;
 }
 

@@ -174,15 +174,22 @@ struct TriangleOutcome {
     bool clipped = false; // crossed the near plane or the guard band
 };
 
+// Where setupMeshTriangleIn sets a triangle up: its record and, unless null, its attributes.
+struct TriangleSlot {
+    ScreenTriangle& tri;
+    TriangleAttributes* attributes;
+};
+
 // Mesh triangle t: culled (outside one plane, non-finite, back-facing, degenerate, covering no
 // pixel centre) or emitted as set-up screen triangles, in a fixed order. Both backends draw
-// exactly what this emits, in mesh order. Each triangle is set up in `slot()` (a
-// ScreenTriangle& the caller owns) and handed to `emit(const ScreenTriangle&)` when it is
-// drawn; the next triangle asks for a slot again. A caller that keeps the triangles gives out
-// its own storage, so nothing is copied. With `gradients` false the emitted triangles lack
-// their barycentric gradients (FP64 work a counting pass does not need); what is emitted is
-// the same. For a mesh with vertex colours or tangents, `colors(const TriangleColors&)` is handed
-// each emitted triangle's side record just before `emit`; for others it is never called.
+// exactly what this emits, in mesh order. Each triangle is set up in `slot()` (a TriangleSlot
+// the caller owns: the attributes are kept where it gives them a place) and handed to
+// `emit(const ScreenTriangle&, const TriangleAttributes*)` when it is drawn; the next triangle
+// asks for a slot again. A caller that keeps the triangles gives out its own storage, so
+// nothing is copied. With `gradients` false the emitted triangles lack their barycentric
+// gradients (FP64 work a counting pass does not need); what is emitted is the same. For a mesh
+// with vertex colours or tangents, `colors(const TriangleColors&)` is handed each emitted
+// triangle's side record just before `emit`; for others it is never called.
 template <class Slot, class Emit, class Colors = NoColors>
 FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::uint32_t t, Slot&& slot, Emit&& emit,
                                              bool gradients = true, Colors&& colors = Colors{}) {
@@ -192,9 +199,10 @@ FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::
     const unsigned outAny = in.outside[corner[0]] | in.outside[corner[1]] | in.outside[corner[2]];
     if ((outAny & kNonFiniteVertex) != 0 || outAll != 0) return outcome; // nothing to draw
     if (outAny == 0) { // the common case: inside every plane, the projections are ready
-        ScreenTriangle& tri = slot();
-        if (setupTriangle(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]],
-                          in.cullBackFaces, in.width, in.height, tri, gradients, in.sampleReach) == SetupResult::Ok) {
+        const TriangleSlot place = slot();
+        if (setupTriangle(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]], in.cullBackFaces,
+                          in.width, in.height, place.tri, gradients, in.sampleReach,
+                          place.attributes) == SetupResult::Ok) {
             if constexpr (kKeepsColors<Colors>) {
                 if (keepsSideRecords(in.mesh)) {
                     ClipVertex v[3];
@@ -203,7 +211,7 @@ FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::
                                            v[0], v[1], v[2], in.mesh.cr != nullptr));
                 }
             }
-            emit(static_cast<const ScreenTriangle&>(tri));
+            emit(static_cast<const ScreenTriangle&>(place.tri), place.attributes);
             outcome.drawn = 1;
         }
         return outcome;
@@ -218,14 +226,14 @@ FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::
     ScreenVertex previous = projectVertex(poly[1], in.view, in.width, in.height);
     for (int k = 2; k < count; ++k) {
         const ScreenVertex next = projectVertex(poly[k], in.view, in.width, in.height);
-        ScreenTriangle& tri = slot();
-        if (setupTriangle(first, previous, next, in.cullBackFaces, in.width, in.height, tri, gradients,
-                          in.sampleReach) == SetupResult::Ok) {
+        const TriangleSlot place = slot();
+        if (setupTriangle(first, previous, next, in.cullBackFaces, in.width, in.height, place.tri, gradients,
+                          in.sampleReach, place.attributes) == SetupResult::Ok) {
             if constexpr (kKeepsColors<Colors>) {
                 if (keepsSideRecords(in.mesh))
                     colors(setupSideRecord(first, previous, next, poly[0], poly[k - 1], poly[k], in.mesh.cr != nullptr));
             }
-            emit(static_cast<const ScreenTriangle&>(tri));
+            emit(static_cast<const ScreenTriangle&>(place.tri), place.attributes);
             ++outcome.drawn;
         }
         previous = next;
@@ -233,17 +241,21 @@ FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::
     return outcome;
 }
 
-// A slot for setupMeshTriangleIn: one local triangle, set up again for each.
+// A slot for setupMeshTriangleIn: one local triangle (and its attributes, where kept), set up
+// again for each.
 struct LocalTriangleSlot {
     ScreenTriangle tri;
-    FACET_HD ScreenTriangle& operator()() { return tri; }
+    TriangleAttributes attributes;
+    bool keepAttributes;
+    FACET_HD TriangleSlot operator()() { return TriangleSlot{tri, keepAttributes ? &attributes : nullptr}; }
 };
 
-// setupMeshTriangleIn with the triangles set up in a local (for callers that copy them out).
+// setupMeshTriangleIn with the triangles set up in a local (for callers that copy them out),
+// with their attributes where `attributes`.
 template <class Emit, class Colors = NoColors>
 FACET_HD TriangleOutcome setupMeshTriangle(const TriangleStageInput& in, std::uint32_t t, Emit&& emit,
-                                           bool gradients = true, Colors&& colors = Colors{}) {
-    LocalTriangleSlot slot;
+                                           bool gradients = true, Colors&& colors = Colors{}, bool attributes = false) {
+    LocalTriangleSlot slot{{}, {}, attributes};
     return setupMeshTriangleIn(in, t, slot, emit, gradients, colors);
 }
 

@@ -55,19 +55,20 @@ FACET_HD TriangleColors setupSideRecord(const ScreenVertex& a, const ScreenVerte
 
 // The tangent at barycentrics b, perspective-correct as the normal (interpolateNormal): each
 // vertex's tangent over its w, summed, times w.
-FACET_HD glm::vec4 interpolateTangent(const ScreenTriangle& tri, const TriangleColors& side, glm::vec3 b, float invW) {
-    return (b.x * (side.tangent[0] * tri.v[0].invW) + b.y * (side.tangent[1] * tri.v[1].invW) +
-            b.z * (side.tangent[2] * tri.v[2].invW)) /
+FACET_HD glm::vec4 interpolateTangent(const TriangleAttributes& attributes, const TriangleColors& side, glm::vec3 b,
+                                      float invW) {
+    return (b.x * (side.tangent[0] * attributes.v[0].invW) + b.y * (side.tangent[1] * attributes.v[1].invW) +
+            b.z * (side.tangent[2] * attributes.v[2].invW)) /
            invW;
 }
 
 // The vertex colour at barycentrics b in [0, 1], perspective-correct: sum b_i c_i / w_i over
 // sum b_i / w_i (invW), as OpenGL interpolates a colour attribute.
-FACET_HD glm::vec3 interpolateVertexColor(const ScreenTriangle& tri, const TriangleColors& colors, glm::vec3 b,
-                                          float invW) {
-    const glm::vec3 c = b.x * tri.v[0].invW * glm::vec3(unpackRgba8(colors.rgba[0])) +
-                        b.y * tri.v[1].invW * glm::vec3(unpackRgba8(colors.rgba[1])) +
-                        b.z * tri.v[2].invW * glm::vec3(unpackRgba8(colors.rgba[2]));
+FACET_HD glm::vec3 interpolateVertexColor(const TriangleAttributes& attributes, const TriangleColors& colors,
+                                          glm::vec3 b, float invW) {
+    const glm::vec3 c = b.x * attributes.v[0].invW * glm::vec3(unpackRgba8(colors.rgba[0])) +
+                        b.y * attributes.v[1].invW * glm::vec3(unpackRgba8(colors.rgba[1])) +
+                        b.z * attributes.v[2].invW * glm::vec3(unpackRgba8(colors.rgba[2]));
     return c / (invW * 255.0f);
 }
 

@@ -118,6 +118,7 @@ FACET_HD bool onEdge(const ScreenTriangle& tri, int x, int y) {
 // What a pixel's view colour needs to know of its winner.
 struct ViewPixel {
     const ScreenTriangle* tri;
+    const TriangleAttributes* attributes;
     const ShadeMaterial* material;
     const TriangleColors* colors; // null for a mesh without vertex colours
     std::uint32_t source;         // the mesh triangle it was set up from (View::Triangles)
@@ -133,9 +134,9 @@ FACET_HD std::uint32_t viewQuadPixel(const RenderSettings& settings, glm::vec3 v
     case View::Normals:
     case View::Uv: {
         const glm::vec3 b = barycentrics(*p.tri, x, y);
-        const float invW = interpolateInvW(*p.tri, b);
-        return settings.view == View::Normals ? normalColor(interpolateNormal(*p.tri, b, invW))
-                                              : uvColor(interpolateUv(*p.tri, b, invW));
+        const float invW = interpolateInvW(*p.attributes, b);
+        return settings.view == View::Normals ? normalColor(interpolateNormal(*p.attributes, b, invW))
+                                              : uvColor(interpolateUv(*p.attributes, b, invW));
     }
     case View::Triangles: return triangleColor(p.source);
     case View::Overdraw: return overdrawColor(p.fragments);
@@ -144,7 +145,7 @@ FACET_HD std::uint32_t viewQuadPixel(const RenderSettings& settings, glm::vec3 v
         break;
     default: break;
     }
-    return shadeQuadPixel(*p.tri, *p.material, settings, viewForward, qx, qy, k, p.colors);
+    return shadeQuadPixel({*p.tri, *p.attributes}, *p.material, settings, viewForward, qx, qy, k, p.colors);
 }
 
 // A pixel no triangle drew: black in overdraw (no fragment), else the clear colour.

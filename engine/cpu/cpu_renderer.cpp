@@ -28,10 +28,16 @@ double msSince(Clock::time_point t0) { return std::chrono::duration<double, std:
 // the few hundred cycles a small triangle's visibility takes.
 constexpr std::uint32_t kPrefetchAhead = 8;
 
-void prefetchTriangle(const ScreenTriangle& tri) {
-    const char* bytes = reinterpret_cast<const char*>(&tri);
-    for (std::size_t offset = 0; offset < sizeof(ScreenTriangle); offset += 64) _mm_prefetch(bytes + offset, _MM_HINT_T0);
-    _mm_prefetch(bytes + sizeof(ScreenTriangle) - 1, _MM_HINT_T0);
+// Set-up triangle i's record (with its attributes where kept): four addresses under 64 bytes
+// apart, so every line of a record of up to 192 bytes, without a loop.
+void prefetchTriangle(const SetUpTriangles& triangles, std::size_t i) {
+    const char* bytes = reinterpret_cast<const char*>(&triangles.triangle(i));
+    const std::size_t size = triangles.recordSize();
+    static_assert(sizeof(ScreenTriangle) + sizeof(TriangleAttributes) <= 192, "four prefetches cover a record");
+    _mm_prefetch(bytes, _MM_HINT_T0);
+    _mm_prefetch(bytes + size / 3, _MM_HINT_T0);
+    _mm_prefetch(bytes + 2 * size / 3, _MM_HINT_T0);
+    _mm_prefetch(bytes + size - 1, _MM_HINT_T0);
 }
 
 } // namespace
@@ -71,7 +77,9 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
         forwardMaterials_ = forwardMaterials_ || drawsForward(m, settings);
         m.srgbTable = &srgbTable_;
     }
-    const std::size_t chunkCount = triangleStage(input, grid, viewNeedsSources(settings.view));
+    const bool attributes = shadingReadsAttributes(anyTextured(materials_.data(), materials_.size()), settings,
+                                                   keepsSideRecords(input.mesh));
+    const std::size_t chunkCount = triangleStage(input, grid, viewNeedsSources(settings.view), attributes);
     for (std::size_t c = 0; c < chunkCount; ++c) {
         stats.trianglesIn += chunks_[c].stats.trianglesIn;
         stats.trianglesClipped += chunks_[c].stats.trianglesClipped;
@@ -127,7 +135,8 @@ TriangleStageInput CpuRenderer::vertexStage(const Mesh& mesh, const ViewParams& 
 
 // 2. Triangle stage: a few chunks per thread, each set up and binned on its own. Returns the
 // number of chunks.
-std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const TileGrid& grid, bool keepSources) {
+std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const TileGrid& grid, bool keepSources,
+                                       bool keepAttributes) {
     const std::size_t triangleCount = input.mesh.triangleCount;
     const auto threads = std::size_t(pool_.threadCount());
     const std::size_t chunkSize = std::max<std::size_t>(4096, (triangleCount + threads * 4 - 1) / (threads * 4));
@@ -135,7 +144,8 @@ std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const Ti
     if (chunks_.size() < chunkCount) chunks_.resize(chunkCount);
     pool_.run(chunkCount, [&](std::size_t c, int) {
         const std::size_t begin = c * chunkSize;
-        setupChunk(chunks_[c], input, grid, begin, std::min(triangleCount, begin + chunkSize), keepSources);
+        setupChunk(chunks_[c], input, grid, begin, std::min(triangleCount, begin + chunkSize), keepSources,
+                   keepAttributes);
         binChunk(chunks_[c], grid);
     });
     return chunkCount;
@@ -143,24 +153,28 @@ std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const Ti
 
 // Triangles [begin, end) set up into the chunk, their bins counted.
 void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end,
-                             bool keepSources) {
+                             bool keepSources, bool keepAttributes) {
     const std::size_t tileCount = std::size_t(grid.tilesX) * std::size_t(grid.tilesY);
     chunk.binOffsets.assign(tileCount + 1, 0);
     // Each triangle is set up straight into the chunk's storage, which has room for the
     // chunk's triangles unclipped and grows when clipping fans them out. Its tile span is
-    // kept beside it and its bins counted at once, so binning never reads the 200-byte
-    // triangles again.
+    // kept beside it and its bins counted at once, so binning never reads the triangles
+    // again. Its attributes are written only where the frame's shading reads them.
     const bool colored = keepsSideRecords(input.mesh); // set-up triangles keep vertex colours, tangents beside them
-    const auto makeRoom = [&chunk, colored, keepSources](std::size_t size) {
+    chunk.triangles.resize(chunk.triangles.size(), keepAttributes); // this frame's layout
+    const auto makeRoom = [&chunk, colored, keepSources, keepAttributes](std::size_t size) {
         if (chunk.triangles.size() >= size) return;
         const std::size_t grown = std::max(size, chunk.triangles.size() * 2);
-        chunk.triangles.resize(grown);
+        chunk.triangles.resize(grown, keepAttributes);
         chunk.materials.resize(grown);
         chunk.spans.resize(grown);
         if (colored) chunk.colors.resize(grown);
         if (keepSources) chunk.sources.resize(grown);
     };
     makeRoom(end - begin + kMaxFanTriangles);
+    // The other arrays follow the triangles' room, which a change of layout may have grown.
+    chunk.materials.resize(std::max(chunk.materials.size(), chunk.triangles.size()));
+    chunk.spans.resize(std::max(chunk.spans.size(), chunk.triangles.size()));
     if (colored) chunk.colors.resize(chunk.triangles.size()); // the storage may have grown without them
     if (keepSources) chunk.sources.resize(chunk.triangles.size());
     std::size_t count = 0;
@@ -174,8 +188,11 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
         for (std::size_t t = begin; t < end; ++t) {
             makeRoom(count + kMaxFanTriangles);
             const TriangleOutcome outcome = setupMeshTriangleIn(
-                input, std::uint32_t(t), [&]() -> ScreenTriangle& { return chunk.triangles[count]; },
-                [&](const ScreenTriangle& tri) {
+                input, std::uint32_t(t),
+                [&] {
+                    return TriangleSlot{chunk.triangles.place(count), chunk.triangles.placeAttributes(count)};
+                },
+                [&](const ScreenTriangle& tri, const TriangleAttributes*) {
                     const TileSpan span = tileSpan(grid, tri.minX, tri.minY, tri.maxX, tri.maxY);
                     for (int ty = span.ty0; ty <= span.ty1; ++ty)
                         for (int tx = span.tx0; tx <= span.tx1; ++tx)
@@ -327,16 +344,17 @@ std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, Til
             // The triangles were set up by the triangle stage, long out of this core's cache
             // by now, and a tile's are scattered through its chunks: ask for the ones a few
             // calls ahead, so the visibility pass does not wait on each.
-            if (k + kPrefetchAhead < last) prefetchTriangle(chunk.triangles[chunk.binTriangles[k + kPrefetchAhead]]);
+            if (k + kPrefetchAhead < last) prefetchTriangle(chunk.triangles, chunk.binTriangles[k + kPrefetchAhead]);
             const std::uint32_t i = chunk.binTriangles[k];
             const ShadeMaterial& material = materials_[chunk.materials[i]];
-            scratch.triangles[count] = TileTriangle{&chunk.triangles[i], &material};
+            const TileTriangle& drawn = scratch.triangles[count] =
+                TileTriangle{&chunk.triangles.triangle(i), &chunk.triangles.attributes(i), &material};
             if (context.vertexColors) scratch.colors[count] = &chunk.colors[i];
             ++count;
             const bool cutout = material.cutout && context.settings.shading == ShadingModel::Lit;
             if (!forward)
-                won += rasterizeVisibility(chunk.triangles[i], count, context, rect, buffers, samples,
-                                           cutout ? &material : nullptr);
+                won += rasterizeVisibility(chunk.triangles.triangle(i), count, context, rect, buffers, samples,
+                                           cutout ? &drawn : nullptr);
         }
     }
     if (forward) {

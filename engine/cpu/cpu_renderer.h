@@ -14,10 +14,11 @@
 #include "core/frame.h"
 #include "core/shading.h"
 #include "core/transform.h"
-#include "core/triangle_stage.h"
 #include "core/triangle_setup.h"
+#include "core/triangle_stage.h"
 #include "cpu/lazy_vector.h"
 #include "cpu/raster_triangle.h"
+#include "cpu/set_up_triangles.h"
 #include "cpu/thread_pool.h"
 
 #include <cstddef>
@@ -59,11 +60,14 @@ private:
     // The stages of a frame (see the top of this file).
     TriangleStageInput vertexStage(const Mesh& mesh, const ViewParams& view, const RenderSettings& settings,
                                    const FrameView& target, const CameraSpacePositions& given);
-    std::size_t triangleStage(const TriangleStageInput& input, const TileGrid& grid, bool keepSources);
+    // `keepAttributes`: the set-up triangles keep their attributes (the frame's shading reads
+    // them, shadingReadsAttributes).
+    std::size_t triangleStage(const TriangleStageInput& input, const TileGrid& grid, bool keepSources,
+                              bool keepAttributes);
     // The set-up and binning take their inputs by value: the chunk's stores cannot alias a
     // local, so the compiler keeps them in registers.
     static void setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end,
-                           bool keepSources);
+                           bool keepSources, bool keepAttributes);
     static void binChunk(Chunk& chunk, TileGrid grid);
     std::size_t rasterStage(const RasterContext& context, const TileGrid& grid, std::size_t chunkCount);
     static void clearTile(const RasterContext& context, const TileRect& rect);
@@ -84,7 +88,7 @@ private:
         // frame's (the arrays only grow, so the storage is reused from frame to frame).
         // Lazy: sized for every triangle of the chunk, but only the drawn ones are written, so
         // only their pages become resident.
-        LazyVector<ScreenTriangle> triangles;
+        SetUpTriangles triangles;            // with their attributes in frames whose shading reads them
         LazyVector<std::uint32_t> materials; // material of each
         LazyVector<TriangleColors> colors;   // vertex colours, tangents of each (meshes with either only)
         LazyVector<TileSpan> spans;          // tiles each touches

@@ -60,6 +60,7 @@ inline void quadSquaredLengths(const TextureView& texture, __m128 u, __m128 v, S
 // the squared lengths its level of detail comes from (as shadeQuadPixel forms them).
 inline void jobTexelCoordinates(ShadeJob& job, const RasterContext& ctx) {
     const ScreenTriangle& tri = *job.triangle->tri;
+    const TriangleAttributes& attributes = *job.triangle->attributes;
     const TextureView& texture = job.triangle->material->texture;
     job.lod = 0.0f;
     job.dx2 = job.dy2 = 0.0f;
@@ -69,7 +70,7 @@ inline void jobTexelCoordinates(ShadeJob& job, const RasterContext& ctx) {
     if (!textured && !ctx.settings.headlight && !lit) return;
     F32x4 b[3];
     BarycentricPlane<F32x4>(tri).at(lanes::quadColumns(job.qx), lanes::quadRows(job.qy), b);
-    const TriangleCorner &v0 = tri.v[0], &v1 = tri.v[1], &v2 = tri.v[2];
+    const CornerAttributes &v0 = attributes.v[0], &v1 = attributes.v[1], &v2 = attributes.v[2];
     // The interpolated attributes of interpolateInvW, interpolateNormal and interpolateUv.
     const auto attribute = [&b](float a0, float a1, float a2) {
         return interpolate(b, F32x4(a0), F32x4(a1), F32x4(a2)).v;
@@ -399,8 +400,9 @@ inline void storeLayerColors(std::uint32_t* c0, __m128i colors, unsigned mask, _
     std::uint32_t* c0 = buffers.color + buffers.at(job.qx, job.qy);
     for (int k = 0; k < 4; ++k)
         if (job.mask >> k & 1)
-            c0[quadElement(std::size_t(plane[k]), k)] = shadeQuadPixel(
-                *job.triangle->tri, *job.triangle->material, ctx.settings, ctx.viewForward, job.qx, job.qy, k, colors);
+            c0[quadElement(std::size_t(plane[k]), k)] =
+                shadeQuadPixel({*job.triangle->tri, *job.triangle->attributes}, *job.triangle->material, ctx.settings,
+                               ctx.viewForward, job.qx, job.qy, k, colors);
 }
 
 // The triangles the tile's ids name, and their vertex colours (see shadeTile).
@@ -504,6 +506,7 @@ struct CutoutTileVisibility {
     const TileBuffers& buffers;
     std::uint32_t id;
     const ScreenTriangle& tri;
+    const TriangleAttributes& attributes;
     const ShadeMaterial& material;
     TextureFilter filter;
 
@@ -513,7 +516,7 @@ struct CutoutTileVisibility {
 
         Quad<float> depthAt(int qx) const { return tileQuadDepths(t.buffers, qx, qy); }
         void write(int qx, unsigned keep, const Quad<float>& value, const Quad<float>&) const {
-            keep = cutoutMask(t.tri, t.material, t.filter, qx, qy, keep);
+            keep = cutoutMask({t.tri, t.attributes}, t.material, t.filter, qx, qy, keep);
             const std::size_t at = t.buffers.at(qx, qy);
             for (int k = 0; k < 4; ++k)
                 if (keep >> k & 1u) {
@@ -696,11 +699,11 @@ std::size_t depthTestPixel(const ScreenTriangle& tri, std::uint32_t id, const Ti
 
 std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
                                 const TileRect& tile, const TileBuffers& buffers, int samples,
-                                const ShadeMaterial* cutout) {
+                                const TileTriangle* cutout) {
     if (cutout) { // the portable quad lanes, each quad's passing lanes alpha-tested
         QuadRange q;
         if (!quadRange(tri, tile, ctx.quadRowOffset, q)) return 0;
-        CutoutTileVisibility target{buffers, id, tri, *cutout, ctx.settings.filter};
+        CutoutTileVisibility target{buffers, id, tri, *cutout->attributes, *cutout->material, ctx.settings.filter};
         return walkCoverage<QuadLanes, true>(tri, q, target);
     }
     return chooseWalk(tri, ctx, tile, [&](auto lanes, auto bounds, const QuadRange& q) {
@@ -752,7 +755,8 @@ std::size_t drawTileForward(const TileTriangle* triangles, const TriangleColors*
         const ScreenTriangle& tri = *triangles[n].tri;
         QuadRange q;
         if (!quadRange(tri, tile, ctx.quadRowOffset, q)) continue;
-        const ForwardTriangle triangle{&tri, triangles[n].material, ctx.vertexColors ? colors[n] : nullptr};
+        const ForwardTriangle triangle{&tri, triangles[n].attributes, triangles[n].material,
+                                       ctx.vertexColors ? colors[n] : nullptr};
         for (int s = 0; s < samples; ++s) { // each sample drawn as a picture of its own, at its point
             const TileBuffers plane = samplePlane(buffers, s);
             ForwardTileTarget target{plane, triangle, ctx, s};
@@ -867,9 +871,8 @@ inline bool texturedSpanMaterial(const ShadeMaterial& m, const RasterContext& ct
 
 // The four jobs of the span at (qx, qy) that `t` won, into `jobs`.
 void spanJobs(const TileTriangle& t, int qx, int qy, const RasterContext& ctx, ShadeJob (&jobs)[4]) {
-    const ScreenTriangle& tri = *t.tri;
-    const TriangleCorner &v0 = tri.v[0], &v1 = tri.v[1], &v2 = tri.v[2];
-    const BarycentricPlane<lanes::F32x8> plane(tri);
+    const CornerAttributes &v0 = t.attributes->v[0], &v1 = t.attributes->v[1], &v2 = t.attributes->v[2];
+    const BarycentricPlane<lanes::F32x8> plane(*t.tri);
     const lanes::F32x8 rows = lanes::pixels8(qy, _mm256_setr_epi32(0, 0, 1, 1, 0, 0, 1, 1));
     const auto half = [](__m256 v, int h) { return h ? _mm256_extractf128_ps(v, 1) : _mm256_castps256_ps128(v); };
     const bool lit = ctx.settings.shading == ShadingModel::Lit;

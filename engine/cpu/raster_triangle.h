@@ -64,11 +64,12 @@ struct TileBuffers {
     std::size_t at(int x, int y) const { return std::size_t((y - originY) * kTileBufferStride + (x - originX)); }
 };
 
-// What shadeTile needs to shade a triangle recorded in the ids. 16 bytes: a tile's vertex
-// colours, where the mesh has them, are kept in an array beside these, so meshes without
-// colours do not pay for bigger ones.
+// What shadeTile needs to shade a triangle recorded in the ids. A tile's vertex colours, where
+// the mesh has them, are kept in an array beside these, so meshes without colours do not pay
+// for bigger ones.
 struct TileTriangle {
     const ScreenTriangle* tri;
+    const TriangleAttributes* attributes; // written only where the frame's shading reads them
     const ShadeMaterial* material;
 };
 
@@ -85,12 +86,12 @@ inline constexpr std::int32_t kSmallTriangleExtent = 1 << 14;
 // With `samples` > 1 (multisampling), the same at each sample point of core/multisample.h:
 // sample s has buffers of its own, `buffers` moved on by s planes (kTileBufferElements), and
 // the count is of samples won.
-// `cutout`: the triangle's material where it is alpha-tested (ShadeMaterial::cutout, lit model),
+// `cutout`: the triangle, where its material is alpha-tested (ShadeMaterial::cutout, lit model),
 // whose pixels are then kept only where cutoutMask passes them (one sample per pixel only: the
 // renderers refuse multisampling with the lit model).
 std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
                                 const TileRect& tile, const TileBuffers& buffers, int samples = 1,
-                                const ShadeMaterial* cutout = nullptr);
+                                const TileTriangle* cutout = nullptr);
 
 // Buffers of sample plane s: each of `buffers`' arrays moved on by s planes.
 inline TileBuffers samplePlane(const TileBuffers& buffers, int s) {

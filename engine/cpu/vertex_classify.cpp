@@ -33,9 +33,10 @@ inline __m256i snap8(__m256 pixels) {
 
 // ScreenVertex as storeProjections writes it: eleven 32-bit fields (p, depth, invW, uvOverW,
 // nOverW, then pos), one register each.
-static_assert(offsetof(TriangleCorner, nOverW) == 6 * sizeof(float) && sizeof(TriangleCorner) == 9 * sizeof(float) &&
-                  sizeof(ScreenVertex) == 11 * sizeof(float),
-              "ScreenVertex is TriangleCorner's nine 32-bit fields, then pos");
+// (ScreenVertex is not standard-layout, so its sizes say it: no padding between its parts.)
+static_assert(sizeof(TriangleCorner) == 3 * sizeof(float) && offsetof(CornerAttributes, nOverW) == 3 * sizeof(float) &&
+                  sizeof(CornerAttributes) == 6 * sizeof(float) && sizeof(ScreenVertex) == 11 * sizeof(float),
+              "ScreenVertex is TriangleCorner's three 32-bit fields, CornerAttributes' six, then pos");
 
 // Eight vertices' projections, every one inside every plane, from their fields one register
 // each (`f`, ScreenVertex's order, p's integers as their bits) to projected[0, 8): the first
@@ -127,9 +128,9 @@ void classifyVertices(const MeshView& mesh, const float* dx, const float* dy, co
             std::memcpy(&s.p.x, &f[0][k], sizeof(float));
             std::memcpy(&s.p.y, &f[1][k], sizeof(float));
             s.depth = f[2][k];
-            s.invW = f[3][k];
-            s.uvOverW = glm::vec2(f[4][k], f[5][k]);
-            s.nOverW = glm::vec3(f[6][k], f[7][k], f[8][k]);
+            s.attributes.invW = f[3][k];
+            s.attributes.uvOverW = glm::vec2(f[4][k], f[5][k]);
+            s.attributes.nOverW = glm::vec3(f[6][k], f[7][k], f[8][k]);
             s.pos = glm::vec2(f[9][k], f[10][k]);
         }
     }

@@ -18,8 +18,9 @@ void shadeTileView(const TileViewInputs& in, const RasterContext& ctx, const Til
             std::uint32_t color = background;
             if (id != 0) {
                 const TileTriangle& t = in.triangles[id - 1];
-                const ViewPixel pixel{t.tri, t.material, ctx.vertexColors ? in.colors[id - 1] : nullptr,
-                                      in.sources ? in.sources[id - 1] : 0u, in.counts ? in.counts[at] : 0u};
+                const TriangleColors* colors = ctx.vertexColors ? in.colors[id - 1] : nullptr;
+                const ViewPixel pixel{t.tri, t.attributes, t.material, colors, in.sources ? in.sources[id - 1] : 0u,
+                                      in.counts ? in.counts[at] : 0u};
                 color = viewQuadPixel(ctx.settings, ctx.viewForward, pixel, qx, qy, (x - qx) + 2 * (y - qy));
             }
             row[x] = color;
@@ -44,12 +45,14 @@ std::size_t CpuRenderer::drawTileView(RasterContext context, std::uint32_t tile,
         const Chunk& chunk = chunks_[c];
         for (std::uint32_t k = chunk.binOffsets[tile]; k < chunk.binOffsets[tile + 1]; ++k) {
             const std::uint32_t i = chunk.binTriangles[k];
-            scratch.triangles[count] = TileTriangle{&chunk.triangles[i], &materials_[chunk.materials[i]]};
+            scratch.triangles[count] = TileTriangle{&chunk.triangles.triangle(i), &chunk.triangles.attributes(i),
+                                                    &materials_[chunk.materials[i]]};
             if (context.vertexColors) scratch.colors[count] = &chunk.colors[i];
             if (sources) scratch.sources[count] = chunk.sources[i];
             ++count;
-            won += counts ? rasterizeVisibilityCounting(chunk.triangles[i], count, context, rect, buffers, counts)
-                          : rasterizeVisibility(chunk.triangles[i], count, context, rect, buffers);
+            const ScreenTriangle& tri = chunk.triangles.triangle(i);
+            won += counts ? rasterizeVisibilityCounting(tri, count, context, rect, buffers, counts)
+                          : rasterizeVisibility(tri, count, context, rect, buffers);
         }
     }
     storeTileDepth(context, rect, buffers);

@@ -38,6 +38,7 @@ struct GpuRenderer::Impl {
     std::vector<DeviceBuffer<std::uint32_t>> texels;
     std::vector<DeviceBuffer<MipLevel>> levels;
     DeviceBuffer<ShadeMaterial> materials;
+    bool textured = false; // some material has a texture (map_Kd)
     MeshView mesh;
 
     // The headless renderer's picture, and camera-space positions uploaded from the CPU.
@@ -165,6 +166,7 @@ void GpuRenderer::Impl::upload(const Model& model) {
             t.levels = g.levels[static_cast<std::size_t>(index)].data();
         });
     g.materials.upload(materials.data(), materials.size(), g.stream.get());
+    g.textured = anyTextured(materials.data(), materials.size());
     // The copies read the model's arrays and `materials` until here.
     FACET_CUDA_CHECK(cudaStreamSynchronize(g.stream.get()));
     g.mesh = view;
@@ -173,7 +175,7 @@ void GpuRenderer::Impl::upload(const Model& model) {
 KernelFrameStats GpuRenderer::render(const ViewParams& view, const RenderSettings& settings,
                                      const FrameView& deviceTarget, const CameraSpacePositions& hostPositions) {
     Impl& g = current();
-    return g.pipeline.render(g.mesh, g.materials.data(), view, settings, deviceTarget,
+    return g.pipeline.render(g.mesh, g.materials.data(), g.textured, view, settings, deviceTarget,
                              g.uploadPositions(hostPositions));
 }
 

@@ -15,7 +15,9 @@ KernelFrameStats HostKernelRenderer::render(const Model& model, const ViewParams
     log_.clear();
     exec_.logLaunches(counting_ ? &log_ : nullptr);
     try {
-        const KernelFrameStats stats = pipeline_.render(meshView(model.mesh), materials_.data(), view, settings, target);
+        const KernelFrameStats stats =
+            pipeline_.render(meshView(model.mesh), materials_.data(), anyTextured(materials_.data(), materials_.size()),
+                             view, settings, target);
         if (counting_) countWork(model, stats);
         return stats;
     } catch (const std::bad_alloc&) {
@@ -38,6 +40,7 @@ void HostKernelRenderer::countWork(const Model& model, const KernelFrameStats& s
     facts.binEntries = stats.binEntries;
     const RasterParams& raster = pipeline_.lastRasterParams();
     facts.sideRecords = raster.triangleColors != nullptr;
+    facts.attributes = pipeline_.lastFrameKeptAttributes();
     facts.tangents = facts.sideRecords && mesh.tx != nullptr && raster.settings.shading == ShadingModel::Lit;
     raster_ = countRasterWork(raster, pool_);
     work_ = kernelWork(log_, facts, raster_);

@@ -39,11 +39,12 @@ public:
     explicit KernelPipeline(Exec& exec) : exec_(exec) {}
 
     // Renders `mesh` (executor memory, validated when it was made resident) with `materials`
-    // (at least one, and one for every material its ranges name) into `target` (executor
-    // memory). Buffers grow with the mesh, the target and the number of set-up triangles, and
-    // are reused from frame to frame. A frame needing more set-up triangles or bin entries than
-    // 32-bit indices reach is refused with facet::Error before anything is written.
-    KernelFrameStats render(const MeshView& mesh, const ShadeMaterial* materials, const ViewParams& view,
+    // (at least one, and one for every material its ranges name; `textured`: some has a
+    // texture, map_Kd) into `target` (executor memory). Buffers grow with the mesh, the target
+    // and the number of set-up triangles, and are reused from frame to frame. A frame needing
+    // more set-up triangles or bin entries than 32-bit indices reach is refused with
+    // facet::Error before anything is written.
+    KernelFrameStats render(const MeshView& mesh, const ShadeMaterial* materials, bool textured, const ViewParams& view,
                             const RenderSettings& settings, const FrameView& target,
                             const CameraSpacePositions& given = {}) { // given: executor memory
         requireTarget(target);
@@ -56,7 +57,8 @@ public:
         exec_.timerStart();
         const TriangleStageInput in = vertexStage(mesh, view, settings, target, given);
         exec_.timerMark(0);
-        triangleStage(in, grid, stats);
+        attributesKept_ = shadingReadsAttributes(textured, settings, keepsSideRecords(in.mesh));
+        triangleStage(in, grid, attributesKept_, stats);
         exec_.timerMark(1);
         rasterStage(materials, view, settings, target, grid);
         finishViewStage(view, settings, target, grid);
@@ -68,6 +70,8 @@ public:
     // The last frame's raster parameters: its tile bins and set-up triangles, in executor
     // memory, valid until the next render. For the GPU cost model's count (cuda/kernel_work.h).
     const RasterParams& lastRasterParams() const { return lastRaster_; }
+    // Whether the last frame's set-up triangles kept their attributes.
+    bool lastFrameKeptAttributes() const { return attributesKept_; }
 
 private:
     static std::uint32_t tileCount(const TileGrid& grid) {
@@ -104,12 +108,13 @@ private:
         return in;
     }
 
-    // 2. Set-up triangles and their tile bins: counted, given slots, written, sorted by tile.
-    void triangleStage(const TriangleStageInput& in, const TileGrid& grid, KernelFrameStats& stats) {
+    // 2. Set-up triangles and their tile bins: counted, given slots, written (with their
+    // attributes where `attributes`: the frame's shading may read them), sorted by tile.
+    void triangleStage(const TriangleStageInput& in, const TileGrid& grid, bool attributes, KernelFrameStats& stats) {
         const TriangleTotals totals = countTriangles(in, grid);
         stats.trianglesDrawn = totals.triangles;
         stats.binEntries = totals.binEntries;
-        binTriangles(in, grid, totals);
+        binTriangles(in, grid, totals, attributes);
     }
 
     struct TriangleTotals {
@@ -139,9 +144,13 @@ private:
 
     // The set-up triangles written to their slots with one (tile, triangle) entry per tile they
     // touch; the entries sorted by tile, draw order kept, and each tile's range scanned.
-    void binTriangles(const TriangleStageInput& in, const TileGrid& grid, const TriangleTotals& totals) {
+    void binTriangles(const TriangleStageInput& in, const TileGrid& grid, const TriangleTotals& totals,
+                      bool attributes) {
         const std::uint32_t tiles = tileCount(grid);
         triangles_.ensure(totals.triangles);
+        // Always as many as the triangles, so the raster parameters point at storage; written
+        // only where the shading reads them.
+        triangleAttributes_.ensure(totals.triangles);
         triangleMaterials_.ensure(totals.triangles);
         const bool sideRecords = keepsSideRecords(in.mesh); // only a mesh with vertex colours or tangents keeps them
         if (sideRecords) triangleColors_.ensure(totals.triangles);
@@ -158,8 +167,9 @@ private:
         exec_.zero(tileCount_.data(), std::size_t(tiles) + 1);
         exec_.zero(counters_.data(), 1);
         exec_.launch(TriangleWriteParams{in, grid, emitOffset_.data(), entryOffset_.data(), triangles_.data(),
-                                         triangleMaterials_.data(), entryTile_.data(), entryTriangle_.data(),
-                                         tileCount_.data(), counters_.data(), colors_, sources_},
+                                         attributes ? triangleAttributes_.data() : nullptr, triangleMaterials_.data(),
+                                         entryTile_.data(), entryTriangle_.data(), tileCount_.data(), counters_.data(),
+                                         colors_, sources_},
                      in.mesh.triangleCount);
         exec_.exclusiveScan(tileCount_.data(), tileStart_.data(), std::size_t(tiles) + 1);
         int keyBits = 1;
@@ -171,8 +181,9 @@ private:
     // 3. One thread per quad of every tile: visibility over the tile's triangles, then shading.
     void rasterStage(const ShadeMaterial* materials, const ViewParams& view, const RenderSettings& settings,
                      const FrameView& target, const TileGrid& grid) {
-        lastRaster_ = RasterParams{triangles_.data(), triangleMaterials_.data(), materials, tileStart_.data(),
-                                   tileTriangles_.data(), target, settings, viewForward(view), grid, colors_, sources_};
+        lastRaster_ = RasterParams{triangles_.data(), triangleAttributes_.data(), triangleMaterials_.data(),
+                                   materials, tileStart_.data(), tileTriangles_.data(), target, settings,
+                                   viewForward(view), grid, colors_, sources_};
         exec_.launch(lastRaster_, tileCount(grid) * kQuadsPerTile);
     }
 
@@ -221,6 +232,7 @@ private:
     Buffer<std::uint32_t> emitCount_, entryCount_;   // per mesh triangle: 32 bits suffice
     Buffer<std::uint64_t> emitOffset_, entryOffset_; // their sums need not fit 32 bits
     Buffer<ScreenTriangle> triangles_;
+    Buffer<TriangleAttributes> triangleAttributes_;
     Buffer<std::uint32_t> triangleMaterials_;
     Buffer<TriangleColors> triangleColors_;
     TriangleColors* colors_ = nullptr; // this frame's triangleColors_, or null for a mesh without colours or tangents
@@ -231,6 +243,7 @@ private:
     Buffer<std::uint32_t> tileCount_, tileStart_;
     Buffer<TriangleCounters> counters_;
     RasterParams lastRaster_{};
+    bool attributesKept_ = false;
 };
 
 } // namespace facet

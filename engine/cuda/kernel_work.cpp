@@ -158,14 +158,16 @@ constexpr double kCountWriteBytes = 8;
 // triangleWrite per mesh triangle reads its two offsets (16 B) and bisects the material ranges
 // (per step a 4 B range read, cached, and 4 integer operations); per set-up triangle the FP64
 // barycentric gradients (six conversions, area 7, one division about 10, four products, two
-// differences, four conversions back) and its triangle (sizeof(ScreenTriangle), 152 B), 4 B
-// material (and, for a mesh that keeps side records, the 60 B record and its corners' colours
-// 3 x 12 B and tangents 3 x 16 B read);
+// differences, four conversions back) and its triangle (sizeof(ScreenTriangle), 80 B), 4 B
+// material (and, where the frame's shading reads them, its attributes, sizeof(TriangleAttributes),
+// 72 B; for a mesh that keeps side records, the 60 B record and its corners' colours 3 x 12 B and
+// tangents 3 x 16 B read);
 // per bin entry two 4 B writes, an atomic increment (a 4 B read-modify-write at the L2) and
 // about 6 integer operations.
 constexpr double kWriteOffsetBytes = 16;
 constexpr double kGradientFp64 = 6 + 7 + 10 + 4 + 2 + 4;
 constexpr double kTriangleBytes = double(sizeof(ScreenTriangle)) + 4;
+constexpr double kAttributeBytes = double(sizeof(TriangleAttributes));
 constexpr double kEntryBytes = 8 + 8;
 constexpr double kEntryInt = 6;
 
@@ -189,8 +191,9 @@ double sideRecordBytes(const FrameFacts& f) {
 // functions, biases and steps, 54), the lanes' spread 18, steps 12, the cover test 32, bounds
 // masks 12, the unused step 24, pixel places 10, about 160 integer operations; and the FP32
 // part (lane places 4, barycentrics 48, depth 20 and its sample's step 4, depth test 12, 88).
-// DRAM: each tile's entry and triangle once (4 + 152 B, and its 60 B side record where the mesh
-// keeps them), each pixel's colour and depth once (8 B).
+// DRAM: each tile's entry and triangle once (4 + 80 B, its 72 B attributes where the frame's
+// shading reads them, and its 60 B side record where the mesh keeps them), each pixel's colour
+// and depth once (8 B).
 constexpr double kCullSlotInt = 10;
 constexpr double kCullChunkInt = 40;
 constexpr double kWarpInt = 20;
@@ -250,8 +253,10 @@ KernelWork triangleWork(const char* name, const Logged& l, const FrameFacts& f) 
     const double steps = std::ceil(std::log2(double(f.materialRanges) + 1.0));
     w.intOps += t * 4.0 * steps + double(f.binEntries) * kEntryInt;
     w.fp64Ops = double(f.drawn) * kGradientFp64;
-    w.bytes += double(f.drawn) * (kTriangleBytes + sideRecordBytes(f)) + double(f.binEntries) * kEntryBytes;
-    w.formula += "; per set-up triangle FP64 gradients and " + std::to_string(sizeof(ScreenTriangle)) +
+    const double triangleBytes = kTriangleBytes + (f.attributes ? kAttributeBytes : 0.0);
+    w.bytes += double(f.drawn) * (triangleBytes + sideRecordBytes(f)) + double(f.binEntries) * kEntryBytes;
+    w.formula += "; per set-up triangle FP64 gradients and " +
+                 std::to_string(sizeof(ScreenTriangle) + (f.attributes ? sizeof(TriangleAttributes) : 0)) +
                  " B; per bin entry 16 B and an atomic";
     return w;
 }
@@ -271,7 +276,9 @@ KernelWork rasterWork(const RasterCounts& r, const FrameFacts& f) {
     w.fp32Ops = lanes * double(r.walkWarps) * kWalkFp32 + double(r.shaded) * kShadeFp32 +
                 double(r.textured) * kTextureFp32 + double(r.trilinear) * kTrilinearFp32 +
                 double(r.lit) * kLightFp32 + double(r.vertexColored) * kVertexColorFp32;
-    const double sideBytes = f.sideRecords ? double(sizeof(TriangleColors)) : 0.0; // read with the triangle
+    // Read with the triangle: its attributes and side record where it has them.
+    const double sideBytes =
+        (f.attributes ? kAttributeBytes : 0.0) + (f.sideRecords ? double(sizeof(TriangleColors)) : 0.0);
     w.bytes = double(r.tileEntries) * (kTileEntryBytes + sideBytes) + double(r.pixels) * kPixelBytes +
               double(r.textured) * kTexelBytes;
     w.formula = std::to_string(r.blocks) + " blocks cull " + std::to_string(r.bandEntries) + " tile-list entries to " +

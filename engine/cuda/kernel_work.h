@@ -55,6 +55,7 @@ struct FrameFacts {
     bool texCoords = false, normals = false, vertexColors = false; // the mesh's attributes
     bool tangents = false;    // the triangle stage read the mesh's tangents (lit model, bump maps)
     bool sideRecords = false; // set-up triangles kept side records (vertex colours, tangents)
+    bool attributes = false;  // set-up triangles kept their attributes (TriangleAttributes)
     std::uint32_t materialRanges = 0;
     std::uint64_t clipped = 0;      // mesh triangles clipped
     std::uint64_t drawn = 0;        // set-up triangles
