@@ -1,9 +1,9 @@
 // A chunk's set-up triangles (ScreenTriangle), each followed by its attributes
-// (TriangleAttributes) in frames whose shading reads them: one stream of records either way.
-// A frame that keeps the attributes reads a triangle's with its coverage data, from the same
-// or the next cache line; one that does not writes and reads the 80-byte triangles alone,
-// not every other line of them. Sized lazily (cpu/lazy_vector.h): only the records written
-// become resident.
+// (TriangleAttributes) in frames whose shading reads them: one stream of 80- or 152-byte
+// records. A frame that keeps the attributes finds them beside the triangle, in the lines its
+// walk brought in or the next (two arrays cost the textured scenes a few percent); one that
+// does not writes and reads 80 bytes a triangle. Sized lazily (cpu/lazy_vector.h): only the
+// records written become resident.
 #pragma once
 
 #include "core/triangle_setup.h"
