@@ -255,7 +255,8 @@ struct LocalTriangleSlot {
 template <class Emit, class Colors = NoColors>
 FACET_HD TriangleOutcome setupMeshTriangle(const TriangleStageInput& in, std::uint32_t t, Emit&& emit,
                                            bool gradients = true, Colors&& colors = Colors{}, bool attributes = false) {
-    LocalTriangleSlot slot{{}, {}, attributes};
+    LocalTriangleSlot slot; // not zeroed: the set-up fills what it emits
+    slot.keepAttributes = attributes;
     return setupMeshTriangleIn(in, t, slot, emit, gradients, colors);
 }
 
