@@ -172,9 +172,6 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
         if (keepSources) chunk.sources.resize(grown);
     };
     makeRoom(end - begin + kMaxFanTriangles);
-    // The other arrays follow the triangles' room, which a change of layout may have grown.
-    chunk.materials.resize(std::max(chunk.materials.size(), chunk.triangles.size()));
-    chunk.spans.resize(std::max(chunk.spans.size(), chunk.triangles.size()));
     if (colored) chunk.colors.resize(chunk.triangles.size()); // the storage may have grown without them
     if (keepSources) chunk.sources.resize(chunk.triangles.size());
     std::size_t count = 0;
