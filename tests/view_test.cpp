@@ -2,9 +2,12 @@
 // pixels of a small scene whose every value is known, the CUDA kernels run on the CPU drawing
 // every view byte for byte as the CPU backend does, and the OpenGL reference drawing the views
 // it can as facet does (and refusing tiles, saying why).
+#include "asset/image.h"
 #include "asset/load_model.h"
 #include "core/camera.h"
 #include "core/error.h"
+#include "core/lighting.h"
+#include "core/vertex_color.h"
 #include "core/view_shading.h"
 #include "cpu/cpu_renderer.h"
 #include "gl/gl_reference.h"
@@ -20,6 +23,7 @@
 #include <algorithm>
 #include <cstring>
 #include <iostream>
+#include <limits>
 #include <string>
 
 namespace facet {
@@ -95,6 +99,69 @@ std::uint32_t at(const Frame& f, int x, int y) { return f.color[std::size_t(y) *
 constexpr int kAx = 12, kAy = 30, kBx = 34, kBy = 30, kDiagonal = 44, kBackX = 60, kBackY = 4;
 const std::uint32_t kClear = RenderSettings{}.clearColor;
 const std::uint32_t kGrey = rgb(128, 128, 128);
+
+// Both backends keep a set-up triangle's attributes only in frames whose shading reads them
+// (shadingReadsAttributes); elsewhere shading is handed zeros. So in every view, shading model,
+// light, texture and vertex-colour combination the predicate calls unread, a pixel's colour
+// must not depend on the attributes: here they are NaN, and the colours must equal those of
+// the true attributes. Where the colours differ, the predicate must say the attributes are read.
+TEST(Views, ShadingReadsAttributesOnlyWhereThePredicateSaysSo) {
+    const ViewParams view = pixelView();
+    const ClipVertex corners[3] = {
+        {atPixel(3.2f, 2.7f, 2.0f), {0.1f, 0.2f}, {0.0f, 0.6f, -0.8f}, {0.9f, 0.2f, 0.4f}},
+        {atPixel(13.9f, 4.1f, 3.0f), {0.9f, 0.3f}, {0.6f, 0.0f, -0.8f}, {0.1f, 0.8f, 0.3f}},
+        {atPixel(6.4f, 12.8f, 1.5f), {0.4f, 0.8f}, {0.0f, -0.6f, -0.8f}, {0.5f, 0.5f, 0.9f}}};
+    ScreenVertex v[3];
+    for (int k = 0; k < 3; ++k) v[k] = projectVertex(corners[k], view, kWidth, kHeight);
+    ScreenTriangle tri;
+    TriangleAttributes attributes, poisoned;
+    ASSERT_EQ(setupTriangle(v[0], v[1], v[2], false, kWidth, kHeight, tri, true, 0, &attributes), SetupResult::Ok);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (CornerAttributes& c : poisoned.v) c = CornerAttributes{nan, glm::vec2(nan), glm::vec3(nan)};
+    const TriangleColors colors = setupSideRecord(v[0], v[1], v[2], corners[0], corners[1], corners[2], true);
+
+    Model model;
+    Image image{4, 4, std::vector<std::uint32_t>(16)};
+    for (std::uint32_t i = 0; i < 16; ++i) image.pixels[i] = 0xFF000000u | (i * 0x0F1D37u);
+    model.textures.push_back(makeTexture(image, "ramp"));
+    model.materials = {Material{"plain", glm::vec3(0.5f), -1}, Material{"textured", glm::vec3(1.0f), 0}};
+    std::vector<ShadeMaterial> materials = shadeMaterials(model);
+    const SrgbTable srgb = makeSrgbTable();
+    for (ShadeMaterial& m : materials) m.srgbTable = &srgb;
+
+    // Whether some pixel of the triangle's quads takes another colour with the attributes poisoned.
+    const auto colourDependsOnAttributes = [&](const RenderSettings& s, const ShadeMaterial& m,
+                                               const TriangleColors* side) {
+        const glm::vec3 forward(0.0f, 0.0f, 1.0f);
+        for (int qy = tri.minY & ~1; qy <= tri.maxY; qy += 2)
+            for (int qx = tri.minX & ~1; qx <= tri.maxX; qx += 2)
+                for (int k = 0; k < 4; ++k)
+                    if (viewQuadPixel(s, forward, ViewPixel{&tri, &attributes, &m, side, 7, 2}, qx, qy, k) !=
+                        viewQuadPixel(s, forward, ViewPixel{&tri, &poisoned, &m, side, 7, 2}, qx, qy, k))
+                        return true;
+        return false;
+    };
+    int differing = 0;
+    for (const View shown : {View::Shaded, View::Normals, View::Uv, View::Overdraw, View::Wireframe, View::Triangles})
+        for (const ShadingModel shading : {ShadingModel::Classic, ShadingModel::Lit})
+            for (const bool headlight : {false, true})
+                for (const bool textured : {false, true})
+                    for (const bool vertexColors : {false, true}) {
+                        RenderSettings s;
+                        s.view = shown;
+                        s.shading = shading;
+                        s.headlight = headlight;
+                        if (!colourDependsOnAttributes(s, materials[textured ? 1 : 0],
+                                                       vertexColors ? &colors : nullptr))
+                            continue;
+                        ++differing;
+                        EXPECT_TRUE(shadingReadsAttributes(textured, s, vertexColors))
+                            << nameOf(shown) << ", " << nameOf(shading) << (headlight ? ", headlight" : "")
+                            << (textured ? ", textured" : "") << (vertexColors ? ", colours" : "");
+                    }
+    // The check can fail: most combinations do read the attributes.
+    EXPECT_GT(differing, 40);
+}
 
 TEST(Views, NamesAreTheBriefs) {
     EXPECT_EQ(nameChoices<View>(), "shaded, normals, depth, uv, overdraw, wireframe, triangles or tiles");
