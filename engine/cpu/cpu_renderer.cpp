@@ -40,6 +40,18 @@ void prefetchTriangle(const SetUpTriangles& triangles, std::size_t i) {
     _mm_prefetch(bytes + size - 1, _MM_HINT_T0);
 }
 
+// Calls visit(tile) for each tile of `span` in a grid `tilesX` tiles wide, row by row. Most
+// triangles of a dense mesh lie in one tile; for them the loops' set-up is skipped.
+template <class Visit> inline void forEachTile(const TileSpan& span, int tilesX, Visit&& visit) {
+    const std::size_t first = std::size_t(span.ty0) * std::size_t(tilesX) + std::size_t(span.tx0);
+    if (span.tx0 == span.tx1 && span.ty0 == span.ty1) {
+        visit(first);
+        return;
+    }
+    for (int ty = span.ty0; ty <= span.ty1; ++ty)
+        for (int tx = span.tx0; tx <= span.tx1; ++tx) visit(std::size_t(ty) * std::size_t(tilesX) + std::size_t(tx));
+}
+
 } // namespace
 
 CpuRenderer::CpuRenderer(int threads)
@@ -191,9 +203,7 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
                 },
                 [&](const ScreenTriangle& tri, const TriangleAttributes*) {
                     const TileSpan span = tileSpan(grid, tri.minX, tri.minY, tri.maxX, tri.maxY);
-                    for (int ty = span.ty0; ty <= span.ty1; ++ty)
-                        for (int tx = span.tx0; tx <= span.tx1; ++tx)
-                            ++chunk.binOffsets[std::size_t(ty) * std::size_t(grid.tilesX) + std::size_t(tx) + 1];
+                    forEachTile(span, grid.tilesX, [&](std::size_t tile) { ++chunk.binOffsets[tile + 1]; });
                     chunk.spans[count] = span;
                     chunk.materials[count] = materials.at(std::uint32_t(t));
                     if constexpr (decltype(keep)::value) chunk.sources[count] = std::uint32_t(t);
@@ -229,11 +239,8 @@ void CpuRenderer::binChunk(Chunk& chunk, TileGrid grid) {
     chunk.binTriangles.resize(chunk.binOffsets[tileCount]);
     chunk.binFill.assign(chunk.binOffsets.begin(), chunk.binOffsets.end() - 1);
     for (std::size_t i = 0; i < chunk.count; ++i) {
-        const TileSpan span = chunk.spans[i];
-        for (int ty = span.ty0; ty <= span.ty1; ++ty)
-            for (int tx = span.tx0; tx <= span.tx1; ++tx)
-                chunk.binTriangles[chunk.binFill[std::size_t(ty) * std::size_t(grid.tilesX) + std::size_t(tx)]++] =
-                    std::uint32_t(i);
+        forEachTile(chunk.spans[i], grid.tilesX,
+                    [&](std::size_t tile) { chunk.binTriangles[chunk.binFill[tile]++] = std::uint32_t(i); });
     }
 }
 
