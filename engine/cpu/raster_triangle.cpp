@@ -695,17 +695,23 @@ std::size_t depthTestPixel(const ScreenTriangle& tri, std::uint32_t id, const Ti
     return 1;
 }
 
+// A cut-out triangle's visibility: the portable quad lanes, each quad's passing lanes alpha-tested.
+// Out of line: inlined, its walk's registers and stack crowded the common path's.
+[[gnu::noinline]] std::size_t rasterizeCutout(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
+                                              const TileRect& tile, const TileBuffers& buffers,
+                                              const TileTriangle& cutout) {
+    QuadRange q;
+    if (!quadRange(tri, tile, ctx.quadRowOffset, q)) return 0;
+    CutoutTileVisibility target{buffers, id, tri, *cutout.attributes, *cutout.material, ctx.settings.filter};
+    return walkCoverage<QuadLanes, true>(tri, q, target);
+}
+
 } // namespace
 
 std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, const RasterContext& ctx,
                                 const TileRect& tile, const TileBuffers& buffers, int samples,
                                 const TileTriangle* cutout) {
-    if (cutout) { // the portable quad lanes, each quad's passing lanes alpha-tested
-        QuadRange q;
-        if (!quadRange(tri, tile, ctx.quadRowOffset, q)) return 0;
-        CutoutTileVisibility target{buffers, id, tri, *cutout->attributes, *cutout->material, ctx.settings.filter};
-        return walkCoverage<QuadLanes, true>(tri, q, target);
-    }
+    if (cutout) return rasterizeCutout(tri, id, ctx, tile, buffers, *cutout);
     return chooseWalk(tri, ctx, tile, [&](auto lanes, auto bounds, const QuadRange& q) {
         if (samples == 1 && q.minX == q.maxX && q.minY == q.maxY)
             return depthTestPixel(tri, id, buffers, q.minX, q.minY);
