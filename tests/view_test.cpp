@@ -101,10 +101,12 @@ const std::uint32_t kClear = RenderSettings{}.clearColor;
 const std::uint32_t kGrey = rgb(128, 128, 128);
 
 // Both backends keep a set-up triangle's attributes only in frames whose shading reads them
-// (shadingReadsAttributes); elsewhere shading is handed zeros. So in every view, shading model,
-// light, texture and vertex-colour combination the predicate calls unread, a pixel's colour
-// must not depend on the attributes: here they are NaN, and the colours must equal those of
-// the true attributes. Where the colours differ, the predicate must say the attributes are read.
+// (shadingReadsAttributes); elsewhere shading is handed zeros (the CPU) or whatever an earlier
+// frame left (the CUDA pipeline's array). So in every combination of view, shading model,
+// light, texture and vertex colours the predicate calls unread, a pixel's colour must not
+// depend on the attributes: here they are NaN, and the colours must equal those of the true
+// attributes. Where the colours differ, the predicate must say the attributes are read. (The
+// CPU's vectorised shading equals these scalar functions: cpu_raster_equivalence_test.cpp.)
 TEST(Views, ShadingReadsAttributesOnlyWhereThePredicateSaysSo) {
     const ViewParams view = pixelView();
     const ClipVertex corners[3] = {
