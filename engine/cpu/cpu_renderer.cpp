@@ -350,9 +350,8 @@ std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, Til
             // calls ahead, so the visibility pass does not wait on each.
             if (k + kPrefetchAhead < last) prefetchTriangle(chunk.triangles, chunk.binTriangles[k + kPrefetchAhead]);
             const std::uint32_t i = chunk.binTriangles[k];
-            const ShadeMaterial& material = materials_[chunk.materials[i]];
-            const TileTriangle& drawn = scratch.triangles[count] =
-                TileTriangle{&chunk.triangles.triangle(i), &chunk.triangles.attributes(i), &material};
+            const TileTriangle& drawn = scratch.triangles[count] = tileTriangle(chunk, i);
+            const ShadeMaterial& material = *drawn.material;
             if (context.vertexColors) scratch.colors[count] = &chunk.colors[i];
             ++count;
             const bool cutout = material.cutout && context.settings.shading == ShadingModel::Lit;

@@ -109,6 +109,11 @@ private:
     LazyVector<ScreenVertex> projected_; // lazy: written for the vertices inside the planes only
     std::vector<Chunk> chunks_;
     std::vector<ShadeMaterial> materials_;
+    // Set-up triangle i of `chunk` as the raster stage's passes take it.
+    TileTriangle tileTriangle(const Chunk& chunk, std::uint32_t i) const {
+        return TileTriangle{&chunk.triangles.triangle(i), &chunk.triangles.attributes(i),
+                            &materials_[chunk.materials[i]]};
+    }
     SrgbTable srgbTable_ = makeSrgbTable(); // the lit model's sRGB decode, looked up
     bool forwardMaterials_ = false; // some material is drawn forward (drawsForward): tiles may draw forward
     std::vector<std::uint32_t> tileOrder_; // raster stage: tiles, busiest first

@@ -45,8 +45,7 @@ std::size_t CpuRenderer::drawTileView(RasterContext context, std::uint32_t tile,
         const Chunk& chunk = chunks_[c];
         for (std::uint32_t k = chunk.binOffsets[tile]; k < chunk.binOffsets[tile + 1]; ++k) {
             const std::uint32_t i = chunk.binTriangles[k];
-            scratch.triangles[count] = TileTriangle{&chunk.triangles.triangle(i), &chunk.triangles.attributes(i),
-                                                    &materials_[chunk.materials[i]]};
+            scratch.triangles[count] = tileTriangle(chunk, i);
             if (context.vertexColors) scratch.colors[count] = &chunk.colors[i];
             if (sources) scratch.sources[count] = chunk.sources[i];
             ++count;
