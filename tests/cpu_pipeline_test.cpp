@@ -194,6 +194,41 @@ TEST(CpuPipeline, InvalidHandBuiltMeshesAreNamed) {
     EXPECT_NE(message(model).find("material ranges overlap"), std::string::npos) << message(model);
 }
 
+// The indices are checked by the triangle stage, a part at a time on the thread that sets the
+// part up (validateMeshLayout leaves them): a bad index in any part, the first, a middle or
+// the last, stops the frame with its error before the target is touched, and the renderer
+// draws the next model as it should.
+TEST(CpuPipeline, BadIndexInAnyPartOfALargeMeshIsNamed) {
+    Model good;
+    good.source = "large";
+    good.mesh = randomMesh(1000, 40000, 2);
+    CpuRenderer renderer(2);
+    const auto draw = [&renderer](const Model& model, std::vector<std::uint32_t>& color) {
+        std::vector<float> depth(color.size());
+        renderer.render(model, Camera{}.view(1.0f), RenderSettings{}, FrameView{color.data(), depth.data(), 32, 32});
+    };
+    std::vector<std::uint32_t> expected(32 * 32);
+    draw(good, expected);
+    for (const std::size_t at : {std::size_t(0), good.mesh.indices.size() / 2, good.mesh.indices.size() - 1}) {
+        Model bad = good;
+        bad.mesh.indices[at] = 1000 + std::uint32_t(at);
+        std::vector<std::uint32_t> color(32 * 32, 7u);
+        try {
+            draw(bad, color);
+            ADD_FAILURE() << "index " << at << " past the last vertex was drawn";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("mesh large: index " + std::to_string(1000 + at) +
+                                                 " names no vertex (1000 vertices)"),
+                      std::string::npos)
+                << e.what();
+        }
+        EXPECT_EQ(color, std::vector<std::uint32_t>(32 * 32, 7u)) << "the target was touched (index " << at << ")";
+        std::vector<std::uint32_t> again(32 * 32);
+        draw(good, again);
+        EXPECT_EQ(again, expected) << "after the bad index " << at;
+    }
+}
+
 } // namespace
 } // namespace facet
 

@@ -77,6 +77,24 @@ void generateTangents(Mesh& mesh) {
 }
 
 void validateMesh(const Mesh& mesh, std::size_t materialCount, const std::string& source) {
+    validateMeshLayout(mesh, materialCount, source);
+    if (!mesh.indices.empty())
+        requireIndex(highestIndex(mesh.indices.data(), mesh.indices.size()), mesh.vertexCount(), source);
+}
+
+std::uint32_t highestIndex(const std::uint32_t* indices, std::size_t count) {
+    std::uint32_t highest = 0;
+    for (std::size_t i = 0; i < count; ++i) highest = std::max(highest, indices[i]);
+    return highest;
+}
+
+void requireIndex(std::uint32_t highest, std::size_t vertexCount, const std::string& source) {
+    if (highest >= vertexCount)
+        throw Error("mesh " + source + ": index " + std::to_string(highest) + " names no vertex (" +
+                    std::to_string(vertexCount) + " vertices)");
+}
+
+void validateMeshLayout(const Mesh& mesh, std::size_t materialCount, const std::string& source) {
     const std::size_t n = mesh.vertexCount();
     const auto fail = [&](const std::string& what) { throw Error("mesh " + source + ": " + what); };
     if (mesh.py.size() != n || mesh.pz.size() != n) fail("position arrays of different lengths");
@@ -89,10 +107,6 @@ void validateMesh(const Mesh& mesh, std::size_t materialCount, const std::string
         fail("tangents for some vertices only");
     if (mesh.indices.size() % 3 != 0) fail(std::to_string(mesh.indices.size()) + " indices, not whole triangles");
     if (n > 0xFFFFFFFFu || mesh.triangleCount() > 0xFFFFFFFFu) fail("more than 2^32 - 1 vertices or triangles");
-    std::uint32_t highest = 0;
-    for (const std::uint32_t i : mesh.indices) highest = std::max(highest, i);
-    if (!mesh.indices.empty() && highest >= n)
-        fail("index " + std::to_string(highest) + " names no vertex (" + std::to_string(n) + " vertices)");
     std::size_t next = 0;
     for (const MaterialRange& r : mesh.ranges) {
         if (r.firstTriangle < next || std::size_t(r.firstTriangle) + r.triangleCount > mesh.triangleCount())

@@ -1,6 +1,7 @@
 #include "cpu/cpu_renderer.h"
 
 #include "core/error.h"
+#include "core/mesh.h"
 #include "core/multisample.h"
 #include "core/triangle_stage.h"
 #include "core/view_shading.h"
@@ -74,7 +75,7 @@ CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, co
 
 CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& view, const RenderSettings& settings,
                                        const FrameView& target, const CameraSpacePositions& given) {
-    validateMesh(model.mesh, model.materials.size(), model.source);
+    validateMeshLayout(model.mesh, model.materials.size(), model.source); // the indices: triangleStage
     CpuFrameStats stats;
     auto t0 = Clock::now();
     const TriangleStageInput input = vertexStage(model.mesh, view, settings, target, given);
@@ -91,7 +92,8 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     }
     const bool attributes = shadingReadsAttributes(anyTextured(materials_.data(), materials_.size()), settings,
                                                    keepsSideRecords(input.mesh));
-    const std::size_t chunkCount = triangleStage(input, grid, viewNeedsSources(settings.view), attributes);
+    const std::size_t chunkCount =
+        triangleStage(input, grid, viewNeedsSources(settings.view), attributes, model.source);
     for (std::size_t c = 0; c < chunkCount; ++c) {
         stats.trianglesIn += chunks_[c].stats.trianglesIn;
         stats.trianglesClipped += chunks_[c].stats.trianglesClipped;
@@ -146,18 +148,19 @@ TriangleStageInput CpuRenderer::vertexStage(const Mesh& mesh, const ViewParams& 
 }
 
 // 2. Triangle stage: a few chunks per thread, each set up and binned on its own. Returns the
-// number of chunks.
+// number of chunks. Each chunk's indices are checked first (validateMesh's check, which
+// renderFrame leaves to this stage): on the chunk's thread, just before the set-up reads them.
 std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const TileGrid& grid, bool keepSources,
-                                       bool keepAttributes) {
+                                       bool keepAttributes, const std::string& source) {
     const std::size_t triangleCount = input.mesh.triangleCount;
     const auto threads = std::size_t(pool_.threadCount());
     const std::size_t chunkSize = std::max<std::size_t>(4096, (triangleCount + threads * 4 - 1) / (threads * 4));
     const std::size_t chunkCount = (triangleCount + chunkSize - 1) / chunkSize;
     if (chunks_.size() < chunkCount) chunks_.resize(chunkCount);
     pool_.run(chunkCount, [&](std::size_t c, int) {
-        const std::size_t begin = c * chunkSize;
-        setupChunk(chunks_[c], input, grid, begin, std::min(triangleCount, begin + chunkSize), keepSources,
-                   keepAttributes);
+        const std::size_t begin = c * chunkSize, end = std::min(triangleCount, begin + chunkSize);
+        requireIndex(highestIndex(input.mesh.indices + 3 * begin, 3 * (end - begin)), input.mesh.vertexCount, source);
+        setupChunk(chunks_[c], input, grid, begin, end, keepSources, keepAttributes);
         binChunk(chunks_[c], grid);
     });
     return chunkCount;

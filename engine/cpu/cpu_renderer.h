@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace facet {
@@ -61,9 +62,9 @@ private:
     TriangleStageInput vertexStage(const Mesh& mesh, const ViewParams& view, const RenderSettings& settings,
                                    const FrameView& target, const CameraSpacePositions& given);
     // `keepAttributes`: the set-up triangles keep their attributes (the frame's shading reads
-    // them, shadingReadsAttributes).
+    // them, shadingReadsAttributes). `source` names the mesh in the error for a bad index.
     std::size_t triangleStage(const TriangleStageInput& input, const TileGrid& grid, bool keepSources,
-                              bool keepAttributes);
+                              bool keepAttributes, const std::string& source);
     // The set-up and binning take their inputs by value: the chunk's stores cannot alias a
     // local, so the compiler keeps them in registers.
     static void setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end,
