@@ -209,6 +209,10 @@ TEST(CpuPipeline, BadIndexInAnyPartOfALargeMeshIsNamed) {
     };
     std::vector<std::uint32_t> expected(32 * 32);
     draw(good, expected);
+    ASSERT_GT(std::count_if(expected.begin(), expected.end(),
+                            [](std::uint32_t c) { return c != RenderSettings{}.clearColor; }),
+              100)
+        << "the good mesh draws too little for the picture to tell";
     for (const std::size_t at : {std::size_t(0), good.mesh.indices.size() / 2, good.mesh.indices.size() - 1}) {
         Model bad = good;
         bad.mesh.indices[at] = 1000 + std::uint32_t(at);
