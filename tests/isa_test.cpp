@@ -15,7 +15,7 @@ namespace {
 TEST(Isa, ChosenPathIsTheOneFacetIsaAsksFor) {
     const char* requested = std::getenv("FACET_ISA");
     if (!requested || !*requested) {
-        EXPECT_EQ(chosenIsa(), cpuSupports(Isa::Avx512) ? Isa::Avx512 : Isa::Avx2);
+        EXPECT_EQ(chosenIsa(), defaultIsa());
         return;
     }
     const std::optional<Isa> isa = fromName<Isa>(requested);
@@ -25,8 +25,24 @@ TEST(Isa, ChosenPathIsTheOneFacetIsaAsksFor) {
     std::cout << "[ ISA ] running the " << nameOf(*isa) << " path\n";
 }
 
+// Unasked, AVX-512 where the CPU has it, except on the CPUs whose clock it lowers (Intel's
+// Skylake-SP family), which take AVX2; AMD's never do.
+TEST(Isa, DefaultIsAvx512UnlessItLowersTheClock) {
+    __builtin_cpu_init();
+    if (__builtin_cpu_is("amd")) {
+        EXPECT_FALSE(avx512LowersClock());
+    }
+    if (__builtin_cpu_is("cascadelake")) {
+        EXPECT_TRUE(avx512LowersClock());
+    }
+    const bool avx512 = cpuSupports(Isa::Avx512) && !avx512LowersClock();
+    EXPECT_EQ(defaultIsa(), avx512 ? Isa::Avx512 : Isa::Avx2);
+    std::cout << "[ ISA ] default path " << nameOf(defaultIsa())
+              << (cpuSupports(Isa::Avx512) && !avx512 ? " (this CPU has AVX-512, which lowers its clock)" : "") << "\n";
+}
+
 // The multisampled walk's AVX-512 pairs only when FACET_ISA=avx512 asks for them: unasked, the
-// eight-lane walk, faster on the AVX-512 CPU measured.
+// eight-lane walk, faster on both AVX-512 CPUs measured.
 TEST(Isa, SamplePairWalkOnlyWhenAskedFor) {
     const char* requested = std::getenv("FACET_ISA");
     const bool asked = requested && std::string(requested) == "avx512";

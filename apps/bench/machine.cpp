@@ -1,4 +1,5 @@
 #include "bench/machine.h"
+#include "cpu/isa.h"
 
 #include <algorithm>
 #include <fstream>
@@ -8,8 +9,17 @@ namespace facet::bench {
 
 namespace {
 
-// The model name from /proc/cpuinfo, and the widest vector path the engine picks at run time
-// (the same test as engine/cpu/project.cpp).
+// The vector path the engine's vertex loops take at run time (cpu/isa.h), and why not AVX-512
+// where the CPU has it.
+std::string vectorPath() {
+    const Isa isa = chosenIsa();
+    if (isa == Isa::Avx512) return "AVX-512";
+    const std::string path = isa == Isa::Avx2 ? "AVX2" : "scalar";
+    if (!cpuSupports(Isa::Avx512)) return path + " (no AVX-512)";
+    return path + (isa == defaultIsa() ? " (AVX-512 lowers this CPU's clock)" : " (FACET_ISA)");
+}
+
+// The model name from /proc/cpuinfo, and the vector path.
 std::string cpuModel() {
     std::ifstream in("/proc/cpuinfo");
     std::string model = "unknown (no model name in /proc/cpuinfo)";
@@ -20,9 +30,7 @@ std::string cpuModel() {
             break;
         }
     }
-    __builtin_cpu_init();
-    const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
-    return model + (avx512 ? ", AVX-512" : __builtin_cpu_supports("avx2") ? ", AVX2 (no AVX-512)" : ", no AVX2");
+    return model + ", " + vectorPath();
 }
 
 } // namespace

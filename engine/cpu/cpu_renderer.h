@@ -139,7 +139,7 @@ private:
 };
 
 // The vertex stage over vertices [begin, end): d = R (v - eye) into structure-of-arrays
-// outputs. Uses AVX-512 where the CPU has it, AVX2 otherwise; every path rounds identically.
+// outputs. Takes chosenIsa()'s path (cpu/isa.h: AVX-512 or AVX2); every path rounds identically.
 void transformVertices(const Mesh& mesh, const ViewParams& view, std::size_t begin, std::size_t end, float* dx,
                        float* dy, float* dz);
 

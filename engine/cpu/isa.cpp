@@ -15,9 +15,15 @@ bool cpuSupports(Isa isa) {
     return false;
 }
 
+bool avx512LowersClock() {
+    return __builtin_cpu_is("skylake-avx512") || __builtin_cpu_is("cascadelake") || __builtin_cpu_is("cooperlake");
+}
+
+Isa defaultIsa() { return cpuSupports(Isa::Avx512) && !avx512LowersClock() ? Isa::Avx512 : Isa::Avx2; }
+
 Isa chosenIsa() {
     const char* requested = std::getenv("FACET_ISA");
-    if (!requested || !*requested) return cpuSupports(Isa::Avx512) ? Isa::Avx512 : Isa::Avx2;
+    if (!requested || !*requested) return defaultIsa();
     const std::optional<Isa> isa = fromName<Isa>(requested);
     if (!isa) throw Error(std::string("FACET_ISA expects ") + nameChoices<Isa>() + ", got '" + requested + "'");
     if (!cpuSupports(*isa)) throw Error(std::string("FACET_ISA=") + requested + ": this CPU does not support it");

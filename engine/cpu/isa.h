@@ -1,7 +1,7 @@
 // Which vector instruction set the CPU paths picked at run time use (the vertex stage and the
-// seed's projection): the best this CPU has, or what FACET_ISA=scalar|avx2|avx512 asks for, so
-// the tests can run every path the machine supports, not only its best one. The multisampled
-// walk's AVX-512 path is taken only when asked for (samplePairWalkChosen).
+// seed's projection): the fastest this CPU has (defaultIsa), or what FACET_ISA=scalar|avx2|avx512
+// asks for, so the tests can run every path the machine supports, not only its default one. The
+// multisampled walk's AVX-512 path is taken only when asked for (samplePairWalkChosen).
 #pragma once
 
 #include "core/names.h"
@@ -18,13 +18,25 @@ struct Names<Isa> {
 
 bool cpuSupports(Isa isa);
 
+// Whether this CPU lowers its clock for 512-bit instructions enough that the AVX-512 path loses
+// to AVX2: Intel's Skylake-SP family (Skylake-SP and -X, Cascade Lake, Cooper Lake), whose cores
+// drop to a lower frequency licence while they run them (licence-based downclocking; far milder
+// from Ice Lake on: Travis Downs, "Ice Lake AVX-512 Downclocking", 2020). Measured on a Cascade
+// Lake Xeon: the vertex stage at 10^5 to 10^7 vertices 10-23% slower on AVX-512 than on AVX2.
+bool avx512LowersClock();
+
+// The path taken when FACET_ISA is not set: AVX-512 where the CPU has it and it does not lower
+// the clock, else AVX2.
+Isa defaultIsa();
+
 // FACET_ISA's choice when set (facet::Error for an unknown name or one this CPU lacks), else
-// the best this CPU supports.
+// defaultIsa().
 Isa chosenIsa();
 
 // Whether the multisampled walk takes AVX-512's sample pairs (cpu/sample_pair_walk.h): only
-// when FACET_ISA=avx512 asks for it. Otherwise it takes the 8-lane AVX2 walk, which on the one
-// AVX-512 CPU measured (AMD EPYC, Zen 4) ran the 2-, 4- and 8-sample frames 8-20% faster.
+// when FACET_ISA=avx512 asks for it. Otherwise it takes the 8-lane AVX2 walk, faster on both
+// AVX-512 CPUs measured: 2-, 4- and 8-sample frames 8-20% on an AMD EPYC (Zen 4), 4-sample
+// frames 2-6% on an Intel Xeon (Cascade Lake).
 bool samplePairWalkChosen();
 
 } // namespace facet
