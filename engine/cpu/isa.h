@@ -1,7 +1,8 @@
 // Which vector instruction set the CPU paths picked at run time use (the vertex stage and the
-// seed's projection): the fastest this CPU has (defaultIsa), or what FACET_ISA=scalar|avx2|avx512
-// asks for, so the tests can run every path the machine supports, not only its default one. The
-// multisampled walk's AVX-512 path is taken only when asked for (samplePairWalkChosen).
+// seed's projection): the widest this CPU runs at full clock (defaultIsa), or what
+// FACET_ISA=scalar|avx2|avx512 asks for, so the tests can run every path the machine supports,
+// not only its default one. The multisampled walk's AVX-512 path is taken only when asked for
+// (samplePairWalkChosen).
 #pragma once
 
 #include "core/names.h"
