@@ -15,8 +15,8 @@ std::string vectorPath() {
     const Isa isa = chosenIsa();
     if (isa == Isa::Avx512) return "AVX-512";
     const std::string path = isa == Isa::Avx2 ? "AVX2" : "scalar";
-    if (!cpuSupports(Isa::Avx512)) return path + " (no AVX-512)";
-    return path + (isa == defaultIsa() ? " (AVX-512 lowers this CPU's clock)" : " (FACET_ISA)");
+    if (isa != defaultIsa()) return path + " (FACET_ISA)";
+    return path + (cpuSupports(Isa::Avx512) ? " (AVX-512 lowers this CPU's clock)" : " (no AVX-512)");
 }
 
 // The model name from /proc/cpuinfo, and the vector path.
