@@ -89,11 +89,32 @@ FACET_HD void classifyThread(const ClassifyParams& p, std::uint32_t i) {
 struct TriangleCountParams {
     TriangleStageInput in;
     TileGrid grid;
-    std::uint32_t* emitCount;  // per mesh triangle (and one more, left 0, for the scan's total)
+    std::uint32_t* emitCount;  // per mesh triangle, and one more for the scan's total (read, not summed: set to 0)
     std::uint32_t* entryCount; // likewise
+    std::uint32_t* tileCount;  // triangleWrite's counters, set to 0 here: tileSlots per-tile counts ...
+    std::uint32_t tileSlots;
+    TriangleCounters* counters; // ... and the clip and cull counters
 };
 
+// The threads triangleCount runs: one per mesh triangle, and enough for the counts it zeroes.
+FACET_HD std::uint32_t triangleCountThreads(std::uint32_t triangles, std::uint32_t tileSlots) {
+    return triangles + 1 > tileSlots ? triangles + 1 : tileSlots;
+}
+
+// The counts the scans and triangleWrite start from, zeroed by the count kernel's threads
+// rather than by a memset each: the GPU cost model put launches (about 4 us each) at 40% of the
+// default scene's frame on the fastest GPUs, and four of them were these memsets.
+FACET_HD void zeroCounts(const TriangleCountParams& p, std::uint32_t i) {
+    if (i < p.tileSlots) p.tileCount[i] = 0;
+    if (i == 0) *p.counters = TriangleCounters{0, 0};
+    if (i == p.in.mesh.triangleCount) {
+        p.emitCount[i] = 0;
+        p.entryCount[i] = 0;
+    }
+}
+
 FACET_HD void triangleCountThread(const TriangleCountParams& p, std::uint32_t t) {
+    zeroCounts(p, t);
     if (t >= p.in.mesh.triangleCount) return;
     std::uint32_t entries = 0;
     const TriangleOutcome outcome = setupMeshTriangle(
@@ -117,8 +138,8 @@ struct TriangleWriteParams {
     std::uint32_t* triangleMaterials; // the material of each
     std::uint32_t* entryTile;         // bin entries: tile ...
     std::uint32_t* entryTriangle;     // ... and set-up triangle
-    std::uint32_t* tileCount;         // entries per tile (zeroed before)
-    TriangleCounters* counters;       // zeroed before
+    std::uint32_t* tileCount;         // entries per tile (zeroed by triangleCount)
+    TriangleCounters* counters;       // likewise
     TriangleColors* triangleColors;   // vertex colours, tangents of each; null for a mesh without them
     std::uint32_t* triangleSources;   // the mesh triangle of each; null unless the view needs them
 };

@@ -192,6 +192,42 @@ TEST(KernelPipeline, BinEntriesAreOneTilePerTriangleAndTile) {
     expectSameAsCpu(model, pictureCoveringView(), RenderSettings{}, 640, 640, "three covering triangles");
 }
 
+// triangleCount zeroes the counts the scans and triangleWrite start from (zeroCounts), with no
+// memsets: every frame counts from zero, with more triangles than tiles or fewer, and after a
+// larger mesh left its counts in the buffers.
+TEST(KernelPipeline, EveryFrameCountsFromZero) {
+    const Model scene = defaultScene();
+    Camera camera = Camera::framing(scene.mesh, 1.5f);
+    camera.eye = scene.mesh.bounds.center();
+    camera.nearPlane = 0.01f;
+    const ViewParams inside = camera.view(1.5f);
+    CpuRenderer cpu(2);
+    HostKernelRenderer kernels(2);
+    Picture want(150, 100);
+    const CpuFrameStats cs = cpu.render(scene, inside, RenderSettings{}, want.view());
+    ASSERT_GT(cs.trianglesClipped, 0u);
+    ASSERT_GT(cs.trianglesCulled, 0u);
+    for (int frame = 1; frame <= 3; ++frame) { // 84,913 triangles, 6 tiles
+        Picture p(150, 100);
+        const KernelFrameStats ks = kernels.render(scene, inside, RenderSettings{}, p.view());
+        const std::string what = "inside the default scene, frame " + std::to_string(frame);
+        expectSamePicture(want, p, what);
+        EXPECT_EQ(ks.trianglesClipped, cs.trianglesClipped) << what;
+        EXPECT_EQ(ks.trianglesCulled, cs.trianglesCulled) << what;
+    }
+    const Model few = pictureCoveringTriangles(3);
+    for (int frame = 1; frame <= 2; ++frame) { // 3 triangles, 100 tiles
+        Picture p(640, 640);
+        const KernelFrameStats ks = kernels.render(few, pictureCoveringView(), RenderSettings{}, p.view());
+        const std::string what = "three covering triangles after the default scene, frame " + std::to_string(frame);
+        EXPECT_EQ(ks.trianglesDrawn, 3u) << what;
+        EXPECT_EQ(ks.binEntries, 300u) << what;
+        EXPECT_EQ(ks.trianglesClipped, 0u) << what;
+        EXPECT_EQ(ks.trianglesCulled, 0u) << what;
+    }
+    expectSameAsCpu(few, pictureCoveringView(), RenderSettings{}, 640, 640, "three covering triangles");
+}
+
 // `count` small triangles (about 4 pixels across at 128x128 in pictureCoveringView) in one
 // plane, scattered over the picture, each in its own colour: where they overlap the first drawn
 // keeps the pixel (equal depths), so every covered pixel shows the draw order.

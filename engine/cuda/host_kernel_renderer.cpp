@@ -35,11 +35,13 @@ void HostKernelRenderer::countWork(const Model& model, const KernelFrameStats& s
     facts.normals = mesh.nx != nullptr;
     facts.vertexColors = mesh.cr != nullptr;
     facts.materialRanges = mesh.rangeCount;
+    facts.meshTriangles = mesh.triangleCount;
     facts.clipped = stats.trianglesClipped;
     facts.drawn = stats.trianglesDrawn;
     facts.binEntries = stats.binEntries;
     const RasterParams& raster = pipeline_.lastRasterParams();
     facts.sideRecords = raster.triangleColors != nullptr;
+    facts.tiles = std::uint32_t(raster.grid.tilesX) * std::uint32_t(raster.grid.tilesY);
     facts.attributes = pipeline_.lastFrameKeptAttributes();
     facts.tangents = facts.sideRecords && mesh.tx != nullptr && raster.settings.shading == ShadingModel::Lit;
     raster_ = countRasterWork(raster, pool_);

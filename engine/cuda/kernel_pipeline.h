@@ -129,9 +129,13 @@ private:
         entryCount_.ensure(std::size_t(t) + 1);
         emitOffset_.ensure(std::size_t(t) + 1);
         entryOffset_.ensure(std::size_t(t) + 1);
-        exec_.zero(emitCount_.data() + t, 1);
-        exec_.zero(entryCount_.data() + t, 1);
-        exec_.launch(TriangleCountParams{in, grid, emitCount_.data(), entryCount_.data()}, t);
+        // triangleWrite's counters too: the count kernel zeroes them (see zeroCounts).
+        const std::uint32_t tileSlots = tileCount(grid) + 1;
+        tileCount_.ensure(tileSlots);
+        counters_.ensure(1);
+        exec_.launch(TriangleCountParams{in, grid, emitCount_.data(), entryCount_.data(), tileCount_.data(), tileSlots,
+                                         counters_.data()},
+                     triangleCountThreads(t, tileSlots));
         exec_.exclusiveScan(emitCount_.data(), emitOffset_.data(), std::size_t(t) + 1);
         exec_.exclusiveScan(entryCount_.data(), entryOffset_.data(), std::size_t(t) + 1);
         TriangleTotals totals{0, 0};
@@ -161,11 +165,7 @@ private:
         entryTriangle_.ensure(totals.binEntries);
         sortedTile_.ensure(totals.binEntries);
         tileTriangles_.ensure(totals.binEntries);
-        tileCount_.ensure(std::size_t(tiles) + 1);
         tileStart_.ensure(std::size_t(tiles) + 1);
-        counters_.ensure(1);
-        exec_.zero(tileCount_.data(), std::size_t(tiles) + 1);
-        exec_.zero(counters_.data(), 1);
         exec_.launch(TriangleWriteParams{in, grid, emitOffset_.data(), entryOffset_.data(), triangles_.data(),
                                          attributes ? triangleAttributes_.data() : nullptr, triangleMaterials_.data(),
                                          entryTile_.data(), entryTriangle_.data(), tileCount_.data(), counters_.data(),

@@ -153,8 +153,10 @@ constexpr double kSetupInt = 10 + 15 + 30 + 12 + 10;
 // projections, about 500 FP32 operations.
 constexpr double kClipBytes = 3 * (12 + 32);
 constexpr double kClipFp32 = 500;
-// triangleCount writes two counts.
+// triangleCount writes two counts, and zeroes triangleWrite's: a count per tile and one more,
+// the clip and cull counters (8 B), and the scans' two totals.
 constexpr double kCountWriteBytes = 8;
+constexpr double kCountZeroBytes = 8 + 8;
 // triangleWrite per mesh triangle reads its two offsets (16 B) and bisects the material ranges
 // (per step a 4 B range read, cached, and 4 integer operations); per set-up triangle the FP64
 // barycentric gradients (six conversions, area 7, one division about 10, four products, two
@@ -241,15 +243,19 @@ KernelWork vertexWork(const char* name, const Logged& l, const FrameFacts& f) {
     return w;
 }
 
-KernelWork triangleWork(const char* name, const Logged& l, const FrameFacts& f) {
+KernelWork triangleWork(const char* name, const FrameFacts& f) {
     const bool write = std::strcmp(name, "triangleWrite") == 0;
-    const double t = double(l.items), clipped = double(f.clipped);
+    const double t = double(f.meshTriangles), clipped = double(f.clipped);
     KernelWork w;
     w.bytes = t * (kSetupBytes + (write ? kWriteOffsetBytes : kCountWriteBytes)) + clipped * kClipBytes;
     w.intOps = t * kSetupInt;
     w.fp32Ops = clipped * kClipFp32;
     w.formula = "per mesh triangle set-up, per clipped one clipping";
-    if (!write) return w;
+    if (!write) {
+        w.bytes += 4.0 * (double(f.tiles) + 1.0) + kCountZeroBytes;
+        w.formula += "; the write's counts zeroed";
+        return w;
+    }
     const double steps = std::ceil(std::log2(double(f.materialRanges) + 1.0));
     w.intOps += t * 4.0 * steps + double(f.binEntries) * kEntryInt;
     w.fp64Ops = double(f.drawn) * kGradientFp64;
@@ -318,7 +324,7 @@ KernelWork libraryWork(const std::string& name, const Logged& l) {
 KernelWork workOf(const std::string& name, const Logged& l, const FrameFacts& f, const RasterCounts& r) {
     KernelWork w;
     if (name == "vertexSetup" || name == "classify") w = vertexWork(name.c_str(), l, f);
-    else if (name == "triangleCount" || name == "triangleWrite") w = triangleWork(name.c_str(), l, f);
+    else if (name == "triangleCount" || name == "triangleWrite") w = triangleWork(name.c_str(), f);
     else if (name == "rasterQuad") w = rasterWork(r, f);
     else w = libraryWork(name, l);
     w.name = name;

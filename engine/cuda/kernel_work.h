@@ -57,6 +57,8 @@ struct FrameFacts {
     bool sideRecords = false; // set-up triangles kept side records (vertex colours, tangents)
     bool attributes = false;  // set-up triangles kept their attributes (TriangleAttributes)
     std::uint32_t materialRanges = 0;
+    std::uint32_t meshTriangles = 0; // the mesh's (triangleCount runs more threads: see triangleCountThreads)
+    std::uint32_t tiles = 0;         // the frame's tiles
     std::uint64_t clipped = 0;      // mesh triangles clipped
     std::uint64_t drawn = 0;        // set-up triangles
     std::uint64_t binEntries = 0;   // (tile, triangle) pairs
