@@ -86,11 +86,31 @@ FACET_HD void classifyThread(const ClassifyParams& p, std::uint32_t i) {
 }
 
 // ---- 2. triangleCount -----------------------------------------------------------------------
+// A mesh triangle's set-up triangles and bin entries, as triangleCount counts them ...
+struct TriangleCounts {
+    std::uint32_t triangles, entries;
+};
+
+// ... and their exclusive scan, both in one: each mesh triangle's first slot and first bin
+// entry, in 64 bits (their sums need not fit 32; the totals are checked before use). One scan
+// of pairs, not one scan each: a cub scan is two launches (see the GPU cost model's fixed costs).
+struct TriangleOffsets {
+    std::uint64_t triangles, entries;
+
+    TriangleOffsets() = default; // trivial, as cub's shared storage wants; Offsets{} is zero
+    FACET_HD TriangleOffsets(std::uint64_t t, std::uint64_t e) : triangles(t), entries(e) {}
+    // A count is an offset's increment (the scan reads counts as offsets: cub's accumulator).
+    FACET_HD TriangleOffsets(const TriangleCounts& c) : triangles(c.triangles), entries(c.entries) {}
+};
+
+FACET_HD TriangleOffsets operator+(const TriangleOffsets& a, const TriangleOffsets& b) {
+    return TriangleOffsets(a.triangles + b.triangles, a.entries + b.entries);
+}
+
 struct TriangleCountParams {
     TriangleStageInput in;
     TileGrid grid;
-    std::uint32_t* emitCount;  // per mesh triangle, and one more for the scan's total (read, not summed: set to 0)
-    std::uint32_t* entryCount; // likewise
+    TriangleCounts* counts;    // per mesh triangle, and one more for the scan's total (read, not summed: set to 0)
     std::uint32_t* tileCount;  // triangleWrite's counters, set to 0 here: tileSlots per-tile counts ...
     std::uint32_t tileSlots;
     TriangleCounters* counters; // ... and the clip and cull counters
@@ -107,10 +127,7 @@ FACET_HD std::uint32_t triangleCountThreads(std::uint32_t triangles, std::uint32
 FACET_HD void zeroCounts(const TriangleCountParams& p, std::uint32_t i) {
     if (i < p.tileSlots) p.tileCount[i] = 0;
     if (i == 0) *p.counters = TriangleCounters{0, 0};
-    if (i == p.in.mesh.triangleCount) {
-        p.emitCount[i] = 0;
-        p.entryCount[i] = 0;
-    }
+    if (i == p.in.mesh.triangleCount) p.counts[i] = TriangleCounts{0, 0};
 }
 
 FACET_HD void triangleCountThread(const TriangleCountParams& p, std::uint32_t t) {
@@ -123,16 +140,14 @@ FACET_HD void triangleCountThread(const TriangleCountParams& p, std::uint32_t t)
             entries += static_cast<std::uint32_t>(tileSpan(p.grid, tri.minX, tri.minY, tri.maxX, tri.maxY).count());
         },
         false); // counting needs no barycentric gradients
-    p.emitCount[t] = static_cast<std::uint32_t>(outcome.drawn);
-    p.entryCount[t] = entries;
+    p.counts[t] = TriangleCounts{static_cast<std::uint32_t>(outcome.drawn), entries};
 }
 
 // ---- 3. triangleWrite -----------------------------------------------------------------------
 struct TriangleWriteParams {
     TriangleStageInput in;
     TileGrid grid;
-    const std::uint64_t* emitOffset;  // exclusive scan of emitCount (totals checked to fit 32 bits)
-    const std::uint64_t* entryOffset; // exclusive scan of entryCount (likewise)
+    const TriangleOffsets* offsets;   // exclusive scan of triangleCount's counts (totals checked to fit 32 bits)
     ScreenTriangle* triangles;        // set-up triangles, in draw order
     TriangleAttributes* triangleAttributes; // of each; null where no material's shading reads them
     std::uint32_t* triangleMaterials; // the material of each
@@ -147,8 +162,8 @@ struct TriangleWriteParams {
 FACET_HD void triangleWriteThread(const TriangleWriteParams& p, std::uint32_t t) {
     if (t >= p.in.mesh.triangleCount) return;
     const std::uint32_t material = triangleMaterial(p.in.mesh, t);
-    auto slot = static_cast<std::uint32_t>(p.emitOffset[t]);
-    std::uint64_t entry = p.entryOffset[t];
+    auto slot = static_cast<std::uint32_t>(p.offsets[t].triangles);
+    std::uint64_t entry = p.offsets[t].entries;
     const auto emit = [&](const ScreenTriangle& tri, const TriangleAttributes* attributes) {
         p.triangles[slot] = tri;
         if (attributes) p.triangleAttributes[slot] = *attributes;

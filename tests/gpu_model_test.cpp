@@ -111,9 +111,11 @@ TEST(GpuModel, CountsTheRasterWalkAndTheShadingOfAKnownScene) {
         const char* name;
         std::uint64_t launches, threads, roundTrips;
     } expected[] = {{"vertexSetup", 1, 4, 0},   {"triangleCount", 1, 3, 0}, {"triangleWrite", 1, 2, 0},
-                    {"rasterQuad", 1, 1024, 0}, {"scan", 6, 8, 0},          {"sortPairs", 3, 2, 0},
-                    {"roundTrip", 0, 0, 2}}; // triangleCount: a thread per triangle and one more, which zero
-                                             // triangleWrite's counts too (no memsets)
+                    {"rasterQuad", 1, 1024, 0}, {"scan", 4, 8, 0},          {"sortPairs", 3, 2, 0},
+                    {"roundTrip", 0, 0, 2}};
+    // triangleCount: a thread per triangle and one more, which zero triangleWrite's counts too
+    // (no memsets); scans: the triangles' pairs of counts (3 x 2) in one, the tile counts (2) in
+    // another, two launches each.
     for (const auto& x : expected) {
         const KernelWork* k = findKernel(work, x.name);
         ASSERT_NE(k, nullptr) << x.name;

@@ -31,15 +31,15 @@ public:
         if (n) FACET_CUDA_CHECK(cudaMemsetAsync(p, 0, n * sizeof(T), stream_));
     }
 
-    // Sums in Out's width (64-bit offsets from 32-bit counts): cub accumulates in the type of
-    // the initial value.
+    // Sums in Out's width (64-bit offsets from 32-bit counts, or TriangleOffsets from
+    // TriangleCounts): cub accumulates in the type of the initial value, Out{} (zero).
     template <class In, class Out>
     void exclusiveScan(const In* in, Out* out, std::size_t n) {
         const cuda::std::plus<> sum;
         std::size_t bytes = 0;
-        FACET_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, bytes, in, out, sum, Out{0}, n, stream_));
+        FACET_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, bytes, in, out, sum, Out{}, n, stream_));
         void* temp = scratch(scanTemp_, bytes);
-        FACET_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(temp, bytes, in, out, sum, Out{0}, n, stream_));
+        FACET_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(temp, bytes, in, out, sum, Out{}, n, stream_));
     }
 
     // cub's radix sort is stable: entries with equal keys keep their order (draw order).

@@ -21,7 +21,7 @@
 namespace facet {
 
 // One step of a frame on the host executor, logged when asked (see HostExec::logLaunches): a
-// kernel launch (items: threads), a library call (scan, sort: items are elements) or a memset,
+// kernel launch (items: threads), a library call (scan: 32-bit counts; sort: elements) or a memset,
 // with the bytes a library call or memset moves, and the wall time it took on the CPU. A host
 // round trip (synchronize) is logged with no items.
 struct LaunchRecord {
@@ -76,12 +76,13 @@ public:
         record("memset", n, double(n * sizeof(T)), t0);
     }
 
-    // Sums in Out's width (64-bit offsets from 32-bit counts).
+    // Sums in Out's width (64-bit offsets from 32-bit counts, or TriangleOffsets from
+    // TriangleCounts). Logged as the 32-bit counts it sums (a pair of counts is two).
     template <class In, class Out>
     void exclusiveScan(const In* in, Out* out, std::size_t n) {
         const Clock::time_point t0 = Clock::now();
-        std::exclusive_scan(in, in + n, out, Out{0});
-        record("scan", n, double(n * (sizeof(In) + sizeof(Out))), t0);
+        std::exclusive_scan(in, in + n, out, Out{});
+        record("scan", n * (sizeof(In) / sizeof(std::uint32_t)), double(n * (sizeof(In) + sizeof(Out))), t0);
     }
 
     // Stable: entries with equal keys keep their order (draw order within a tile).

@@ -125,23 +125,19 @@ private:
     // 64 bits) give each its slots, and their totals, checked, size what follows.
     TriangleTotals countTriangles(const TriangleStageInput& in, const TileGrid& grid) {
         const std::uint32_t t = in.mesh.triangleCount;
-        emitCount_.ensure(std::size_t(t) + 1);
-        entryCount_.ensure(std::size_t(t) + 1);
-        emitOffset_.ensure(std::size_t(t) + 1);
-        entryOffset_.ensure(std::size_t(t) + 1);
+        counts_.ensure(std::size_t(t) + 1);
+        offsets_.ensure(std::size_t(t) + 1);
         // triangleWrite's counters too: the count kernel zeroes them (see zeroCounts).
         const std::uint32_t tileSlots = tileCount(grid) + 1;
         tileCount_.ensure(tileSlots);
         counters_.ensure(1);
-        exec_.launch(TriangleCountParams{in, grid, emitCount_.data(), entryCount_.data(), tileCount_.data(), tileSlots,
-                                         counters_.data()},
+        exec_.launch(TriangleCountParams{in, grid, counts_.data(), tileCount_.data(), tileSlots, counters_.data()},
                      triangleCountThreads(t, tileSlots));
-        exec_.exclusiveScan(emitCount_.data(), emitOffset_.data(), std::size_t(t) + 1);
-        exec_.exclusiveScan(entryCount_.data(), entryOffset_.data(), std::size_t(t) + 1);
-        TriangleTotals totals{0, 0};
-        exec_.download(emitOffset_.data() + t, &totals.triangles, 1);
-        exec_.download(entryOffset_.data() + t, &totals.binEntries, 1);
+        exec_.exclusiveScan(counts_.data(), offsets_.data(), std::size_t(t) + 1);
+        TriangleOffsets sums;
+        exec_.download(offsets_.data() + t, &sums, 1);
         exec_.synchronize();
+        const TriangleTotals totals{sums.triangles, sums.entries};
         checkFrameTotals(totals.triangles, totals.binEntries, in.width, in.height);
         return totals;
     }
@@ -166,7 +162,7 @@ private:
         sortedTile_.ensure(totals.binEntries);
         tileTriangles_.ensure(totals.binEntries);
         tileStart_.ensure(std::size_t(tiles) + 1);
-        exec_.launch(TriangleWriteParams{in, grid, emitOffset_.data(), entryOffset_.data(), triangles_.data(),
+        exec_.launch(TriangleWriteParams{in, grid, offsets_.data(), triangles_.data(),
                                          attributes ? triangleAttributes_.data() : nullptr, triangleMaterials_.data(),
                                          entryTile_.data(), entryTriangle_.data(), tileCount_.data(), counters_.data(),
                                          colors_, sources_},
@@ -229,8 +225,8 @@ private:
     Buffer<float> dx_, dy_, dz_;
     Buffer<std::uint8_t> outside_;
     Buffer<ScreenVertex> projected_;
-    Buffer<std::uint32_t> emitCount_, entryCount_;   // per mesh triangle: 32 bits suffice
-    Buffer<std::uint64_t> emitOffset_, entryOffset_; // their sums need not fit 32 bits
+    Buffer<TriangleCounts> counts_;   // per mesh triangle: 32 bits suffice
+    Buffer<TriangleOffsets> offsets_; // their sums need not fit 32 bits
     Buffer<ScreenTriangle> triangles_;
     Buffer<TriangleAttributes> triangleAttributes_;
     Buffer<std::uint32_t> triangleMaterials_;
