@@ -121,8 +121,9 @@ private:
         std::uint64_t triangles, binEntries;
     };
 
-    // Per mesh triangle: how many set-up triangles and bin entries; the exclusive scans (in
-    // 64 bits) give each its slots, and their totals, checked, size what follows.
+    // Per mesh triangle: how many set-up triangles and bin entries; their exclusive scan (one
+    // scan of the pairs, in 64 bits) gives each its slots, and its totals, checked, size what
+    // follows.
     TriangleTotals countTriangles(const TriangleStageInput& in, const TileGrid& grid) {
         const std::uint32_t t = in.mesh.triangleCount;
         counts_.ensure(std::size_t(t) + 1);

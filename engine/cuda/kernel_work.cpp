@@ -221,9 +221,10 @@ constexpr double kLightFp32 = 10 + 3 * kDivide + 20 + kDivide;
 constexpr double kVertexColorFp32 = 30 + kDivide;
 
 // cub: a scan is two kernels (its tile states' initialisation and the single-pass scan), about
-// 2 integer operations a 32-bit count summed (a scan of pairs sums two an element); a radix sort of pairs a histogram
-// pass over the keys (4 B) and one pass per 8-bit digit reading and writing keys and values (16 B), about 10 integer
-// operations an element and pass, in 2 + passes launches.
+// 2 integer operations a 32-bit count summed (a scan of pairs sums two an element); a radix sort
+// of pairs a histogram pass over the keys (4 B) and one pass per 8-bit digit reading and writing
+// keys and values (16 B), about 10 integer operations an element and pass, in 2 + passes
+// launches.
 constexpr double kScanInt = 2;
 constexpr double kSortInt = 10;
 
