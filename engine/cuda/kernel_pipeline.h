@@ -111,20 +111,16 @@ private:
     // 2. Set-up triangles and their tile bins: counted, given slots, written (with their
     // attributes where `attributes`: the frame's shading may read them), sorted by tile.
     void triangleStage(const TriangleStageInput& in, const TileGrid& grid, bool attributes, KernelFrameStats& stats) {
-        const TriangleTotals totals = countTriangles(in, grid);
+        const TriangleOffsets totals = countTriangles(in, grid);
         stats.trianglesDrawn = totals.triangles;
-        stats.binEntries = totals.binEntries;
+        stats.binEntries = totals.entries;
         binTriangles(in, grid, totals, attributes);
     }
-
-    struct TriangleTotals {
-        std::uint64_t triangles, binEntries;
-    };
 
     // Per mesh triangle: how many set-up triangles and bin entries; their exclusive scan (one
     // scan of the pairs, in 64 bits) gives each its slots, and its totals, checked, size what
     // follows.
-    TriangleTotals countTriangles(const TriangleStageInput& in, const TileGrid& grid) {
+    TriangleOffsets countTriangles(const TriangleStageInput& in, const TileGrid& grid) {
         const std::uint32_t t = in.mesh.triangleCount;
         counts_.ensure(std::size_t(t) + 1);
         offsets_.ensure(std::size_t(t) + 1);
@@ -135,17 +131,16 @@ private:
         exec_.launch(TriangleCountParams{in, grid, counts_.data(), tileCount_.data(), tileSlots, counters_.data()},
                      triangleCountThreads(t, tileSlots));
         exec_.exclusiveScan(counts_.data(), offsets_.data(), std::size_t(t) + 1);
-        TriangleOffsets sums;
-        exec_.download(offsets_.data() + t, &sums, 1);
+        TriangleOffsets totals; // the scan's last element: the sums over the whole mesh
+        exec_.download(offsets_.data() + t, &totals, 1);
         exec_.synchronize();
-        const TriangleTotals totals{sums.triangles, sums.entries};
-        checkFrameTotals(totals.triangles, totals.binEntries, in.width, in.height);
+        checkFrameTotals(totals.triangles, totals.entries, in.width, in.height);
         return totals;
     }
 
     // The set-up triangles written to their slots with one (tile, triangle) entry per tile they
     // touch; the entries sorted by tile, draw order kept, and each tile's range scanned.
-    void binTriangles(const TriangleStageInput& in, const TileGrid& grid, const TriangleTotals& totals,
+    void binTriangles(const TriangleStageInput& in, const TileGrid& grid, const TriangleOffsets& totals,
                       bool attributes) {
         const std::uint32_t tiles = tileCount(grid);
         triangles_.ensure(totals.triangles);
@@ -158,10 +153,10 @@ private:
         colors_ = sideRecords ? triangleColors_.data() : nullptr;
         if (sourcesWanted_) triangleSources_.ensure(totals.triangles); // only views that need them keep them
         sources_ = sourcesWanted_ ? triangleSources_.data() : nullptr;
-        entryTile_.ensure(totals.binEntries);
-        entryTriangle_.ensure(totals.binEntries);
-        sortedTile_.ensure(totals.binEntries);
-        tileTriangles_.ensure(totals.binEntries);
+        entryTile_.ensure(totals.entries);
+        entryTriangle_.ensure(totals.entries);
+        sortedTile_.ensure(totals.entries);
+        tileTriangles_.ensure(totals.entries);
         tileStart_.ensure(std::size_t(tiles) + 1);
         exec_.launch(TriangleWriteParams{in, grid, offsets_.data(), triangles_.data(),
                                          attributes ? triangleAttributes_.data() : nullptr, triangleMaterials_.data(),
@@ -172,7 +167,7 @@ private:
         int keyBits = 1;
         while ((1u << keyBits) < tiles) ++keyBits;
         exec_.sortPairs(entryTile_.data(), sortedTile_.data(), entryTriangle_.data(), tileTriangles_.data(),
-                        static_cast<std::size_t>(totals.binEntries), keyBits);
+                        static_cast<std::size_t>(totals.entries), keyBits);
     }
 
     // 3. One thread per quad of every tile: visibility over the tile's triangles, then shading.
