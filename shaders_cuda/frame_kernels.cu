@@ -66,6 +66,25 @@ public:
         return BandChunk{ids_, count};
     }
 
+    // Calls f(id) for each triangle of the chunk meeting the warp's quad row at qy (the same for
+    // its 32 lanes: kQuadsPerTileRow), in draw order: 32 entries at a time, a lane testing one,
+    // a ballot gathering the answers, then the warp calls f for each set bit in turn. Every lane
+    // runs the same loop (chunk.count is the block's), so each ballot has the whole warp.
+    template <class F>
+    __device__ void forRow(const BandChunk& chunk, int qy, F&& f) const {
+        const TileRect row = quadRowRect(rect_, qy);
+        const unsigned lane = threadIdx.x % 32;
+        for (std::uint32_t base = 0; base < chunk.count; base += 32) {
+            const std::uint32_t e = base + lane;
+            unsigned meets = __ballot_sync(0xFFFFFFFFu, e < chunk.count && meetsBand(triangles_[chunk.ids[e]], row));
+            while (meets != 0u) {
+                const unsigned bit = static_cast<unsigned>(__ffs(meets)) - 1u;
+                meets &= meets - 1u;
+                f(chunk.ids[base + bit]);
+            }
+        }
+    }
+
 private:
     const std::uint32_t* tileTriangles_;
     const ScreenTriangle* triangles_;

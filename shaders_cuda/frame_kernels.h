@@ -11,11 +11,11 @@
 //      (a scan of the tile counts gives each tile's range; a stable sort of the entries by
 //      tile puts each tile's triangles in draw order)
 //   4. rasterQuad      one thread per 2x2 quad of every tile: walks its tile's triangles in
-//                      order (those meeting its block's band, culled by the block: see
-//                      kRasterBlock) keeping the nearest per pixel (coverage and depth only), then
-//                      shades each pixel once with its winner; it clears and writes its own
-//                      four pixels, so no two threads share a pixel and the picture is the
-//                      same bits whatever the scheduling.
+//                      order (those meeting its block's band, culled by the block, and its
+//                      warp's quad row: see kRasterBlock) keeping the nearest per pixel
+//                      (coverage and depth only), then shades each pixel once with its winner;
+//                      it clears and writes its own four pixels, so no two threads share a
+//                      pixel and the picture is the same bits whatever the scheduling.
 // All set-up, coverage and shading is core/ code the CPU renderer runs too.
 #pragma once
 
@@ -215,12 +215,18 @@ struct RasterParams {
 // picture walks too, meeting nothing (triangles' bounds lie within the picture) and writing
 // nothing. The survivors are a superset of what any of the band's quads meets (quadRange), in
 // the tile list's order, so every quad walks the very same triangles in the same order.
+// A warp is one quad row of the band (64x2 pixels), which a small triangle of the band's list
+// seldom meets: the warp tests 32 entries of the chunk at once, a lane each, against its row
+// (on the device one ballot), and walks only those meeting it (forRow), rather than every lane
+// testing every entry against its own quad. The row's test passes every triangle any of its
+// quads meets, so the walks, and the picture, are the same.
 inline constexpr std::uint32_t kRasterBlock = 256;
 inline constexpr int kRasterBandRows = static_cast<int>(kRasterBlock) / kQuadsPerTileRow; // quad rows
 inline constexpr std::uint32_t kBandSlots = 4;
 inline constexpr std::uint32_t kBandChunk = kRasterBlock * kBandSlots;
 static_assert(kQuadsPerTile % kRasterBlock == 0 && kRasterBlock % kQuadsPerTileRow == 0,
               "a raster block is whole quad rows of one tile");
+static_assert(kQuadsPerTileRow == 32, "a warp of raster threads is one quad row of a tile");
 
 // Raster block b: its tile, its band's pixels (the quads' rows, so the first row of an
 // odd-height target's first band is -1), and whether any of its quads lies inside the picture.
@@ -244,6 +250,9 @@ FACET_HD bool meetsBand(const ScreenTriangle& tri, const TileRect& band) {
     return tri.minX <= band.x1 && tri.maxX >= band.x0 && tri.minY <= band.y1 && tri.maxY >= band.y0;
 }
 
+// The pixels of the band's quad row at qy: a raster warp's.
+FACET_HD TileRect quadRowRect(const TileRect& band, int qy) { return TileRect{band.x0, qy, band.x1, qy + 1}; }
+
 // The chunks of a tile list of `entries` entries.
 FACET_HD std::uint32_t bandChunks(std::uint32_t entries) { return (entries + kBandChunk - 1) / kBandChunk; }
 
@@ -260,11 +269,21 @@ struct HostBand {
     const std::uint32_t* ids;      // every chunk's survivors, one after another
     const std::uint32_t* chunkEnd; // chunk c's survivors end at ids[chunkEnd[c]]
     std::uint32_t chunkCount;
+    const ScreenTriangle* triangles;
+    TileRect rect; // the band's pixels
 
     FACET_HD std::uint32_t chunks() const { return chunkCount; }
     FACET_HD BandChunk load(std::uint32_t c) const {
         const std::uint32_t begin = c > 0 ? chunkEnd[c - 1] : 0u;
         return BandChunk{ids + begin, chunkEnd[c] - begin};
+    }
+    // Calls f(id) for each triangle of the chunk meeting the quad row at qy, in draw order: the
+    // entries the device's warp finds by ballot (DeviceBand::forRow), tested one at a time.
+    template <class F>
+    FACET_HD void forRow(const BandChunk& chunk, int qy, F&& f) const {
+        const TileRect row = quadRowRect(rect, qy);
+        for (std::uint32_t i = 0; i < chunk.count; ++i)
+            if (meetsBand(triangles[chunk.ids[i]], row)) f(chunk.ids[i]);
     }
 };
 
@@ -278,17 +297,14 @@ inline HostBand cullBand(const RasterParams& p, const RasterBand& band, std::uin
         if (meetsBand(p.triangles[id], band.rect)) ids[kept++] = id;
         if ((e - first) % kBandChunk == kBandChunk - 1 || e + 1 == last) chunkEnd[chunk++] = kept;
     }
-    return HostBand{ids, chunkEnd, chunk};
+    return HostBand{ids, chunkEnd, chunk, p.triangles, band.rect};
 }
 
-// Calls f(id) for each triangle of the band's list, in draw order.
+// Calls f(id) for each triangle of the band's list meeting the quad row at qy, in draw order.
 template <class Band, class F>
-FACET_HD void forBandTriangles(Band& band, F&& f) {
+FACET_HD void forBandTriangles(Band& band, int qy, F&& f) {
     const std::uint32_t chunks = band.chunks();
-    for (std::uint32_t c = 0; c < chunks; ++c) {
-        const BandChunk chunk = band.load(c);
-        for (std::uint32_t i = 0; i < chunk.count; ++i) f(chunk.ids[i]);
-    }
+    for (std::uint32_t c = 0; c < chunks; ++c) band.forRow(band.load(c), qy, f);
 }
 
 // Four values in the walk's portable quad lanes.
@@ -358,7 +374,7 @@ struct CountingQuadVisibility : QuadVisibility {
 template <class Visibility, class Band>
 FACET_HD void walkQuadTriangles(const RasterParams& p, Band& band, int qx, int qy, Visibility& visibility,
                                 bool cutouts = false) {
-    forBandTriangles(band, [&](std::uint32_t id) {
+    forBandTriangles(band, qy, [&](std::uint32_t id) {
         visibility.id = id;
         const ScreenTriangle& tri = p.triangles[visibility.id];
         QuadRange range;
@@ -410,7 +426,7 @@ FACET_HD void rasterQuadSamples(const RasterParams& p, Band& band, int qx, int q
     FACET_UNROLL
     for (int s = 0; s < S; ++s)
         visibility[s] = QuadVisibility{{1.0f, 1.0f, 1.0f, 1.0f}, {kNoTriangle, kNoTriangle, kNoTriangle, kNoTriangle}, 0};
-    forBandTriangles(band, [&](std::uint32_t id) {
+    forBandTriangles(band, qy, [&](std::uint32_t id) {
         const ScreenTriangle& tri = p.triangles[id];
         QuadRange range;
         if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) return;
@@ -488,7 +504,7 @@ FACET_HD void forwardQuad(const RasterParams& p, Band& band, int qx, int qy) {
     FACET_NO_UNROLL
     for (int s = 0; s < samples; ++s)
         target[s] = ForwardQuadTarget{{clear, clear, clear, clear}, {1.0f, 1.0f, 1.0f, 1.0f}, {}, &p, qx, qy, s};
-    forBandTriangles(band, [&](std::uint32_t id) {
+    forBandTriangles(band, qy, [&](std::uint32_t id) {
         const ScreenTriangle& tri = p.triangles[id];
         QuadRange range;
         if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) return;

@@ -29,14 +29,19 @@ std::uint32_t lanesInRange(const WarpRow& row, const ScreenTriangle& tri) {
     return hi >= lo ? static_cast<std::uint32_t>((hi - lo) / 2 + 1) : 0u;
 }
 
-// The list walk of one warp: every entry of its band's list, and the walks its lanes need.
+// The list walk of one warp: every entry of its band's list tested against its row, 32 at a
+// time; the entries meeting the row, and the walks its lanes need.
 void countWarpWalk(const RasterParams& p, const HostBand& band, const WarpRow& row, RasterCounts& c) {
     c.liveWarps += 1;
     c.liveQuads += row.qy < p.target.height ? row.lanes() : 0u;
-    forBandTriangles(band, [&](std::uint32_t id) {
+    for (std::uint32_t chunk = 0; chunk < band.chunks(); ++chunk) {
+        const std::uint32_t entries = band.load(chunk).count;
+        c.warpEntries += entries;
+        c.rowTests += (entries + kWarpSize - 1) / kWarpSize;
+    }
+    forBandTriangles(band, row.qy, [&](std::uint32_t id) {
         const std::uint32_t lanes = lanesInRange(row, p.triangles[id]);
-        c.warpEntries += 1;
-        c.walkWarps += lanes > 0 ? 1u : 0u;
+        c.rowEntries += 1;
         c.walkLanes += lanes;
     });
 }
@@ -95,7 +100,8 @@ void add(RasterCounts& sum, const RasterCounts& c) {
     sum.liveWarps += c.liveWarps;
     sum.liveQuads += c.liveQuads;
     sum.warpEntries += c.warpEntries;
-    sum.walkWarps += c.walkWarps;
+    sum.rowTests += c.rowTests;
+    sum.rowEntries += c.rowEntries;
     sum.walkLanes += c.walkLanes;
     sum.tileEntries += c.tileEntries;
     sum.pixels += c.pixels;
@@ -186,10 +192,12 @@ double sideRecordBytes(const FrameFacts& f) {
 // them; the four bound tests and the mask, about 10 integer operations a slot) and takes part
 // in the compaction (a shuffle scan of five steps, the warps' totals, the offsets, the shared
 // writes, the loop and three barriers, about 40). Per live warp: the tile's range, the band and
-// the quad's place, about 20 integer operations. Per (warp, entry) of the band's list: the id
-// from shared memory, the triangle's bounds (cached: the block shares them) and quadRange,
-// about 12 integer operations.
-// Per (warp, entry) where a lane meets the bounds, the walk: EdgeStepper (three 64-bit edge
+// the quad's place, about 20 integer operations. Per ballot of a warp (32 entries of the band's
+// list, a lane each): the index and its bound, the id from shared memory, the triangle's bounds
+// (cached: the block shares them), four tests, the ballot and the loop, about 14. Per (warp,
+// entry) meeting the warp's row: the next set bit and its clearing, the id again, the
+// triangle's bounds and quadRange, about 16 integer operations; and the walk, since one of the
+// row's quads meets the bounds (the row spans the band): EdgeStepper (three 64-bit edge
 // functions, biases and steps, 54), the lanes' spread 18, steps 12, the cover test 32, bounds
 // masks 12, the unused step 24, pixel places 10, about 160 integer operations; and the FP32
 // part (lane places 4, barycentrics 48, depth 20 and its sample's step 4, depth test 12, 88).
@@ -199,7 +207,8 @@ double sideRecordBytes(const FrameFacts& f) {
 constexpr double kCullSlotInt = 10;
 constexpr double kCullChunkInt = 40;
 constexpr double kWarpInt = 20;
-constexpr double kListInt = 12;
+constexpr double kRowTestInt = 14;
+constexpr double kListInt = 16;
 constexpr double kWalkInt = 160;
 constexpr double kWalkFp32 = 88;
 constexpr double kTileEntryBytes = 4 + double(sizeof(ScreenTriangle));
@@ -276,13 +285,14 @@ KernelWork rasterWork(const RasterCounts& r, const FrameFacts& f) {
     KernelWork w;
     const double lanes = kWarpSize;
     const double cullInt = double(r.bandChunks) * kRasterBlock * (kBandSlots * kCullSlotInt + kCullChunkInt);
-    const double listInt = cullInt + lanes * (double(r.liveWarps) * kWarpInt + double(r.warpEntries) * kListInt);
-    const double walkInt = lanes * double(r.walkWarps) * kWalkInt;
+    const double listInt = cullInt + lanes * (double(r.liveWarps) * kWarpInt + double(r.rowTests) * kRowTestInt +
+                                              double(r.rowEntries) * kListInt);
+    const double walkInt = lanes * double(r.rowEntries) * kWalkInt;
     const double shadeInt = double(r.textured) * kTextureInt + double(r.trilinear) * kTrilinearInt;
     w.intOps = listInt + walkInt + shadeInt;
-    w.fp32Ops = lanes * double(r.walkWarps) * kWalkFp32 + double(r.shaded) * kShadeFp32 +
-                double(r.textured) * kTextureFp32 + double(r.trilinear) * kTrilinearFp32 +
-                double(r.lit) * kLightFp32 + double(r.vertexColored) * kVertexColorFp32;
+    w.fp32Ops = lanes * double(r.rowEntries) * kWalkFp32 + double(r.shaded) * kShadeFp32 +
+                double(r.textured) * kTextureFp32 + double(r.trilinear) * kTrilinearFp32 + double(r.lit) * kLightFp32 +
+                double(r.vertexColored) * kVertexColorFp32;
     // Read with the triangle: its attributes and side record where it has them.
     const double sideBytes =
         (f.attributes ? kAttributeBytes : 0.0) + (f.sideRecords ? double(sizeof(TriangleColors)) : 0.0);
@@ -290,12 +300,14 @@ KernelWork rasterWork(const RasterCounts& r, const FrameFacts& f) {
               double(r.textured) * kTexelBytes;
     w.formula = std::to_string(r.blocks) + " blocks cull " + std::to_string(r.bandEntries) + " tile-list entries to " +
                 std::to_string(r.bandTriangles) + " in " + std::to_string(r.bandChunks) + " chunks; " +
-                std::to_string(r.warpEntries) + " (warp, band-list entry) tests, " + percent(double(r.walkWarps), double(r.warpEntries)) +
-                " of them meeting a lane's quad (lanes used in those walks: " +
-                percent(double(r.walkLanes), lanes * double(r.walkWarps)) + "); integer operations: culls and list tests " +
-                percent(listInt, w.intOps) + ", coverage walks " + percent(walkInt, w.intOps) + ", texturing " +
-                percent(shadeInt, w.intOps) + "; " + std::to_string(r.shaded) + " of " + std::to_string(r.pixels) +
-                " pixels shaded, " + std::to_string(r.textured) + " textured";
+                std::to_string(r.warpEntries) + " (warp, band-list entry) pairs tested in " +
+                std::to_string(r.rowTests) + " ballots, " + std::to_string(r.rowEntries) +
+                " meeting the warp's row and walked (lanes used in those walks: " +
+                percent(double(r.walkLanes), lanes * double(r.rowEntries)) +
+                "); integer operations: culls and list tests " + percent(listInt, w.intOps) + ", coverage walks " +
+                percent(walkInt, w.intOps) + ", texturing " + percent(shadeInt, w.intOps) + "; " +
+                std::to_string(r.shaded) + " of " + std::to_string(r.pixels) + " pixels shaded, " +
+                std::to_string(r.textured) + " textured";
     return w;
 }
 

@@ -34,8 +34,10 @@ struct RasterCounts {
     std::uint64_t bandTriangles = 0;   // of those, the triangles meeting the band: the blocks' lists
     std::uint64_t liveWarps = 0;       // the warps of those blocks (all walk their band's list)
     std::uint64_t liveQuads = 0;       // their quads inside the picture (the rest write nothing)
-    std::uint64_t warpEntries = 0;     // (live warp, entry of its band's list) pairs: the list walk
-    std::uint64_t walkWarps = 0;       // of those, pairs where some lane's quad meets the triangle's bounds
+    std::uint64_t warpEntries = 0;     // (live warp, entry of its band's list) pairs: the row tests
+    std::uint64_t rowTests = 0;        // the warps' ballots: 32 entries of a chunk each, or what is left
+    std::uint64_t rowEntries = 0;      // of those, meeting the warp's quad row: its walks (the row spans
+                                       // the band, so one of its quads meets the triangle's bounds)
     std::uint64_t walkLanes = 0;       // (quad, triangle) pairs whose bounds meet: the walks lanes need
     std::uint64_t tileEntries = 0;     // bin entries of tiles with a live warp (each read once a tile)
     std::uint64_t pixels = 0;          // pixels written (inside the picture)
