@@ -26,9 +26,10 @@ static_assert(kRasterBlock % 32 == 0, "a raster block is whole warps");
 // for the whole block) from the same place, as __syncthreads() and the full-mask shuffles ask.
 class DeviceBand {
 public:
-    __device__ DeviceBand(const RasterParams& p, const RasterBand& band, std::uint32_t* ids, std::uint32_t* warpTotals)
+    __device__ DeviceBand(const RasterParams& p, const RasterBand& band, std::uint32_t* ids, std::uint32_t* warpTotals,
+                          unsigned long long* keys)
         : tileTriangles_(p.tileTriangles), triangles_(p.triangles), rect_(band.rect), first_(p.tileStart[band.tile]),
-          last_(p.tileStart[band.tile + 1]), ids_(ids), warpTotals_(warpTotals) {}
+          last_(p.tileStart[band.tile + 1]), ids_(ids), warpTotals_(warpTotals), keys_(keys) {}
 
     __device__ std::uint32_t chunks() const { return bandChunks(last_ - first_); }
 
@@ -85,23 +86,83 @@ public:
         }
     }
 
+    // The keys of this lane's quad at (qx, qy), by pairs (see visibilityKey in frame_kernels.h):
+    // per 32 entries of each chunk, each lane counts its entry's quads in the warp's row, a
+    // shuffle scan numbers the pairs, and then per 32 pairs each lane finds its pair's entry (a
+    // binary search over the lanes' first pair numbers), walks that quad and takes each of its
+    // keys into the owner's slot in shared memory with atomicMin. The warp's loops are the
+    // same for all its lanes (the counts and totals are the warp's), as the shuffles ask.
+    __device__ void quadKeys(const RasterParams& p, int qx, int qy, bool cutouts, std::uint64_t (&keys)[4]) {
+        unsigned long long* const warpKeys = keys_ + (threadIdx.x & ~31u) * 4;
+        unsigned long long* const mine = warpKeys + (qx - rect_.x0) / 2 * 4; // lane (qx - x0) / 2's
+#pragma unroll
+        for (int k = 0; k < 4; ++k) mine[k] = kClearKey;
+        __syncwarp();
+        const TileRect row = quadRowRect(rect_, qy);
+        const std::uint32_t chunkCount = chunks();
+        for (std::uint32_t c = 0; c < chunkCount; ++c) {
+            const BandChunk chunk = load(c);
+            for (std::uint32_t base = 0; base < chunk.count; base += 32)
+                takePairs(p, chunk, base, row, cutouts, warpKeys);
+        }
+        __syncwarp();
+#pragma unroll
+        for (int k = 0; k < 4; ++k) keys[k] = mine[k];
+    }
+
 private:
+    // The pairs of entries [base, base + 32) of the chunk, 32 at a time.
+    __device__ void takePairs(const RasterParams& p, const BandChunk& chunk, std::uint32_t base, const TileRect& row,
+                              bool cutouts, unsigned long long* warpKeys) const {
+        const unsigned lane = threadIdx.x % 32;
+        const std::uint32_t e = base + lane;
+        const std::uint32_t id = e < chunk.count ? chunk.ids[e] : 0u;
+        const RowQuads quads = e < chunk.count ? rowQuads(triangles_[id], row) : RowQuads{0, 0u};
+        std::uint32_t end = quads.count; // this lane's pairs end here (an inclusive scan)
+#pragma unroll
+        for (unsigned d = 1; d < 32; d *= 2) {
+            const std::uint32_t before = __shfl_up_sync(0xFFFFFFFFu, end, d);
+            if (lane >= d) end += before;
+        }
+        const std::uint32_t start = end - quads.count, total = __shfl_sync(0xFFFFFFFFu, end, 31);
+        for (std::uint32_t first = 0; first < total; first += 32) {
+            const std::uint32_t pair = first + lane;
+            unsigned from = 0; // the last lane whose pairs start at or before `pair`
+#pragma unroll
+            for (unsigned step = 16; step > 0; step /= 2)
+                if (__shfl_sync(0xFFFFFFFFu, start, from + step) <= pair) from += step;
+            const std::uint32_t pairId = __shfl_sync(0xFFFFFFFFu, id, from);
+            const int pairFirstQx = __shfl_sync(0xFFFFFFFFu, quads.firstQx, from);
+            const std::uint32_t pairStart = __shfl_sync(0xFFFFFFFFu, start, from);
+            if (pair >= total) continue;
+            const int qx = pairFirstQx + 2 * static_cast<int>(pair - pairStart);
+            const PairKeys walked = pairKeys(p, pairId, qx, row.y0, cutouts);
+            unsigned long long* const owner = warpKeys + (qx - rect_.x0) / 2 * 4;
+#pragma unroll
+            for (int k = 0; k < 4; ++k)
+                if (walked.key[k] != kClearKey) atomicMin(owner + k, static_cast<unsigned long long>(walked.key[k]));
+        }
+    }
+
     const std::uint32_t* tileTriangles_;
     const ScreenTriangle* triangles_;
     TileRect rect_;
     std::uint32_t first_, last_;
     std::uint32_t* ids_;
     std::uint32_t* warpTotals_;
+    unsigned long long* keys_; // four per thread: its quad's pixels
 };
 
 // The raster kernel: kRasterBlock threads a block (launchBlocks), the band's list in 4 KB of
-// static shared memory. A band past the picture returns whole, before any barrier.
+// static shared memory and its quads' keys in 8 KB. A band past the picture returns whole,
+// before any barrier.
 __global__ void rasterKernel(RasterParams params) {
     __shared__ std::uint32_t ids[kBandChunk];
     __shared__ std::uint32_t warpTotals[kWarps];
+    __shared__ unsigned long long keys[kRasterBlock * 4];
     const RasterBand band = rasterBand(params, blockIdx.x);
     if (!band.live) return;
-    DeviceBand list(params, band, ids, warpTotals);
+    DeviceBand list(params, band, ids, warpTotals, keys);
     rasterQuadThread(params, blockIdx.x * kRasterBlock + threadIdx.x, list);
 }
 

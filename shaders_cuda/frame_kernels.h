@@ -10,12 +10,15 @@
 //                      atomic count per tile;
 //      (a scan of the tile counts gives each tile's range; a stable sort of the entries by
 //      tile puts each tile's triangles in draw order)
-//   4. rasterQuad      one thread per 2x2 quad of every tile: walks its tile's triangles in
-//                      order (those meeting its block's band, culled by the block, and its
-//                      warp's quad row: see kRasterBlock) keeping the nearest per pixel
-//                      (coverage and depth only), then shades each pixel once with its winner;
-//                      it clears and writes its own four pixels, so no two threads share a
-//                      pixel and the picture is the same bits whatever the scheduling.
+//   4. rasterQuad      one thread per 2x2 quad of every tile: finds the nearest triangle per
+//                      pixel (coverage and depth only) among its tile's (those meeting its
+//                      block's band, culled by the block: see kRasterBlock), its warp's lanes
+//                      walking the band's (triangle, quad) pairs 32 at a time (see
+//                      visibilityKey; with multisampling, a fragment count or a tile drawn
+//                      forward, each quad walks its triangles in order instead), then shades
+//                      each pixel once with its winner; it clears and writes its own four
+//                      pixels, so no two threads share a pixel and the picture is the same
+//                      bits whatever the scheduling.
 // All set-up, coverage and shading is core/ code the CPU renderer runs too.
 #pragma once
 
@@ -216,10 +219,11 @@ struct RasterParams {
 // nothing. The survivors are a superset of what any of the band's quads meets (quadRange), in
 // the tile list's order, so every quad walks the very same triangles in the same order.
 // A warp is one quad row of the band (64x2 pixels), which a small triangle of the band's list
-// seldom meets: the warp tests 32 entries of the chunk at once, a lane each, against its row
-// (on the device one ballot), and walks only those meeting it (forRow), rather than every lane
-// testing every entry against its own quad. The row's test passes every triangle any of its
-// quads meets, so the walks, and the picture, are the same.
+// seldom meets. Where each quad walks its triangles in order (forBandTriangles), the warp tests
+// 32 entries of the chunk at once, a lane each, against its row (on the device one ballot), and
+// walks only those meeting it (forRow), rather than every lane testing every entry against its
+// own quad; the row's test passes every triangle any of its quads meets, so the walks, and the
+// picture, are the same. Elsewhere the warp takes the row's pairs (quadKeys).
 inline constexpr std::uint32_t kRasterBlock = 256;
 inline constexpr int kRasterBandRows = static_cast<int>(kRasterBlock) / kQuadsPerTileRow; // quad rows
 inline constexpr std::uint32_t kBandSlots = 4;
@@ -285,6 +289,8 @@ struct HostBand {
         for (std::uint32_t i = 0; i < chunk.count; ++i)
             if (meetsBand(triangles[chunk.ids[i]], row)) f(chunk.ids[i]);
     }
+    // The keys of the quad at (qx, qy), by pairs (see visibilityKey).
+    FACET_HD void quadKeys(const RasterParams& p, int qx, int qy, bool cutouts, std::uint64_t (&keys)[4]) const;
 };
 
 // Culls the band's tile list into `ids` (room for the tile's entries) and `chunkEnd` (room for
@@ -337,22 +343,39 @@ struct QuadVisibility {
     }
 };
 
-// A cut-out triangle's walk target (the lit model): the quad's visibility, given only the lanes
-// that pass the alpha test (cutoutSampleMask at `sample`: the deferred walk draws one sample per
-// pixel, so 0; multisampled cut-outs are drawn forward, see drawsForward).
-struct CutoutQuadVisibility {
-    QuadVisibility& visibility;
+// A cut-out triangle's walk target (the lit model): `Inner` (the quad's visibility, or its
+// pair's keys), given only the lanes that pass the alpha test (cutoutSampleMask at `sample`: the
+// deferred walk draws one sample per pixel, so 0; multisampled cut-outs are drawn forward, see
+// drawsForward).
+template <class Inner> struct CutoutQuadTarget {
+    Inner& inner;
     const ShadedTriangle tri;
     const ShadeMaterial& material;
     const RenderSettings& settings;
     int qx, qy, sample;
 
-    FACET_HD CutoutQuadVisibility& row(int) { return *this; }
-    FACET_HD Quad<float> depthAt(int x) const { return visibility.depthAt(x); }
+    FACET_HD CutoutQuadTarget& row(int) { return *this; }
+    FACET_HD Quad<float> depthAt(int x) const { return inner.depthAt(x); }
     FACET_HD void write(int x, unsigned keep, const Quad<float>& value, const Quad<float>& stored) {
-        visibility.write(x, cutoutSampleMask(tri, material, settings, qx, qy, keep, sample), value, stored);
+        inner.write(x, cutoutSampleMask(tri, material, settings, qx, qy, keep, sample), value, stored);
     }
 };
+
+// The walk over one quad of one triangle into `target` (QuadVisibility's interface), alpha-tested
+// where `cutouts` asks and the triangle's material is a cut-out.
+template <class Target>
+FACET_HD void walkQuad(const RasterParams& p, std::uint32_t id, int qx, int qy, Target& target, bool cutouts) {
+    const ScreenTriangle& tri = p.triangles[id];
+    QuadRange range;
+    if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) return;
+    const ShadeMaterial& material = p.materials[p.triangleMaterials[id]];
+    if (cutouts && material.cutout) {
+        CutoutQuadTarget<Target> cutout{target, {tri, p.triangleAttributes[id]}, material, p.settings, qx, qy, 0};
+        walkCoverage<QuadLanes, true>(tri, range, cutout);
+    } else {
+        walkCoverage<QuadLanes, true>(tri, range, target);
+    }
+}
 
 // The overdraw view's visibility: also counts, per pixel, the fragments that passed the depth test.
 struct CountingQuadVisibility : QuadVisibility {
@@ -376,16 +399,7 @@ FACET_HD void walkQuadTriangles(const RasterParams& p, Band& band, int qx, int q
                                 bool cutouts = false) {
     forBandTriangles(band, qy, [&](std::uint32_t id) {
         visibility.id = id;
-        const ScreenTriangle& tri = p.triangles[visibility.id];
-        QuadRange range;
-        if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) return;
-        const ShadeMaterial& material = p.materials[p.triangleMaterials[visibility.id]];
-        if (cutouts && material.cutout) {
-            CutoutQuadVisibility cutout{visibility, {tri, p.triangleAttributes[id]}, material, p.settings, qx, qy, 0};
-            walkCoverage<QuadLanes, true>(tri, range, cutout);
-        } else {
-            walkCoverage<QuadLanes, true>(tri, range, visibility);
-        }
+        walkQuad(p, id, qx, qy, visibility, cutouts);
     });
 }
 
@@ -396,6 +410,98 @@ FACET_HD QuadVisibility quadVisibility(const RasterParams& p, Band& band, int qx
     QuadVisibility visibility{{1.0f, 1.0f, 1.0f, 1.0f}, {kNoTriangle, kNoTriangle, kNoTriangle, kNoTriangle}, 0};
     walkQuadTriangles(p, band, qx, qy, visibility);
     return visibility;
+}
+
+// ---- rasterQuad's visibility by (triangle, quad) pairs -----------------------------------------
+// A warp walking its row's triangles quad by quad keeps few of its lanes busy: a small triangle
+// meets one or two of the row's 32 quads, and the other lanes wait through its walk. So where a
+// pixel keeps just its nearest triangle (one sample, no fragment count, nothing drawn forward),
+// the warp's lanes take the row's (triangle, quad) pairs instead, 32 at a time, each walking
+// its pair's quad, and the results meet in the quad's keys: per pixel the smallest of
+// visibilityKey(depth, triangle) over the triangles that cover it with a depth in [0, 1) (and,
+// a cut-out, pass its alpha test). That is the very winner of the walk in draw order: the
+// depth test keeps the first of the nearest (depthPasses: depth < stored), and a tile list's
+// set-up triangles are numbered in draw order, so the smallest (depth, triangle) is it, in
+// whatever order the pairs arrive (the device's shared-memory atomicMin; the host executor
+// takes them in reverse draw order to show that the order does not matter).
+
+// A pixel's candidate as one 64-bit key: its depth's bits, then the triangle, then the depth's
+// sign. The depth is in [0, 1) (depthPasses against the clear 1.0), so once -0 is +0 its bits
+// order as its value, and are under 2^30 (the clear 1.0's included); -0 and +0 compare equal in
+// the depth test, so they tie here too, and the sign below the triangle only brings a -0
+// back as the walk wrote it.
+FACET_HD std::uint64_t visibilityKey(float depth, std::uint32_t id) {
+    return static_cast<std::uint64_t>(floatBits(depth + 0.0f)) << 33 | static_cast<std::uint64_t>(id) << 1 |
+           floatBits(depth) >> 31;
+}
+inline constexpr std::uint64_t kClearKey = 0x3F800000ull << 33 | std::uint64_t{kNoTriangle} << 1; // 1.0, none
+FACET_HD float keyDepth(std::uint64_t key) {
+    return bitsFloat(static_cast<std::uint32_t>(key >> 33) | static_cast<std::uint32_t>(key & 1u) << 31);
+}
+FACET_HD std::uint32_t keyTriangle(std::uint64_t key) { return static_cast<std::uint32_t>(key >> 1); }
+
+// The quads of a raster warp's row (quadRowRect) the triangle's bounds meet: the first one's
+// column and their count (what quadRange answers quad by quad).
+struct RowQuads {
+    int firstQx;
+    std::uint32_t count;
+};
+
+FACET_HD RowQuads rowQuads(const ScreenTriangle& tri, const TileRect& row) {
+    if (!meetsBand(tri, row)) return RowQuads{0, 0u};
+    const int first = glm::max(tri.minX, row.x0) & ~1, last = glm::min(tri.maxX, row.x1) & ~1;
+    return RowQuads{first, static_cast<std::uint32_t>((last - first) / 2 + 1)};
+}
+
+// The walk target of one pair: the keys of the quad's pixels the triangle is a candidate for
+// (clear elsewhere).
+struct PairKeys {
+    std::uint64_t key[4];
+    std::uint32_t id;
+
+    FACET_HD PairKeys& row(int) { return *this; }
+    FACET_HD Quad<float> depthAt(int) const { return Quad<float>(1.0f); }
+    FACET_HD void write(int, unsigned keep, const Quad<float>& value, const Quad<float>&) {
+        FACET_UNROLL
+        for (int k = 0; k < 4; ++k)
+            if (keep >> k & 1u) key[k] = visibilityKey(value.v[k], id);
+    }
+};
+
+FACET_HD PairKeys pairKeys(const RasterParams& p, std::uint32_t id, int qx, int qy, bool cutouts) {
+    PairKeys keys{{kClearKey, kClearKey, kClearKey, kClearKey}, id};
+    walkQuad(p, id, qx, qy, keys, cutouts);
+    return keys;
+}
+
+// The quad's visibility from its merged keys.
+FACET_HD QuadVisibility keysVisibility(const std::uint64_t (&keys)[4]) {
+    QuadVisibility v;
+    v.id = 0;
+    FACET_UNROLL
+    for (int k = 0; k < 4; ++k) {
+        v.winner[k] = keyTriangle(keys[k]);
+        v.nearest[k] = keyDepth(keys[k]);
+    }
+    return v;
+}
+
+// The host executor's keys of the quad at (qx, qy): its own pairs, in reverse draw order (see above).
+FACET_HD void HostBand::quadKeys(const RasterParams& p, int qx, int qy, bool cutouts, std::uint64_t (&keys)[4]) const {
+    FACET_UNROLL
+    for (int k = 0; k < 4; ++k) keys[k] = kClearKey;
+    const TileRect row = quadRowRect(rect, qy);
+    for (std::uint32_t c = chunkCount; c-- > 0;) {
+        const BandChunk chunk = load(c);
+        for (std::uint32_t i = chunk.count; i-- > 0;) {
+            const RowQuads quads = rowQuads(triangles[chunk.ids[i]], row);
+            if (quads.count == 0 || qx < quads.firstQx || qx >= quads.firstQx + 2 * static_cast<int>(quads.count))
+                continue;
+            const PairKeys pair = pairKeys(p, chunk.ids[i], qx, qy, cutouts);
+            FACET_UNROLL
+            for (int k = 0; k < 4; ++k) keys[k] = pair.key[k] < keys[k] ? pair.key[k] : keys[k];
+        }
+    }
 }
 
 // Pixel k's colour in a debug view that colours pixels by their winners.
@@ -567,7 +673,10 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i, Band& ban
         FACET_UNROLL
         for (int k = 0; k < 4; ++k) fragments[k] = counting.fragments[k];
     } else {
-        walkQuadTriangles(p, band, qx, qy, visibility, !byWinners && p.settings.shading == ShadingModel::Lit);
+        const bool cutouts = !byWinners && p.settings.shading == ShadingModel::Lit;
+        std::uint64_t keys[4];
+        band.quadKeys(p, qx, qy, cutouts, keys);
+        visibility = keysVisibility(keys);
     }
 
     // Shading: each pixel once, by its winner; the rest get the clear colour.

@@ -95,10 +95,11 @@ TEST(GpuModel, CountsTheRasterWalkAndTheShadingOfAKnownScene) {
     EXPECT_EQ(r.bandTriangles, 4u); // ... and keeps both in the bands of rows 0-15 and 16-31
     EXPECT_EQ(r.liveWarps, 32u);    // one warp per quad row of the tile
     EXPECT_EQ(r.liveQuads, 1024u);
-    EXPECT_EQ(r.warpEntries, 32u);  // the warps of those two bands test both entries ...
-    EXPECT_EQ(r.rowTests, 16u);     // ... in one ballot each
+    EXPECT_EQ(r.warpEntries, 32u);  // the warps of those two bands take both entries ...
+    EXPECT_EQ(r.rowTests, 16u);     // ... in one batch each
     EXPECT_EQ(r.rowEntries, 16u);   // quad rows 8, 10, ..., 22 meet each triangle's bounds
     EXPECT_EQ(r.walkLanes, 128u);   // 8 x 8 quads each
+    EXPECT_EQ(r.pairRounds, 8u);    // a round in each of those rows' warps (16 pairs)
     EXPECT_EQ(r.tileEntries, 2u);
     EXPECT_EQ(r.pixels, 4096u);
     EXPECT_EQ(r.shaded, 256u);

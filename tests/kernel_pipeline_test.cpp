@@ -13,10 +13,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <memory>
-#include <utility>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 namespace facet {
@@ -286,6 +287,27 @@ TEST(KernelPipeline, TileListsLongerThanABlockCullsAtOnceKeepTheDrawOrder) {
     glass.materials = {material};
     glass.mesh.ranges = {MaterialRange{0, 6000, 0}};
     expectSameAsCpu(glass, pictureCoveringView(), lit, 128, 128, "blended");
+}
+
+TEST(KernelPipeline, VisibilityKeysOrderAsTheDepthTestInDrawOrder) {
+    // The raster kernel merges a pixel's candidates as the smallest key (visibilityKey), in
+    // whatever order they arrive: nearer first, then the earlier triangle, as the walk in draw
+    // order keeps the first of the nearest; -0 ties with +0 as the depth test has them equal.
+    EXPECT_LT(visibilityKey(0.25f, 7), visibilityKey(0.5f, 3));
+    EXPECT_LT(visibilityKey(0.5f, 3), visibilityKey(0.5f, 7));
+    EXPECT_LT(visibilityKey(-0.0f, 3), visibilityKey(0.0f, 7));
+    EXPECT_LT(visibilityKey(0.0f, 3), visibilityKey(-0.0f, 7));
+    const float justUnderOne = std::nextafter(1.0f, 0.0f);
+    EXPECT_LT(visibilityKey(justUnderOne, kNoTriangle - 1), kClearKey);
+    // Each key gives back its depth's bits (-0 included) and its triangle.
+    for (const float depth : {0.0f, -0.0f, 1e-30f, 0.5f, justUnderOne})
+        for (const std::uint32_t id : {0u, 1u, 0x80000000u, kNoTriangle - 1}) {
+            const std::uint64_t key = visibilityKey(depth, id);
+            EXPECT_EQ(floatBits(keyDepth(key)), floatBits(depth)) << depth << " " << id;
+            EXPECT_EQ(keyTriangle(key), id) << depth << " " << id;
+        }
+    EXPECT_EQ(keyDepth(kClearKey), 1.0f);
+    EXPECT_EQ(keyTriangle(kClearKey), kNoTriangle);
 }
 
 TEST(KernelPipeline, BinEntriesBeyond32BitsAreRefusedNotWrapped) {

@@ -20,30 +20,27 @@ struct WarpRow {
     std::uint32_t lanes() const { return static_cast<std::uint32_t>((xLast - x0) / 2 + 1); }
 };
 
-// The lanes of the row whose quad meets the triangle's bounds: what quadRange() answers for
-// each quad, counted at once (quads start at even columns, so the first is minX rounded down
-// to even, the last maxX's quad).
-std::uint32_t lanesInRange(const WarpRow& row, const ScreenTriangle& tri) {
-    if (tri.minY > row.qy + 1 || tri.maxY < row.qy) return 0;
-    const int lo = std::max(row.x0, tri.minX & ~1), hi = std::min(row.xLast, tri.maxX & ~1);
-    return hi >= lo ? static_cast<std::uint32_t>((hi - lo) / 2 + 1) : 0u;
-}
-
-// The list walk of one warp: every entry of its band's list tested against its row, 32 at a
-// time; the entries meeting the row, and the walks its lanes need.
+// The list walk of one warp: every entry of its band's list, 32 at a time (a batch), and each
+// batch's (triangle, quad) pairs in rounds of 32 (DeviceBand::quadKeys).
 void countWarpWalk(const RasterParams& p, const HostBand& band, const WarpRow& row, RasterCounts& c) {
     c.liveWarps += 1;
     c.liveQuads += row.qy < p.target.height ? row.lanes() : 0u;
+    const TileRect rowRect = quadRowRect(band.rect, row.qy);
     for (std::uint32_t chunk = 0; chunk < band.chunks(); ++chunk) {
-        const std::uint32_t entries = band.load(chunk).count;
-        c.warpEntries += entries;
-        c.rowTests += (entries + kWarpSize - 1) / kWarpSize;
+        const BandChunk entries = band.load(chunk);
+        c.warpEntries += entries.count;
+        for (std::uint32_t base = 0; base < entries.count; base += kWarpSize) {
+            std::uint32_t pairs = 0;
+            for (std::uint32_t e = base; e < std::min(entries.count, base + kWarpSize); ++e) {
+                const std::uint32_t quads = rowQuads(p.triangles[entries.ids[e]], rowRect).count;
+                c.rowEntries += quads > 0 ? 1u : 0u;
+                pairs += quads;
+            }
+            c.rowTests += 1;
+            c.walkLanes += pairs;
+            c.pairRounds += (pairs + kWarpSize - 1) / kWarpSize;
+        }
     }
-    forBandTriangles(band, row.qy, [&](std::uint32_t id) {
-        const std::uint32_t lanes = lanesInRange(row, p.triangles[id]);
-        c.rowEntries += 1;
-        c.walkLanes += lanes;
-    });
 }
 
 // The pixels one quad writes, and how each is shaded (the winners as the kernel finds them).
@@ -103,6 +100,7 @@ void add(RasterCounts& sum, const RasterCounts& c) {
     sum.rowTests += c.rowTests;
     sum.rowEntries += c.rowEntries;
     sum.walkLanes += c.walkLanes;
+    sum.pairRounds += c.pairRounds;
     sum.tileEntries += c.tileEntries;
     sum.pixels += c.pixels;
     sum.shaded += c.shaded;
@@ -185,30 +183,32 @@ double sideRecordBytes(const FrameFacts& f) {
     return double(sizeof(TriangleColors)) + 3.0 * ((f.vertexColors ? 12.0 : 0.0) + (f.tangents ? 16.0 : 0.0));
 }
 
-// rasterQuad. A warp runs a step once for all 32 lanes, so operations are counted per warp
-// times 32 (the peak rates count lanes). Per live block and chunk of its tile's list, the cull
-// (frame_kernels.cu's DeviceBand): each of its threads tests kBandSlots entries, whether or not
-// they exist (the entry and the triangle's bounds, through the L2: every block of the tile reads
-// them; the four bound tests and the mask, about 10 integer operations a slot) and takes part
-// in the compaction (a shuffle scan of five steps, the warps' totals, the offsets, the shared
-// writes, the loop and three barriers, about 40). Per live warp: the tile's range, the band and
-// the quad's place, about 20 integer operations. Per ballot of a warp (32 entries of the band's
-// list, a lane each): the index and its bound, the id from shared memory, the triangle's bounds
-// (cached: the block shares them), four tests, the ballot and the loop, about 14. Per (warp,
-// entry) meeting the warp's row: the next set bit and its clearing, the id again, the
-// triangle's bounds and quadRange, about 16 integer operations; and the walk, since one of the
-// row's quads meets the bounds (the row spans the band): EdgeStepper (three 64-bit edge
-// functions, biases and steps, 54), the lanes' spread 18, steps 12, the cover test 32, bounds
-// masks 12, the unused step 24, pixel places 10, about 160 integer operations; and the FP32
-// part (lane places 4, barycentrics 48, depth 20 and its sample's step 4, depth test 12, 88).
+// rasterQuad at one sample per pixel. A warp runs a step once for all 32 lanes, so operations
+// are counted per warp times 32 (the peak rates count lanes). Per live block and chunk of its
+// tile's list, the cull (frame_kernels.cu's DeviceBand): each of its threads tests kBandSlots
+// entries, whether or not they exist (the entry and the triangle's bounds, through the L2: every
+// block of the tile reads them; the four bound tests and the mask, about 10 integer operations a
+// slot) and takes part in the compaction (a shuffle scan of five steps, the warps' totals, the
+// offsets, the shared writes, the loop and three barriers, about 40). Per live warp: the tile's
+// range, the band and the quad's place, its keys cleared and read back (eight shared accesses),
+// about 30 integer operations. Per batch of 32 band-list entries (DeviceBand::quadKeys, a lane
+// an entry): the index and its bound, the id from shared memory, the triangle's bounds (cached:
+// the block shares them), rowQuads (four tests, the span 8), the shuffle scan of the pair counts
+// (five steps of three) and its total, about 40. Per round of 32 pairs: the pair's number, the
+// binary search over the lanes (five steps of four), three shuffles, the quad's place and its
+// owner's slot, about 35, and four keys, each made (6) and, where kept, taken by a 64-bit shared
+// atomicMin (about 6): 80 in all; and the walk of the pair's quad: EdgeStepper (three 64-bit
+// edge functions, biases and steps, 54), the lanes' spread 18, steps 12, the cover test 32,
+// bounds masks 12, the unused step 24, pixel places 10, about 160 integer operations; and the
+// FP32 part (lane places 4, barycentrics 48, depth 20 and its sample's step 4, depth test 12, 88).
 // DRAM: each tile's entry and triangle once (4 + 80 B, its 72 B attributes where the frame's
 // shading reads them, and its 60 B side record where the mesh keeps them), each pixel's colour
 // and depth once (8 B).
 constexpr double kCullSlotInt = 10;
 constexpr double kCullChunkInt = 40;
-constexpr double kWarpInt = 20;
-constexpr double kRowTestInt = 14;
-constexpr double kListInt = 16;
+constexpr double kWarpInt = 30;
+constexpr double kBatchInt = 40;
+constexpr double kPairInt = 80;
 constexpr double kWalkInt = 160;
 constexpr double kWalkFp32 = 88;
 constexpr double kTileEntryBytes = 4 + double(sizeof(ScreenTriangle));
@@ -285,12 +285,11 @@ KernelWork rasterWork(const RasterCounts& r, const FrameFacts& f) {
     KernelWork w;
     const double lanes = kWarpSize;
     const double cullInt = double(r.bandChunks) * kRasterBlock * (kBandSlots * kCullSlotInt + kCullChunkInt);
-    const double listInt = cullInt + lanes * (double(r.liveWarps) * kWarpInt + double(r.rowTests) * kRowTestInt +
-                                              double(r.rowEntries) * kListInt);
-    const double walkInt = lanes * double(r.rowEntries) * kWalkInt;
+    const double listInt = cullInt + lanes * (double(r.liveWarps) * kWarpInt + double(r.rowTests) * kBatchInt);
+    const double walkInt = lanes * double(r.pairRounds) * (kPairInt + kWalkInt);
     const double shadeInt = double(r.textured) * kTextureInt + double(r.trilinear) * kTrilinearInt;
     w.intOps = listInt + walkInt + shadeInt;
-    w.fp32Ops = lanes * double(r.rowEntries) * kWalkFp32 + double(r.shaded) * kShadeFp32 +
+    w.fp32Ops = lanes * double(r.pairRounds) * kWalkFp32 + double(r.shaded) * kShadeFp32 +
                 double(r.textured) * kTextureFp32 + double(r.trilinear) * kTrilinearFp32 + double(r.lit) * kLightFp32 +
                 double(r.vertexColored) * kVertexColorFp32;
     // Read with the triangle: its attributes and side record where it has them.
@@ -300,11 +299,11 @@ KernelWork rasterWork(const RasterCounts& r, const FrameFacts& f) {
               double(r.textured) * kTexelBytes;
     w.formula = std::to_string(r.blocks) + " blocks cull " + std::to_string(r.bandEntries) + " tile-list entries to " +
                 std::to_string(r.bandTriangles) + " in " + std::to_string(r.bandChunks) + " chunks; " +
-                std::to_string(r.warpEntries) + " (warp, band-list entry) pairs tested in " +
-                std::to_string(r.rowTests) + " ballots, " + std::to_string(r.rowEntries) +
-                " meeting the warp's row and walked (lanes used in those walks: " +
-                percent(double(r.walkLanes), lanes * double(r.rowEntries)) +
-                "); integer operations: culls and list tests " + percent(listInt, w.intOps) + ", coverage walks " +
+                std::to_string(r.warpEntries) + " (warp, band-list entry) pairs in " + std::to_string(r.rowTests) +
+                " batches, " + std::to_string(r.rowEntries) + " meeting the warp's row; " +
+                std::to_string(r.walkLanes) + " (triangle, quad) pairs walked in " + std::to_string(r.pairRounds) +
+                " rounds (lanes used: " + percent(double(r.walkLanes), lanes * double(r.pairRounds)) +
+                "); integer operations: culls and batches " + percent(listInt, w.intOps) + ", pair walks " +
                 percent(walkInt, w.intOps) + ", texturing " + percent(shadeInt, w.intOps) + "; " +
                 std::to_string(r.shaded) + " of " + std::to_string(r.pixels) + " pixels shaded, " +
                 std::to_string(r.textured) + " textured";

@@ -24,9 +24,9 @@ namespace facet {
 
 inline constexpr std::uint32_t kWarpSize = 32;
 
-// What the raster kernel's threads do, counted warp by warp (32 consecutive threads: one row of
-// 32 quads of a tile) and block by block (kRasterBlock threads: a band of a tile). A warp runs
-// every step any of its lanes runs.
+// What the raster kernel's threads do at one sample per pixel, counted warp by warp (32
+// consecutive threads: one row of 32 quads of a tile) and block by block (kRasterBlock threads:
+// a band of a tile). A warp runs every step any of its lanes runs.
 struct RasterCounts {
     std::uint64_t blocks = 0;          // blocks with a quad inside the picture (the rest return)
     std::uint64_t bandChunks = 0;      // chunks their culls fill (bandChunks of their tiles' lists)
@@ -35,10 +35,10 @@ struct RasterCounts {
     std::uint64_t liveWarps = 0;       // the warps of those blocks (all walk their band's list)
     std::uint64_t liveQuads = 0;       // their quads inside the picture (the rest write nothing)
     std::uint64_t warpEntries = 0;     // (live warp, entry of its band's list) pairs: the row tests
-    std::uint64_t rowTests = 0;        // the warps' ballots: 32 entries of a chunk each, or what is left
-    std::uint64_t rowEntries = 0;      // of those, meeting the warp's quad row: its walks (the row spans
-                                       // the band, so one of its quads meets the triangle's bounds)
-    std::uint64_t walkLanes = 0;       // (quad, triangle) pairs whose bounds meet: the walks lanes need
+    std::uint64_t rowTests = 0;        // the warps' batches: 32 entries of a chunk each, or what is left
+    std::uint64_t rowEntries = 0;      // of warpEntries, those meeting the warp's quad row
+    std::uint64_t walkLanes = 0;       // (quad, triangle) pairs whose bounds meet: the pairs walked
+    std::uint64_t pairRounds = 0;      // the warps' rounds of 32 pairs (per batch, its pairs / 32 up)
     std::uint64_t tileEntries = 0;     // bin entries of tiles with a live warp (each read once a tile)
     std::uint64_t pixels = 0;          // pixels written (inside the picture)
     std::uint64_t shaded = 0;          // of those, with a triangle (the rest get the clear colour)
