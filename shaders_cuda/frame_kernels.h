@@ -347,7 +347,8 @@ struct QuadVisibility {
 // pair's keys), given only the lanes that pass the alpha test (cutoutSampleMask at `sample`: the
 // deferred walk draws one sample per pixel, so 0; multisampled cut-outs are drawn forward, see
 // drawsForward).
-template <class Inner> struct CutoutQuadTarget {
+template <class Inner>
+struct CutoutQuadTarget {
     Inner& inner;
     const ShadedTriangle tri;
     const ShadeMaterial& material;
