@@ -391,26 +391,15 @@ struct CountingQuadVisibility : QuadVisibility {
     }
 };
 
-// The walk over the quad's pixels of each of the band's triangles (whose bounds lie within the
-// picture, so pixels outside it are never covered).
-// With `cutouts` (the lit model outside the debug views that colour by winner), a cut-out
-// material's lanes are alpha-tested before they are written; only plain QuadVisibility asks.
+// The walk over the quad's pixels of each of the band's triangles in draw order (whose bounds
+// lie within the picture, so pixels outside it are never covered): the overdraw view's, which
+// counts the fragments that pass in order.
 template <class Visibility, class Band>
-FACET_HD void walkQuadTriangles(const RasterParams& p, Band& band, int qx, int qy, Visibility& visibility,
-                                bool cutouts = false) {
+FACET_HD void walkQuadTriangles(const RasterParams& p, Band& band, int qx, int qy, Visibility& visibility) {
     forBandTriangles(band, qy, [&](std::uint32_t id) {
         visibility.id = id;
-        walkQuad(p, id, qx, qy, visibility, cutouts);
+        walkQuad(p, id, qx, qy, visibility, false);
     });
-}
-
-// Visibility without counting. Also what the GPU cost model (cuda/kernel_work.h) asks to know
-// which pixels are shaded, and with which material.
-template <class Band>
-FACET_HD QuadVisibility quadVisibility(const RasterParams& p, Band& band, int qx, int qy) {
-    QuadVisibility visibility{{1.0f, 1.0f, 1.0f, 1.0f}, {kNoTriangle, kNoTriangle, kNoTriangle, kNoTriangle}, 0};
-    walkQuadTriangles(p, band, qx, qy, visibility);
-    return visibility;
 }
 
 // ---- rasterQuad's visibility by (triangle, quad) pairs -----------------------------------------
@@ -503,6 +492,17 @@ FACET_HD void HostBand::quadKeys(const RasterParams& p, int qx, int qy, bool cut
             for (int k = 0; k < 4; ++k) keys[k] = pair.key[k] < keys[k] ? pair.key[k] : keys[k];
         }
     }
+}
+
+// The quad's one-sample visibility without a fragment count, by pairs: cut-outs alpha-tested
+// under the lit model outside the debug views that colour by winner. Also what the GPU cost
+// model (cuda/kernel_work.h) asks to know which pixels are shaded, and with which material.
+template <class Band>
+FACET_HD QuadVisibility quadVisibility(const RasterParams& p, Band& band, int qx, int qy) {
+    const bool cutouts = !viewShadesWinners(p.settings.view) && p.settings.shading == ShadingModel::Lit;
+    std::uint64_t keys[4];
+    band.quadKeys(p, qx, qy, cutouts, keys);
+    return keysVisibility(keys);
 }
 
 // Pixel k's colour in a debug view that colours pixels by their winners.
@@ -674,10 +674,7 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i, Band& ban
         FACET_UNROLL
         for (int k = 0; k < 4; ++k) fragments[k] = counting.fragments[k];
     } else {
-        const bool cutouts = !byWinners && p.settings.shading == ShadingModel::Lit;
-        std::uint64_t keys[4];
-        band.quadKeys(p, qx, qy, cutouts, keys);
-        visibility = keysVisibility(keys);
+        visibility = quadVisibility(p, band, qx, qy);
     }
 
     // Shading: each pixel once, by its winner; the rest get the clear colour.
