@@ -153,17 +153,19 @@ private:
     unsigned long long* keys_; // four per thread: its quad's pixels
 };
 
-// The raster kernel: kRasterBlock threads a block (launchBlocks), the band's list in 4 KB of
-// static shared memory and its quads' keys in 8 KB. A band past the picture returns whole,
-// before any barrier.
+// The raster kernel, one for one-sample frames and one for multisampled ones (rasterQuadThread):
+// kRasterBlock threads a block (launchBlocks), the band's list in 4 KB of static shared memory
+// and, with one sample, its quads' keys in 8 KB (only the one-sample walk takes pairs). A band
+// past the picture returns whole, before any barrier.
+template <bool Multisampled>
 __global__ void rasterKernel(RasterParams params) {
     __shared__ std::uint32_t ids[kBandChunk];
     __shared__ std::uint32_t warpTotals[kWarps];
-    __shared__ unsigned long long keys[kRasterBlock * 4];
+    __shared__ unsigned long long keys[Multisampled ? 1 : kRasterBlock * 4];
     const RasterBand band = rasterBand(params, blockIdx.x);
     if (!band.live) return;
     DeviceBand list(params, band, ids, warpTotals, keys);
-    rasterQuadThread(params, blockIdx.x * kRasterBlock + threadIdx.x, list);
+    rasterQuadThread<Multisampled>(params, blockIdx.x * kRasterBlock + threadIdx.x, list);
 }
 
 template <class Params>
@@ -175,7 +177,10 @@ void launchBlocks(const Params& params, std::uint32_t threads, cudaStream_t stre
 // The raster pipeline launches whole tiles (kQuadsPerTile threads each), so every block is whole.
 void launchBlocks(const RasterParams& params, std::uint32_t threads, cudaStream_t stream) {
     const unsigned blocks = (threads + kRasterBlock - 1) / kRasterBlock;
-    rasterKernel<<<blocks, kRasterBlock, 0, stream>>>(params);
+    if (params.settings.msaa > 1)
+        rasterKernel<true><<<blocks, kRasterBlock, 0, stream>>>(params);
+    else
+        rasterKernel<false><<<blocks, kRasterBlock, 0, stream>>>(params);
 }
 
 } // namespace

@@ -18,7 +18,8 @@
 //                      forward, each quad walks its triangles in order instead), then shades
 //                      each pixel once with its winner; it clears and writes its own four
 //                      pixels, so no two threads share a pixel and the picture is the same
-//                      bits whatever the scheduling.
+//                      bits whatever the scheduling. One-sample and multisampled frames have
+//                      a kernel each (rasterQuadThread<Multisampled>).
 // All set-up, coverage and shading is core/ code the CPU renderer runs too.
 #pragma once
 
@@ -601,13 +602,13 @@ FACET_HD bool tileDrawsForward(const RasterParams& p, std::uint32_t tile) {
 
 // The quad of a tile holding a material drawn forward (drawsForward): every triangle in draw
 // order; with multisampling each sample drawn as a picture of its own at its point (so blending
-// is per sample), then the box resolve and the nearest depth, as the CPU's forward tiles. One
-// function for every sample count, its samples a loop: the walk and the shading inlined once.
-template <class Band>
-FACET_HD void forwardQuad(const RasterParams& p, Band& band, int qx, int qy) {
+// is per sample), then the box resolve and the nearest depth, as the CPU's forward tiles. The
+// samples are a loop over a run-time count (at most Capacity, the kernel's: see
+// rasterQuadThread), so a kernel inlines the walk and the shading once.
+template <int Capacity, class Band>
+FACET_HD void forwardQuad(const RasterParams& p, Band& band, int qx, int qy, int samples) {
     const std::uint32_t clear = p.settings.clearColor;
-    const int samples = p.settings.msaa;
-    ForwardQuadTarget target[kMaxSamples];
+    ForwardQuadTarget target[Capacity];
     FACET_NO_UNROLL
     for (int s = 0; s < samples; ++s)
         target[s] = ForwardQuadTarget{{clear, clear, clear, clear}, {1.0f, 1.0f, 1.0f, 1.0f}, {}, &p, qx, qy, s};
@@ -639,32 +640,11 @@ FACET_HD void forwardQuad(const RasterParams& p, Band& band, int qx, int qy) {
     }
 }
 
-// Thread i draws quad i % kQuadsPerTile of tile i / kQuadsPerTile, walking `band`, the list of
-// its block (rasterBand(p, i / kRasterBlock), live). Every path below is the same for all of a
-// block's threads (the settings', the tile's), and each walks the band once: see kRasterBlock.
+// The quad at (qx, qy) of a one-sample frame, not drawn forward: its visibility (in the overdraw
+// view counting fragments too, so in order), then each pixel shaded once by its winner; the
+// rest get the background.
 template <class Band>
-FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i, Band& band) {
-    const std::uint32_t tile = i / kQuadsPerTile, q = i % kQuadsPerTile;
-    if (tile >= static_cast<std::uint32_t>(p.grid.tilesX * p.grid.tilesY)) return;
-    const TilePlace place = tilePlace(p.grid, tile);
-    const int qx = place.x + 2 * static_cast<int>(q % kQuadsPerTileRow);
-    const int qy = place.y + 2 * static_cast<int>(q / kQuadsPerTileRow);
-    const FrameView& target = p.target;
-    const bool byWinners = viewShadesWinners(p.settings.view);
-    // A tile holding a blended triangle (lit model), or multisampled a cut-out, is drawn forward.
-    const bool forward = !byWinners && tileDrawsForward(p, tile);
-    if (forward) {
-        forwardQuad(p, band, qx, qy);
-        return;
-    }
-    switch (p.settings.msaa) {
-    case 2: return rasterQuadSamples<2>(p, band, qx, qy);
-    case 4: return rasterQuadSamples<4>(p, band, qx, qy);
-    case 8: return rasterQuadSamples<8>(p, band, qx, qy);
-    default: break; // 1 (the pipeline refuses other counts)
-    }
-
-    // Visibility; in the overdraw view, counting fragments too.
+FACET_HD void rasterQuadNearest(const RasterParams& p, Band& band, int qx, int qy) {
     QuadVisibility visibility{{1.0f, 1.0f, 1.0f, 1.0f}, {kNoTriangle, kNoTriangle, kNoTriangle, kNoTriangle}, 0};
     std::uint32_t fragments[4] = {0u, 0u, 0u, 0u};
     if (viewCountsFragments(p.settings.view)) {
@@ -676,11 +656,10 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i, Band& ban
     } else {
         visibility = quadVisibility(p, band, qx, qy);
     }
-
-    // Shading: each pixel once, by its winner; the rest get the clear colour.
+    const bool byWinners = viewShadesWinners(p.settings.view);
     FACET_UNROLL
     for (int k = 0; k < 4; ++k) {
-        const long long pixel = quadPixelIndex(target, qx, qy, k);
+        const long long pixel = quadPixelIndex(p.target, qx, qy, k);
         if (pixel < 0) continue;
         const std::uint32_t winner = visibility.winner[k];
         std::uint32_t color = viewBackground(p.settings);
@@ -690,8 +669,47 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i, Band& ban
             color = shadeQuadPixel({p.triangles[winner], p.triangleAttributes[winner]},
                                    p.materials[p.triangleMaterials[winner]], p.settings, p.viewForward, qx, qy, k,
                                    p.triangleColors ? &p.triangleColors[winner] : nullptr);
-        target.color[pixel] = color;
-        target.depth[pixel] = visibility.nearest[k];
+        p.target.color[pixel] = color;
+        p.target.depth[pixel] = visibility.nearest[k];
+    }
+}
+
+// The quad at (qx, qy) of a multisampled frame, not drawn forward, at its sample count.
+template <class Band>
+FACET_HD void rasterQuadMultisampled(const RasterParams& p, Band& band, int qx, int qy) {
+    switch (p.settings.msaa) {
+    case 2:
+        return rasterQuadSamples<2>(p, band, qx, qy);
+    case 4:
+        return rasterQuadSamples<4>(p, band, qx, qy);
+    default:
+        return rasterQuadSamples<8>(p, band, qx, qy); // 8 (the pipeline refuses other counts)
+    }
+}
+
+// Thread i draws quad i % kQuadsPerTile of tile i / kQuadsPerTile, walking `band`, the list of
+// its block (rasterBand(p, i / kRasterBlock), live). One-sample and multisampled frames run
+// apart (rasterKernel<Multisampled>; on the host, runHostBlock), so the one-sample frame's
+// kernel, the common one, holds none of the multisampled paths' per-sample arrays: fewer
+// registers and a smaller stack frame. Every path below is the same for all of a block's
+// threads (the settings', the tile's), and each walks the band once: see kRasterBlock.
+template <bool Multisampled, class Band>
+FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i, Band& band) {
+    const std::uint32_t tile = i / kQuadsPerTile, q = i % kQuadsPerTile;
+    if (tile >= static_cast<std::uint32_t>(p.grid.tilesX * p.grid.tilesY)) return;
+    const TilePlace place = tilePlace(p.grid, tile);
+    const int qx = place.x + 2 * static_cast<int>(q % kQuadsPerTileRow);
+    const int qy = place.y + 2 * static_cast<int>(q / kQuadsPerTileRow);
+    // A tile holding a blended triangle (lit model), or multisampled a cut-out, is drawn forward.
+    if (!viewShadesWinners(p.settings.view) && tileDrawsForward(p, tile)) {
+        if constexpr (Multisampled)
+            forwardQuad<kMaxSamples>(p, band, qx, qy, p.settings.msaa);
+        else
+            forwardQuad<1>(p, band, qx, qy, 1);
+    } else if constexpr (Multisampled) {
+        rasterQuadMultisampled(p, band, qx, qy);
+    } else {
+        rasterQuadNearest(p, band, qx, qy);
     }
 }
 
@@ -751,7 +769,12 @@ inline void runHostBlock(const RasterParams& p, std::uint32_t begin, std::uint32
         ids.resize(entries);
         chunkEnd.resize(bandChunks(entries));
         HostBand list = cullBand(p, band, ids.data(), chunkEnd.data());
-        for (std::uint32_t i = b; i < b + kRasterBlock; ++i) rasterQuadThread(p, i, list);
+        for (std::uint32_t i = b; i < b + kRasterBlock; ++i) {
+            if (p.settings.msaa > 1)
+                rasterQuadThread<true>(p, i, list);
+            else
+                rasterQuadThread<false>(p, i, list);
+        }
     }
 }
 
