@@ -26,11 +26,12 @@ static_assert(kRasterBlock % 32 == 0, "a raster block is whole warps");
 // for the whole block) from the same place, as __syncthreads() and the full-mask shuffles ask.
 class DeviceBand {
 public:
-    __device__ DeviceBand(const RasterParams& p, const RasterBand& band, std::uint32_t* ids, std::uint32_t* warpTotals,
-                          unsigned long long* keys)
+    __device__ DeviceBand(const RasterParams& p, const RasterBand& band, bool forward, std::uint32_t* ids,
+                          std::uint32_t* warpTotals, unsigned long long* keys)
         : tileTriangles_(p.tileTriangles), triangles_(p.triangles), rect_(band.rect), first_(p.tileStart[band.tile]),
-          last_(p.tileStart[band.tile + 1]), ids_(ids), warpTotals_(warpTotals), keys_(keys) {}
+          last_(p.tileStart[band.tile + 1]), forward_(forward), ids_(ids), warpTotals_(warpTotals), keys_(keys) {}
 
+    __device__ bool drawsForward() const { return forward_; }
     __device__ std::uint32_t chunks() const { return bandChunks(last_ - first_); }
 
     __device__ BandChunk load(std::uint32_t c) {
@@ -148,10 +149,24 @@ private:
     const ScreenTriangle* triangles_;
     TileRect rect_;
     std::uint32_t first_, last_;
+    bool forward_; // the tile is drawn forward (blockDrawsForward)
     std::uint32_t* ids_;
     std::uint32_t* warpTotals_;
     unsigned long long* keys_; // four per thread: its quad's pixels
 };
+
+// tileDrawsForward for the block's tile, its list scanned by the whole block at once (a thread
+// every kRasterBlock-th entry, stopping at its first find) and the answers joined by the
+// barrier, which every thread of the block reaches.
+__device__ bool blockDrawsForward(const RasterParams& p, const RasterBand& band) {
+    bool found = false;
+    if (mayDrawForward(p.settings)) {
+        const std::uint32_t last = p.tileStart[band.tile + 1];
+        for (std::uint32_t e = p.tileStart[band.tile] + threadIdx.x; e < last && !found; e += kRasterBlock)
+            found = entryDrawsForward(p, e);
+    }
+    return __syncthreads_or(found) != 0;
+}
 
 // The raster kernel, one for one-sample frames and one for multisampled ones (rasterQuadThread):
 // kRasterBlock threads a block (launchBlocks), the band's list in 4 KB of static shared memory
@@ -164,7 +179,7 @@ __global__ void rasterKernel(RasterParams params) {
     __shared__ unsigned long long keys[Multisampled ? 1 : kRasterBlock * 4];
     const RasterBand band = rasterBand(params, blockIdx.x);
     if (!band.live) return;
-    DeviceBand list(params, band, ids, warpTotals, keys);
+    DeviceBand list(params, band, blockDrawsForward(params, band), ids, warpTotals, keys);
     rasterQuadThread<Multisampled>(params, blockIdx.x * kRasterBlock + threadIdx.x, list);
 }
 

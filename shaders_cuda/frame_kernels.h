@@ -261,6 +261,29 @@ FACET_HD TileRect quadRowRect(const TileRect& band, int qy) { return TileRect{ba
 // The chunks of a tile list of `entries` entries.
 FACET_HD std::uint32_t bandChunks(std::uint32_t entries) { return (entries + kBandChunk - 1) / kBandChunk; }
 
+// Whether a frame may draw tiles forward at all: the lit model, and not a debug view that
+// colours pixels by their winners.
+FACET_HD bool mayDrawForward(const RenderSettings& settings) {
+    return settings.shading == ShadingModel::Lit && !viewShadesWinners(settings.view);
+}
+
+// Whether entry e of the tile lists is a triangle whose material is drawn forward
+// (drawsForward: the lit model's blended materials, and multisampled cut-outs).
+FACET_HD bool entryDrawsForward(const RasterParams& p, std::uint32_t e) {
+    return drawsForward(p.materials[p.triangleMaterials[p.tileTriangles[e]]], p.settings);
+}
+
+// Whether the tile is drawn forward: the frame may, and the tile holds such a triangle. Decided
+// once a band: the device's block scans the list together (frame_kernels.cu), the host
+// executor in cullBand; every thread scanning the whole list cost a lit frame a walk of the
+// tile's list per quad.
+FACET_HD bool tileDrawsForward(const RasterParams& p, std::uint32_t tile) {
+    if (!mayDrawForward(p.settings)) return false;
+    for (std::uint32_t e = p.tileStart[tile]; e < p.tileStart[tile + 1]; ++e)
+        if (entryDrawsForward(p, e)) return true;
+    return false;
+}
+
 // One chunk's survivors: set-up triangles, in draw order.
 struct BandChunk {
     const std::uint32_t* ids;
@@ -276,7 +299,9 @@ struct HostBand {
     std::uint32_t chunkCount;
     const ScreenTriangle* triangles;
     TileRect rect; // the band's pixels
+    bool forward;  // the tile is drawn forward (tileDrawsForward)
 
+    FACET_HD bool drawsForward() const { return forward; }
     FACET_HD std::uint32_t chunks() const { return chunkCount; }
     FACET_HD BandChunk load(std::uint32_t c) const {
         const std::uint32_t begin = c > 0 ? chunkEnd[c - 1] : 0u;
@@ -295,7 +320,7 @@ struct HostBand {
 };
 
 // Culls the band's tile list into `ids` (room for the tile's entries) and `chunkEnd` (room for
-// bandChunks(entries)).
+// bandChunks(entries)), and finds whether its tile is drawn forward.
 inline HostBand cullBand(const RasterParams& p, const RasterBand& band, std::uint32_t* ids, std::uint32_t* chunkEnd) {
     const std::uint32_t first = p.tileStart[band.tile], last = p.tileStart[band.tile + 1];
     std::uint32_t kept = 0, chunk = 0;
@@ -304,7 +329,7 @@ inline HostBand cullBand(const RasterParams& p, const RasterBand& band, std::uin
         if (meetsBand(p.triangles[id], band.rect)) ids[kept++] = id;
         if ((e - first) % kBandChunk == kBandChunk - 1 || e + 1 == last) chunkEnd[chunk++] = kept;
     }
-    return HostBand{ids, chunkEnd, chunk, p.triangles, band.rect};
+    return HostBand{ids, chunkEnd, chunk, p.triangles, band.rect, tileDrawsForward(p, band.tile)};
 }
 
 // Calls f(id) for each triangle of the band's list meeting the quad row at qy, in draw order.
@@ -591,15 +616,6 @@ struct ForwardQuadTarget {
     }
 };
 
-// Whether the tile holds a triangle whose material is drawn forward (drawsForward: the lit
-// model's blended materials, and multisampled cut-outs).
-FACET_HD bool tileDrawsForward(const RasterParams& p, std::uint32_t tile) {
-    if (p.settings.shading != ShadingModel::Lit) return false;
-    for (std::uint32_t e = p.tileStart[tile]; e < p.tileStart[tile + 1]; ++e)
-        if (drawsForward(p.materials[p.triangleMaterials[p.tileTriangles[e]]], p.settings)) return true;
-    return false;
-}
-
 // The quad of a tile holding a material drawn forward (drawsForward): every triangle in draw
 // order; with multisampling each sample drawn as a picture of its own at its point (so blending
 // is per sample), then the box resolve and the nearest depth, as the CPU's forward tiles. The
@@ -701,7 +717,7 @@ FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i, Band& ban
     const int qx = place.x + 2 * static_cast<int>(q % kQuadsPerTileRow);
     const int qy = place.y + 2 * static_cast<int>(q / kQuadsPerTileRow);
     // A tile holding a blended triangle (lit model), or multisampled a cut-out, is drawn forward.
-    if (!viewShadesWinners(p.settings.view) && tileDrawsForward(p, tile)) {
+    if (band.drawsForward()) {
         if constexpr (Multisampled)
             forwardQuad<kMaxSamples>(p, band, qx, qy, p.settings.msaa);
         else

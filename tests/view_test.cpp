@@ -280,7 +280,9 @@ Model defaultScene() { return loadModel(test::sourceDir() / "assets/default_scen
 
 // Every view, on the crafted scene and on the default scene at an odd size with the camera
 // inside it (near-plane clipping fans triangles out: the triangles view keeps their mesh index),
-// drawn byte for byte alike by the CPU and the kernels run on the CPU.
+// drawn byte for byte alike by the CPU and the kernels run on the CPU; and the crafted scene
+// half-transparent under the lit model, whose tiles the shaded views draw forward and the views
+// that colour pixels by their winners do not (mayDrawForward).
 TEST(Views, KernelsDrawEveryViewAsTheCpu) {
     const Model scene = defaultScene();
     Camera inside;
@@ -294,17 +296,22 @@ TEST(Views, KernelsDrawEveryViewAsTheCpu) {
         ViewParams view;
         int width, height;
         const char* name;
+        ShadingModel shading = ShadingModel::Classic;
     };
     const Model squares = twoSquares();
+    Model glass = twoSquares();
+    glass.materials[0].opacity = 0.5f;
     Model colored = twoSquares(); // vertex colours take the scalar shading on the CPU too
     for (std::size_t i = 0; i < colored.mesh.px.size(); ++i) {
         colored.mesh.cr.push_back(float(i % 3) * 0.5f);
         colored.mesh.cg.push_back(float(i % 4) * 0.25f);
         colored.mesh.cb.push_back(1.0f);
     }
-    const Case cases[] = {{&squares, pixelView(), kWidth, kHeight, "two squares"},
-                          {&colored, pixelView(), kWidth, kHeight, "two vertex-coloured squares"},
-                          {&scene, inside.view(333.0f / 201.0f), 333, 201, "default scene, inside"}};
+    const Case cases[] = {
+        {&squares, pixelView(), kWidth, kHeight, "two squares"},
+        {&colored, pixelView(), kWidth, kHeight, "two vertex-coloured squares"},
+        {&scene, inside.view(333.0f / 201.0f), 333, 201, "default scene, inside"},
+        {&glass, pixelView(), kWidth, kHeight, "two half-transparent squares, lit", ShadingModel::Lit}};
     CpuRenderer cpu(2);
     HostKernelRenderer kernels(3);
     for (const Case& c : cases)
@@ -313,6 +320,7 @@ TEST(Views, KernelsDrawEveryViewAsTheCpu) {
             Frame a(c.width, c.height, 0xDEADBEEFu, -7.0f), b(c.width, c.height, 0x12345678u, -3.0f);
             RenderSettings s = inView(v);
             s.headlight = true;
+            s.shading = c.shading;
             cpu.render(*c.model, c.view, s, a.view());
             kernels.render(*c.model, c.view, s, b.view());
             EXPECT_TRUE(a.color == b.color) << c.name << ", view " << nameOf(v);
