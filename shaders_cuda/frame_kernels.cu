@@ -160,7 +160,7 @@ private:
 // barrier, which every thread of the block reaches.
 __device__ bool blockDrawsForward(const RasterParams& p, const RasterBand& band) {
     bool found = false;
-    if (mayDrawForward(p.settings)) {
+    if (litMaterialsShown(p.settings)) {
         const std::uint32_t last = p.tileStart[band.tile + 1];
         for (std::uint32_t e = p.tileStart[band.tile] + threadIdx.x; e < last && !found; e += kRasterBlock)
             found = entryDrawsForward(p, e);

@@ -261,9 +261,10 @@ FACET_HD TileRect quadRowRect(const TileRect& band, int qy) { return TileRect{ba
 // The chunks of a tile list of `entries` entries.
 FACET_HD std::uint32_t bandChunks(std::uint32_t entries) { return (entries + kBandChunk - 1) / kBandChunk; }
 
-// Whether a frame may draw tiles forward at all: the lit model, and not a debug view that
-// colours pixels by their winners.
-FACET_HD bool mayDrawForward(const RenderSettings& settings) {
+// Whether the frame shows the lit model's materials as such (cut-outs alpha-tested, blended
+// materials drawn forward): the lit model, and not a debug view that colours pixels by their
+// winners.
+FACET_HD bool litMaterialsShown(const RenderSettings& settings) {
     return settings.shading == ShadingModel::Lit && !viewShadesWinners(settings.view);
 }
 
@@ -273,12 +274,12 @@ FACET_HD bool entryDrawsForward(const RasterParams& p, std::uint32_t e) {
     return drawsForward(p.materials[p.triangleMaterials[p.tileTriangles[e]]], p.settings);
 }
 
-// Whether the tile is drawn forward: the frame may, and the tile holds such a triangle. Decided
-// once a band: the device's block scans the list together (frame_kernels.cu), the host
-// executor in cullBand; every thread scanning the whole list cost a lit frame a walk of the
-// tile's list per quad.
+// Whether the tile is drawn forward: the frame shows lit materials, and the tile holds such a
+// triangle. Decided once a band: the device's block scans the list together
+// (frame_kernels.cu), the host executor in cullBand; every thread scanning the whole list cost
+// a lit frame a walk of the tile's list per quad.
 FACET_HD bool tileDrawsForward(const RasterParams& p, std::uint32_t tile) {
-    if (!mayDrawForward(p.settings)) return false;
+    if (!litMaterialsShown(p.settings)) return false;
     for (std::uint32_t e = p.tileStart[tile]; e < p.tileStart[tile + 1]; ++e)
         if (entryDrawsForward(p, e)) return true;
     return false;
@@ -525,9 +526,8 @@ FACET_HD void HostBand::quadKeys(const RasterParams& p, int qx, int qy, bool cut
 // model (cuda/kernel_work.h) asks to know which pixels are shaded, and with which material.
 template <class Band>
 FACET_HD QuadVisibility quadVisibility(const RasterParams& p, Band& band, int qx, int qy) {
-    const bool cutouts = !viewShadesWinners(p.settings.view) && p.settings.shading == ShadingModel::Lit;
     std::uint64_t keys[4];
-    band.quadKeys(p, qx, qy, cutouts, keys);
+    band.quadKeys(p, qx, qy, litMaterialsShown(p.settings), keys);
     return keysVisibility(keys);
 }
 

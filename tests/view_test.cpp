@@ -282,7 +282,7 @@ Model defaultScene() { return loadModel(test::sourceDir() / "assets/default_scen
 // inside it (near-plane clipping fans triangles out: the triangles view keeps their mesh index),
 // drawn byte for byte alike by the CPU and the kernels run on the CPU; and the crafted scene
 // half-transparent under the lit model, whose tiles the shaded views draw forward and the views
-// that colour pixels by their winners do not (mayDrawForward).
+// that colour pixels by their winners do not (litMaterialsShown).
 TEST(Views, KernelsDrawEveryViewAsTheCpu) {
     const Model scene = defaultScene();
     Camera inside;
