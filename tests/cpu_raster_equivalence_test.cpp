@@ -254,9 +254,10 @@ TEST(CpuRasterEquivalence, SimdLitLanesMatchScalarLitModel) {
 }
 
 // sampleTexture4 equals sampleTexture per lane, for every filter, on textures of odd and
-// power-of-two sizes, at any uv (far outside [0, 1], NaN and infinite too) and lod. The sizes
-// give every way simd::LevelTable looks levels up: up to 8 levels, up to 16, and more (17).
-TEST(CpuRasterEquivalence, SimdSamplingMatchesSampleTexture) {
+// power-of-two sizes, at any uv (far outside [0, 1], NaN and infinite too) and lod, with either
+// way of reading texels (gathers, a load per lane). The sizes give every way simd::LevelTable
+// looks levels up: up to 8 levels, up to 16, and more (17).
+template <IndexedLoads L> void expectSimdSamplingMatchesSampleTexture() {
     std::mt19937 rng(12);
     const std::uint32_t sizes[][2] = {{1, 1}, {2, 1}, {5, 3}, {64, 64}, {256, 32}, {97, 131}, {1024, 3}, {70000, 1}};
     for (const auto& size : sizes) {
@@ -271,7 +272,7 @@ TEST(CpuRasterEquivalence, SimdSamplingMatchesSampleTexture) {
             }
             const float lod = n % 5 == 0 ? wildFloat(rng, 3.0f) : std::uniform_real_distribution<float>(-2.0f, 18.0f)(rng);
             for (TextureFilter filter : {TextureFilter::Nearest, TextureFilter::Bilinear, TextureFilter::Trilinear}) {
-                const simd::Rgba4 c = simd::sampleTexture4(view, filter, _mm_load_ps(u), _mm_load_ps(v), lod);
+                const simd::Rgba4 c = simd::sampleTexture4<L>(view, filter, _mm_load_ps(u), _mm_load_ps(v), lod);
                 alignas(16) float ch[4][4];
                 _mm_store_ps(ch[0], c.r);
                 _mm_store_ps(ch[1], c.g);
@@ -282,11 +283,16 @@ TEST(CpuRasterEquivalence, SimdSamplingMatchesSampleTexture) {
                     for (int i = 0; i < 4; ++i)
                         ASSERT_TRUE(sameFloat(ch[i][k], expected[i]))
                             << ch[i][k] << " vs " << expected[i] << ": filter " << int(filter) << " uv " << u[k] << ","
-                            << v[k] << " lod " << lod;
+                            << v[k] << " lod " << lod << ", " << nameOf(L);
                 }
             }
         }
     }
+}
+
+TEST(CpuRasterEquivalence, SimdSamplingMatchesSampleTexture) {
+    expectSimdSamplingMatchesSampleTexture<IndexedLoads::Gather>();
+    expectSimdSamplingMatchesSampleTexture<IndexedLoads::ByLane>();
 }
 
 // The streamed row writes equal std::copy and std::fill at every alignment and length, and

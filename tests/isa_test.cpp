@@ -71,5 +71,46 @@ TEST(Isa, UnknownOrUnsupportedNamesAreErrorsNamingThem) {
         ::unsetenv("FACET_ISA");
 }
 
+// The sampling passes read texels by lane on the Intel cores whose gathers Gather Data
+// Sampling's microcode slows (this project's Cascade Lake Xeon among them), by gathers on AMD's;
+// FACET_INDEXED_LOADS overrides either.
+TEST(Isa, IndexedLoadsByLaneWhereGathersAreSlowed) {
+    __builtin_cpu_init();
+    if (__builtin_cpu_is("amd")) {
+        EXPECT_FALSE(gathersSlowed());
+    }
+    if (__builtin_cpu_is("cascadelake") || __builtin_cpu_is("skylake")) {
+        EXPECT_TRUE(gathersSlowed());
+    }
+    const char* requested = std::getenv("FACET_INDEXED_LOADS");
+    if (requested && *requested) {
+        const std::optional<IndexedLoads> loads = fromName<IndexedLoads>(requested);
+        ASSERT_TRUE(loads) << "FACET_INDEXED_LOADS=" << requested << " names no way";
+        EXPECT_EQ(chosenIndexedLoads(), *loads);
+    } else {
+        EXPECT_EQ(chosenIndexedLoads(), gathersSlowed() ? IndexedLoads::ByLane : IndexedLoads::Gather);
+    }
+    std::cout << "[ ISA ] texels read " << (chosenIndexedLoads() == IndexedLoads::ByLane ? "by lane" : "by gathers")
+              << "\n";
+}
+
+TEST(Isa, UnknownIndexedLoadsAreAnErrorNamingThem) {
+    const char* before = std::getenv("FACET_INDEXED_LOADS");
+    const std::string saved = before ? before : "";
+    ::setenv("FACET_INDEXED_LOADS", "scatter", 1);
+    try {
+        chosenIndexedLoads();
+        ADD_FAILURE() << "FACET_INDEXED_LOADS=scatter was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("FACET_INDEXED_LOADS expects gather or by-lane, got 'scatter'"),
+                  std::string::npos)
+            << e.what();
+    }
+    if (before)
+        ::setenv("FACET_INDEXED_LOADS", saved.c_str(), 1);
+    else
+        ::unsetenv("FACET_INDEXED_LOADS");
+}
+
 } // namespace
 } // namespace facet

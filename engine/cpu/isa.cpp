@@ -35,4 +35,21 @@ bool samplePairWalkChosen() {
     return requested && *requested && chosenIsa() == Isa::Avx512;
 }
 
+bool gathersSlowed() {
+    // __builtin_cpu_is("skylake") also answers for Kaby Lake, Coffee Lake and Comet Lake.
+    return __builtin_cpu_is("skylake") || __builtin_cpu_is("skylake-avx512") || __builtin_cpu_is("cascadelake") ||
+           __builtin_cpu_is("cooperlake") || __builtin_cpu_is("icelake-client") || __builtin_cpu_is("icelake-server") ||
+           __builtin_cpu_is("tigerlake") || __builtin_cpu_is("rocketlake");
+}
+
+IndexedLoads chosenIndexedLoads() {
+    const char* requested = std::getenv("FACET_INDEXED_LOADS");
+    if (!requested || !*requested) return gathersSlowed() ? IndexedLoads::ByLane : IndexedLoads::Gather;
+    const std::optional<IndexedLoads> loads = fromName<IndexedLoads>(requested);
+    if (!loads)
+        throw Error(std::string("FACET_INDEXED_LOADS expects ") + nameChoices<IndexedLoads>() + ", got '" + requested +
+                    "'");
+    return *loads;
+}
+
 } // namespace facet

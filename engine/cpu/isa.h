@@ -2,7 +2,7 @@
 // seed's projection): the widest this CPU runs at full clock (defaultIsa), or what
 // FACET_ISA=scalar|avx2|avx512 asks for, so the tests can run every path the machine supports,
 // not only its default one. The multisampled walk's AVX-512 path is taken only when asked for
-// (samplePairWalkChosen).
+// (samplePairWalkChosen). And how the texture sampling passes read texels (chosenIndexedLoads).
 #pragma once
 
 #include "core/names.h"
@@ -39,5 +39,27 @@ Isa chosenIsa();
 // AVX-512 CPUs measured: 2-, 4- and 8-sample frames 8-20% on an AMD EPYC (Zen 4), 4-sample
 // frames 2-6% on an Intel Xeon (Cascade Lake).
 bool samplePairWalkChosen();
+
+// How the texture sampling passes read by index (texels, the sRGB table): gather instructions,
+// or one load per lane. Intel's microcode against Gather Data Sampling (INTEL-SA-00828, 2023)
+// makes gathers several times slower on the cores it affects: on a Cascade Lake Xeon an
+// eight-lane gather from L1 took about 24 cycles, eight loads about 7.
+enum class IndexedLoads { Gather, ByLane };
+
+template <>
+struct Names<IndexedLoads> {
+    static constexpr std::array<std::pair<IndexedLoads, const char*>, 2> table{
+        {{IndexedLoads::Gather, "gather"}, {IndexedLoads::ByLane, "by-lane"}}};
+};
+
+// Whether this CPU is one of the Intel cores Gather Data Sampling affects (Skylake to Tiger Lake
+// and Rocket Lake, as Intel's advisory lists them), whose microcode slows gathers. Other cores
+// keep gathers: AMD's were not measured against loads by lane.
+bool gathersSlowed();
+
+// The loads the sampling passes take: what FACET_INDEXED_LOADS=gather|by-lane asks for when set
+// (facet::Error for another name; the tests run both), else by lane where gathersSlowed(),
+// else gathers. Either way the same bytes.
+IndexedLoads chosenIndexedLoads();
 
 } // namespace facet

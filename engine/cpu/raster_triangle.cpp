@@ -172,13 +172,14 @@ inline void writeColors(const PixelLanes& p, int first, int n, const std::uint32
 // The lit model's colours of the two-level pixels: their texture sampled four pixels at a time
 // (decoded to linear light per texel), lit eight at a time. Out of line, so the classic
 // look's loop in flushTwoLevels stays as it was.
+template <IndexedLoads L>
 [[gnu::noinline]] void litStreamColors(const PixelStream& s, const simd::SamplePlan4* plans, int vectors,
                                        const RasterContext& ctx, const TileBuffers& buffers) {
     const PixelLanes& p = s.twoLevels;
-    const simd::SrgbTexel8 texel{s.material->srgbTable};
+    const simd::SrgbTexel8<L> texel{s.material->srgbTable};
     for (int g = 0; g < vectors; g += 2) {
-        const simd::Rgba4 a = simd::fetchSamples4(*s.texture, plans[g], texel);
-        const simd::Rgba4 b = g + 1 < vectors ? simd::fetchSamples4(*s.texture, plans[g + 1], texel) : a;
+        const simd::Rgba4 a = simd::fetchSamples4<L>(*s.texture, plans[g], texel);
+        const simd::Rgba4 b = g + 1 < vectors ? simd::fetchSamples4<L>(*s.texture, plans[g + 1], texel) : a;
         const simd::Rgba8 t{_mm256_set_m128(b.r, a.r), _mm256_set_m128(b.g, a.g), _mm256_set_m128(b.b, a.b),
                             _mm256_set_m128(b.a, a.a)};
         alignas(32) std::uint32_t colors[8];
@@ -216,7 +217,8 @@ void padLanes(PixelLanes& p, int end) {
 
 // Samples the pixels blending two levels, four at a time (lanes 0-3 on their lo levels, 4-7
 // on their hi levels), and writes their colours.
-void flushTwoLevels(PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
+template <IndexedLoads L>
+void flushTwoLevelsBy(PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
     PixelLanes& p = s.twoLevels;
     if (p.count == 0) return;
     const TextureView& texture = *s.texture;
@@ -233,12 +235,12 @@ void flushTwoLevels(PixelStream& s, const RasterContext& ctx, const TileBuffers&
                                       ints(p.hi), _mm_load_ps(p.f + 4 * g));
     }
     if (lit) {
-        litStreamColors(s, plans, vectors, ctx, buffers);
+        litStreamColors<L>(s, plans, vectors, ctx, buffers);
         p.count = 0;
         return;
     }
     for (int g = 0; g < vectors; ++g) {
-        simd::Rgba4 c = simd::fetchSamples4(texture, plans[g]);
+        simd::Rgba4 c = simd::fetchSamples4<L>(texture, plans[g]);
         if (ctx.settings.headlight) c = simd::applyHeadlight4(c, _mm_load_ps(p.light + 4 * g));
         alignas(16) std::uint32_t colors[4];
         _mm_store_si128(reinterpret_cast<__m128i*>(colors), simd::pack4(c));
@@ -249,7 +251,8 @@ void flushTwoLevels(PixelStream& s, const RasterContext& ctx, const TileBuffers&
 
 // Samples the pixels of one level, eight at a time, and writes their colours: the bilinear
 // sample of their level is what fetchSamples4 gives them, as (1 - 0) lo + 0 lo is lo.
-void flushOneLevel(PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
+template <IndexedLoads L>
+void flushOneLevelBy(PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
     PixelLanes& p = s.oneLevel;
     if (p.count == 0) return;
     const TextureView& texture = *s.texture;
@@ -262,11 +265,11 @@ void flushOneLevel(PixelStream& s, const RasterContext& ctx, const TileBuffers& 
             _mm256_load_ps(p.v + g));
         alignas(32) std::uint32_t colors[8];
         if (lit) {
-            const simd::Rgba8 t = simd::fetchBilinear8(texture, plan, simd::SrgbTexel8{s.material->srgbTable});
+            const simd::Rgba8 t = simd::fetchBilinear8<L>(texture, plan, simd::SrgbTexel8<L>{s.material->srgbTable});
             litColors8(*s.material, &t, _mm256_load_ps(p.nx + g), _mm256_load_ps(p.ny + g), _mm256_load_ps(p.nz + g),
                        s.rig, ctx, colors);
         } else {
-            const simd::Rgba8 c = simd::fetchBilinear8(texture, plan);
+            const simd::Rgba8 c = simd::fetchBilinear8<L>(texture, plan);
             for (int h = 0; h < 2; ++h) {
                 simd::Rgba4 half = halfOf(c, h);
                 if (ctx.settings.headlight) half = simd::applyHeadlight4(half, _mm_load_ps(p.light + g + 4 * h));
@@ -276,6 +279,21 @@ void flushOneLevel(PixelStream& s, const RasterContext& ctx, const TileBuffers& 
         writeColors(p, g, std::min(8, p.count - g), colors, buffers);
     }
     p.count = 0;
+}
+
+// The two above with the context's IndexedLoads.
+void flushTwoLevels(PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
+    if (ctx.indexedLoads == IndexedLoads::ByLane)
+        flushTwoLevelsBy<IndexedLoads::ByLane>(s, ctx, buffers);
+    else
+        flushTwoLevelsBy<IndexedLoads::Gather>(s, ctx, buffers);
+}
+
+void flushOneLevel(PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
+    if (ctx.indexedLoads == IndexedLoads::ByLane)
+        flushOneLevelBy<IndexedLoads::ByLane>(s, ctx, buffers);
+    else
+        flushOneLevelBy<IndexedLoads::Gather>(s, ctx, buffers);
 }
 
 // Samples the stream's pixels and writes their colours.
@@ -354,8 +372,12 @@ inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx, const Lig
         return _mm_load_si128(reinterpret_cast<const __m128i*>(colors));
     }
     simd::Rgba4 c = materialColor4(material);
-    if (material.texture.levelCount > 0)
-        c = simd::fetchNearest4(material.texture, simd::nearestIndex4(material.texture, job.u, job.v));
+    if (material.texture.levelCount > 0) {
+        const __m128i index = simd::nearestIndex4(material.texture, job.u, job.v);
+        c = ctx.indexedLoads == IndexedLoads::ByLane
+                ? simd::fetchNearest4<IndexedLoads::ByLane>(material.texture, index)
+                : simd::fetchNearest4<IndexedLoads::Gather>(material.texture, index);
+    }
     if (ctx.settings.headlight) c = simd::applyHeadlight4(c, job.light);
     return simd::pack4(c);
 }

@@ -16,6 +16,7 @@
 #include "core/tiles.h"
 #include "core/triangle_setup.h"
 #include "core/vertex_color.h"
+#include "cpu/isa.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -30,6 +31,7 @@ struct RasterContext {
     int quadRowOffset; // 1 for an odd target height: quads pair rows counting from the bottom
     bool vertexColors = false; // the mesh has vertex colours or tangents: shadeTile's `colors` (side records) are given
     bool avx512 = false;       // the multisampled walk takes AVX-512's pairs (samplePairWalkChosen(), cpu/isa.h)
+    IndexedLoads indexedLoads = IndexedLoads::Gather; // how sampling reads texels (chosenIndexedLoads(), cpu/isa.h)
 };
 
 // A tile's own buffers, kTileSize rows of kTileBufferStride elements, element 0 at pixel

@@ -11,8 +11,10 @@
 #pragma once
 
 #include "core/shading.h"
+#include "cpu/isa.h"
 
 #include <immintrin.h>
+#include <type_traits>
 
 #if !defined(__AVX2__)
 #error "the CPU raster stage needs AVX2: build with the project's host flags (-march=x86-64-v3)"
@@ -24,6 +26,49 @@ namespace facet::simd {
 // their second operand when either is NaN, so swapping the operands gives glm's results.
 inline __m128 glmMin(__m128 x, __m128 y) { return _mm_min_ps(y, x); }
 inline __m128 glmMax(__m128 x, __m128 y) { return _mm_max_ps(y, x); }
+
+// Reads by index, by gathers or by a load per lane (IndexedLoads, cpu/isa.h): base[index] per
+// lane, of 32-bit elements.
+template <IndexedLoads L>
+inline __m128i loadLanes4(const std::int32_t* base, __m128i index) {
+    if constexpr (L == IndexedLoads::Gather) return _mm_i32gather_epi32(base, index, 4);
+    alignas(16) std::int32_t at[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(at), index);
+    return _mm_setr_epi32(base[at[0]], base[at[1]], base[at[2]], base[at[3]]);
+}
+
+template <IndexedLoads L, class T>
+inline auto loadLanes8(const T* base, __m256i index) {
+    static_assert(std::is_same_v<T, float> || std::is_same_v<T, std::int32_t>, "32-bit lanes");
+    if constexpr (L == IndexedLoads::Gather) {
+        if constexpr (std::is_same_v<T, float>)
+            return _mm256_i32gather_ps(base, index, 4);
+        else
+            return _mm256_i32gather_epi32(base, index, 4);
+    } else {
+        alignas(32) std::int32_t at[8];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(at), index);
+        const auto v = [&](int k) { return base[at[k]]; };
+        if constexpr (std::is_same_v<T, float>)
+            return _mm256_setr_ps(v(0), v(1), v(2), v(3), v(4), v(5), v(6), v(7));
+        else
+            return _mm256_setr_epi32(v(0), v(1), v(2), v(3), v(4), v(5), v(6), v(7));
+    }
+}
+
+// The 64-bit elements at base + index (counted in 32-bit elements), for four lanes.
+template <IndexedLoads L>
+inline __m256i loadPairs4(const std::uint32_t* base, __m128i index) {
+    if constexpr (L == IndexedLoads::Gather)
+        return _mm256_i32gather_epi64(reinterpret_cast<const long long*>(base), index, 4);
+    alignas(16) std::int32_t at[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(at), index);
+    const auto pair = [&](int k) {
+        const __m128d first = _mm_castsi128_pd(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(base + at[k])));
+        return _mm_loadh_pd(first, reinterpret_cast<const double*>(base + at[k + 1]));
+    };
+    return _mm256_castpd_si256(_mm256_set_m128d(pair(2), pair(0)));
+}
 
 // lodLog2 on eight lanes: the same steps, in integer and float lanes.
 inline __m256 lodLog2x8(__m256 x) {
@@ -215,24 +260,25 @@ struct RawTexel8 {
 };
 
 // ... or SrgbTexel's with its table: colour in linear light, alpha in [0, 1].
+template <IndexedLoads L>
 struct SrgbTexel8 {
     const SrgbTable* table;
     Rgba8 operator()(__m256i c) const {
         const __m256i byte = _mm256_set1_epi32(0xFF);
         const float* linear = table->linear;
-        return {_mm256_i32gather_ps(linear, _mm256_and_si256(c, byte), 4),
-                _mm256_i32gather_ps(linear, _mm256_and_si256(_mm256_srli_epi32(c, 8), byte), 4),
-                _mm256_i32gather_ps(linear, _mm256_and_si256(_mm256_srli_epi32(c, 16), byte), 4),
+        return {loadLanes8<L>(linear, _mm256_and_si256(c, byte)),
+                loadLanes8<L>(linear, _mm256_and_si256(_mm256_srli_epi32(c, 8), byte)),
+                loadLanes8<L>(linear, _mm256_and_si256(_mm256_srli_epi32(c, 16), byte)),
                 _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(c, 24)), _mm256_set1_ps(255.0f))};
     }
 };
 
 // Texels c and c + 1 of each lane, in one 64-bit read per lane: half the elements that
 // gathering each alone reads. (c + 1 is in c's row: the caller knows no column wraps.)
+template <IndexedLoads L>
 inline void fetchTexelPairs8(const std::uint32_t* texels, __m256i c, __m256i& left, __m256i& right) {
-    const auto* pairs = reinterpret_cast<const long long*>(texels);
-    const __m256 lo = _mm256_castsi256_ps(_mm256_i32gather_epi64(pairs, _mm256_castsi256_si128(c), 4));
-    const __m256 hi = _mm256_castsi256_ps(_mm256_i32gather_epi64(pairs, _mm256_extracti128_si256(c, 1), 4));
+    const __m256 lo = _mm256_castsi256_ps(loadPairs4<L>(texels, _mm256_castsi256_si128(c)));
+    const __m256 hi = _mm256_castsi256_ps(loadPairs4<L>(texels, _mm256_extracti128_si256(c, 1)));
     // lo holds lanes 0-3 as (left, right) pairs and hi lanes 4-7; the shuffles take lanes
     // 0 1 4 5 | 2 3 6 7 of each side, and the permutes put them in order.
     const __m256 l = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)), r = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
@@ -240,18 +286,18 @@ inline void fetchTexelPairs8(const std::uint32_t* texels, __m256i c, __m256i& le
     right = _mm256_permute4x64_epi64(_mm256_castps_si256(r), _MM_SHUFFLE(3, 1, 2, 0));
 }
 
-template <class Texel = RawTexel8>
+template <IndexedLoads L, class Texel = RawTexel8>
 inline Rgba8 fetchBilinear8(const TextureView& t, const Bilinear8Plan& p, Texel texel = {}) {
     __m256i t00, t10, t01, t11;
     if (p.adjacent) {
-        fetchTexelPairs8(t.texels, p.c00, t00, t10);
-        fetchTexelPairs8(t.texels, p.c01, t01, t11);
+        fetchTexelPairs8<L>(t.texels, p.c00, t00, t10);
+        fetchTexelPairs8<L>(t.texels, p.c01, t01, t11);
     } else {
-        const int* texels = reinterpret_cast<const int*>(t.texels);
-        t00 = _mm256_i32gather_epi32(texels, p.c00, 4);
-        t10 = _mm256_i32gather_epi32(texels, p.c10, 4);
-        t01 = _mm256_i32gather_epi32(texels, p.c01, 4);
-        t11 = _mm256_i32gather_epi32(texels, p.c11, 4);
+        const auto* texels = reinterpret_cast<const std::int32_t*>(t.texels);
+        t00 = loadLanes8<L>(texels, p.c00);
+        t10 = loadLanes8<L>(texels, p.c10);
+        t01 = loadLanes8<L>(texels, p.c01);
+        t11 = loadLanes8<L>(texels, p.c11);
     }
     const Rgba8 c00 = texel(t00), c10 = texel(t10), c01 = texel(t01), c11 = texel(t11);
 
@@ -324,9 +370,9 @@ inline SamplePlan4 planSamples4(const LevelTable& levels, __m128 u, __m128 v, __
     return {planBilinear8(levels.lanes(_mm256_set_m128i(hi, lo)), _mm256_set_m128(u, u), _mm256_set_m128(v, v)), f};
 }
 
-template <class Texel = RawTexel8>
+template <IndexedLoads L, class Texel = RawTexel8>
 inline Rgba4 fetchSamples4(const TextureView& t, const SamplePlan4& p, Texel texel = {}) {
-    const Rgba8 both = fetchBilinear8(t, p.bilinear, texel);
+    const Rgba8 both = fetchBilinear8<L>(t, p.bilinear, texel);
     // (1 - f) * lo + f * hi
     const __m128 nf = _mm_sub_ps(_mm_set1_ps(1.0f), p.f);
     const auto mix = [&](__m256 c) {
@@ -336,15 +382,18 @@ inline Rgba4 fetchSamples4(const TextureView& t, const SamplePlan4& p, Texel tex
 }
 
 // sampleNearest's texels, fetched.
+template <IndexedLoads L>
 inline Rgba4 fetchNearest4(const TextureView& t, __m128i index) {
-    return unpack4(_mm_i32gather_epi32(reinterpret_cast<const int*>(t.texels), index, 4));
+    return unpack4(loadLanes4<L>(reinterpret_cast<const std::int32_t*>(t.texels), index));
 }
 
 // sampleTexture for four pixels sharing one level of detail, every filter.
+template <IndexedLoads L>
 inline Rgba4 sampleTexture4(const TextureView& t, TextureFilter filter, __m128 u, __m128 v, float lod) {
-    if (filter == TextureFilter::Nearest) return fetchNearest4(t, nearestIndex4(t, u, v));
+    if (filter == TextureFilter::Nearest) return fetchNearest4<L>(t, nearestIndex4(t, u, v));
     const LevelChoice c = chooseLevels(t, filter, lod);
-    return fetchSamples4(t, planSamples4(LevelTable(t), u, v, _mm_set1_epi32(c.lo), _mm_set1_epi32(c.hi), _mm_set1_ps(c.f)));
+    return fetchSamples4<L>(
+        t, planSamples4(LevelTable(t), u, v, _mm_set1_epi32(c.lo), _mm_set1_epi32(c.hi), _mm_set1_ps(c.f)));
 }
 
 // shadeFragment's headlight factor k for four pixels with normals (nx, ny, nz), and its use.
