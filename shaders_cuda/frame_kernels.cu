@@ -157,14 +157,14 @@ private:
 
 // tileDrawsForward for the block's tile, its list scanned by the whole block at once (a thread
 // every kRasterBlock-th entry, stopping at its first find) and the answers joined by the
-// barrier, which every thread of the block reaches.
+// barrier, which every thread of the block reaches. A frame that may not draw forward (the
+// same answer for every thread: a kernel parameter) returns before both.
 __device__ bool blockDrawsForward(const RasterParams& p, const RasterBand& band) {
+    if (!frameMayDrawForward(p)) return false;
     bool found = false;
-    if (litMaterialsShown(p.settings)) {
-        const std::uint32_t last = p.tileStart[band.tile + 1];
-        for (std::uint32_t e = p.tileStart[band.tile] + threadIdx.x; e < last && !found; e += kRasterBlock)
-            found = entryDrawsForward(p, e);
-    }
+    const std::uint32_t last = p.tileStart[band.tile + 1];
+    for (std::uint32_t e = p.tileStart[band.tile] + threadIdx.x; e < last && !found; e += kRasterBlock)
+        found = entryDrawsForward(p, e);
     return __syncthreads_or(found) != 0;
 }
 

@@ -204,6 +204,7 @@ struct RasterParams {
     TileGrid grid;
     const TriangleColors* triangleColors; // vertex colours, tangents of each; null for a mesh without them
     const std::uint32_t* triangleSources; // the mesh triangle of each; null unless the view needs them
+    bool forwardMaterials;                // some material is drawn forward (anyDrawsForward): else no tile is
 };
 
 // ---- rasterQuad's blocks: a band of a tile, its triangles culled once for all its threads ----
@@ -274,12 +275,16 @@ FACET_HD bool entryDrawsForward(const RasterParams& p, std::uint32_t e) {
     return drawsForward(p.materials[p.triangleMaterials[p.tileTriangles[e]]], p.settings);
 }
 
-// Whether the tile is drawn forward: the frame shows lit materials, and the tile holds such a
+// Whether a tile of the frame may be drawn forward: the frame shows lit materials, and some of
+// them are drawn forward. Otherwise no tile's list is scanned for them.
+FACET_HD bool frameMayDrawForward(const RasterParams& p) { return p.forwardMaterials && litMaterialsShown(p.settings); }
+
+// Whether the tile is drawn forward: the frame may draw forward, and the tile holds such a
 // triangle. Decided once a band: the device's block scans the list together
 // (frame_kernels.cu), the host executor in cullBand; every thread scanning the whole list cost
 // a lit frame a walk of the tile's list per quad.
 FACET_HD bool tileDrawsForward(const RasterParams& p, std::uint32_t tile) {
-    if (!litMaterialsShown(p.settings)) return false;
+    if (!frameMayDrawForward(p)) return false;
     for (std::uint32_t e = p.tileStart[tile]; e < p.tileStart[tile + 1]; ++e)
         if (entryDrawsForward(p, e)) return true;
     return false;

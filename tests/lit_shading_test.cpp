@@ -119,6 +119,23 @@ TEST(LitShading, SpecularHighlightOnlyWithIllum2AndKs) {
     EXPECT_NEAR(matte, linearToSrgb(srgbToLinear(0.2f) * (0.15f + 0.7f)) * 255.0f, 0.51f);
 }
 
+// A frame's materials are drawn forward, and its backends look for forward tiles, only under
+// the lit model, where a material blends (d < 1) or, multisampled, is a cut-out.
+TEST(LitShading, FramesDrawForwardOnlyWithBlendedOrMultisampledCutOutMaterials) {
+    std::vector<ShadeMaterial> materials(3);
+    RenderSettings s = lit();
+    EXPECT_FALSE(anyDrawsForward(materials.data(), materials.size(), s)) << "opaque materials";
+    materials[2].cutout = true;
+    EXPECT_FALSE(anyDrawsForward(materials.data(), materials.size(), s)) << "a cut-out at one sample";
+    s.msaa = 4;
+    EXPECT_TRUE(anyDrawsForward(materials.data(), materials.size(), s)) << "a cut-out at 4 samples";
+    materials[2].cutout = false;
+    materials[1].opacity = 0.5f;
+    EXPECT_TRUE(summarizeMaterials(materials.data(), materials.size(), s).forward) << "a blended material";
+    s.shading = ShadingModel::Classic;
+    EXPECT_FALSE(summarizeMaterials(materials.data(), materials.size(), s).forward) << "the classic look";
+}
+
 TEST(LitShading, DirectionalLightsAndTwoSidedNormals) {
     Material m;
     m.diffuse = glm::vec3(1.0f);

@@ -85,11 +85,8 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     const TileGrid grid = makeTileGrid(target.width, target.height);
     // Material 0 exists even for a model without materials: it is the default grey.
     materials_ = shadeMaterials(model);
-    forwardMaterials_ = false;
-    for (ShadeMaterial& m : materials_) {
-        forwardMaterials_ = forwardMaterials_ || drawsForward(m, settings);
-        m.srgbTable = &srgbTable_;
-    }
+    forwardMaterials_ = anyDrawsForward(materials_.data(), materials_.size(), settings);
+    for (ShadeMaterial& m : materials_) m.srgbTable = &srgbTable_;
     const bool attributes = shadingReadsAttributes(anyTextured(materials_.data(), materials_.size()), settings,
                                                    keepsSideRecords(input.mesh));
     const std::size_t chunkCount =

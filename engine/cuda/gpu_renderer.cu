@@ -38,7 +38,7 @@ struct GpuRenderer::Impl {
     std::vector<DeviceBuffer<std::uint32_t>> texels;
     std::vector<DeviceBuffer<MipLevel>> levels;
     DeviceBuffer<ShadeMaterial> materials;
-    bool textured = false; // some material has a texture (map_Kd)
+    std::vector<ShadeMaterial> hostMaterials; // what `materials` holds, for the frame's MaterialSummary
     MeshView mesh;
 
     // The headless renderer's picture, and camera-space positions uploaded from the CPU.
@@ -166,16 +166,18 @@ void GpuRenderer::Impl::upload(const Model& model) {
             t.levels = g.levels[static_cast<std::size_t>(index)].data();
         });
     g.materials.upload(materials.data(), materials.size(), g.stream.get());
-    g.textured = anyTextured(materials.data(), materials.size());
     // The copies read the model's arrays and `materials` until here.
     FACET_CUDA_CHECK(cudaStreamSynchronize(g.stream.get()));
+    g.hostMaterials = std::move(materials);
     g.mesh = view;
 }
 
 KernelFrameStats GpuRenderer::render(const ViewParams& view, const RenderSettings& settings,
                                      const FrameView& deviceTarget, const CameraSpacePositions& hostPositions) {
     Impl& g = current();
-    return g.pipeline.render(g.mesh, g.materials.data(), g.textured, view, settings, deviceTarget,
+    return g.pipeline.render(g.mesh, g.materials.data(),
+                             summarizeMaterials(g.hostMaterials.data(), g.hostMaterials.size(), settings), view,
+                             settings, deviceTarget,
                              g.uploadPositions(hostPositions));
 }
 

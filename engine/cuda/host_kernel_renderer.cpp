@@ -15,9 +15,9 @@ KernelFrameStats HostKernelRenderer::render(const Model& model, const ViewParams
     log_.clear();
     exec_.logLaunches(counting_ ? &log_ : nullptr);
     try {
-        const KernelFrameStats stats =
-            pipeline_.render(meshView(model.mesh), materials_.data(), anyTextured(materials_.data(), materials_.size()),
-                             view, settings, target);
+        const KernelFrameStats stats = pipeline_.render(
+            meshView(model.mesh), materials_.data(), summarizeMaterials(materials_.data(), materials_.size(), settings),
+            view, settings, target);
         if (counting_) countWork(model, stats);
         return stats;
     } catch (const std::bad_alloc&) {

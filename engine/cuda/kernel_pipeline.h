@@ -39,13 +39,13 @@ public:
     explicit KernelPipeline(Exec& exec) : exec_(exec) {}
 
     // Renders `mesh` (executor memory, validated when it was made resident) with `materials`
-    // (at least one, and one for every material its ranges name; `textured`: some has a
-    // texture, map_Kd) into `target` (executor memory). Buffers grow with the mesh, the target
+    // (at least one, and one for every material its ranges name; `summary`: what they hold,
+    // for these settings) into `target` (executor memory). Buffers grow with the mesh, the target
     // and the number of set-up triangles, and are reused from frame to frame. A frame needing
     // more set-up triangles or bin entries than 32-bit indices reach is refused with
     // facet::Error before anything is written.
-    KernelFrameStats render(const MeshView& mesh, const ShadeMaterial* materials, bool textured, const ViewParams& view,
-                            const RenderSettings& settings, const FrameView& target,
+    KernelFrameStats render(const MeshView& mesh, const ShadeMaterial* materials, MaterialSummary summary,
+                            const ViewParams& view, const RenderSettings& settings, const FrameView& target,
                             const CameraSpacePositions& given = {}) { // given: executor memory
         requireTarget(target);
         if (const std::string problem = sampleCountProblem(settings.msaa, settings.view); !problem.empty())
@@ -57,10 +57,10 @@ public:
         exec_.timerStart();
         const TriangleStageInput in = vertexStage(mesh, view, settings, target, given);
         exec_.timerMark(0);
-        attributesKept_ = shadingReadsAttributes(textured, settings, keepsSideRecords(in.mesh));
+        attributesKept_ = shadingReadsAttributes(summary.textured, settings, keepsSideRecords(in.mesh));
         triangleStage(in, grid, attributesKept_, stats);
         exec_.timerMark(1);
-        rasterStage(materials, view, settings, target, grid);
+        rasterStage(materials, summary.forward, view, settings, target, grid);
         finishViewStage(view, settings, target, grid);
         exec_.timerMark(2);
         finishFrame(stats);
@@ -171,11 +171,11 @@ private:
     }
 
     // 3. One thread per quad of every tile: visibility over the tile's triangles, then shading.
-    void rasterStage(const ShadeMaterial* materials, const ViewParams& view, const RenderSettings& settings,
-                     const FrameView& target, const TileGrid& grid) {
+    void rasterStage(const ShadeMaterial* materials, bool forward, const ViewParams& view,
+                     const RenderSettings& settings, const FrameView& target, const TileGrid& grid) {
         lastRaster_ = RasterParams{triangles_.data(), triangleAttributes_.data(), triangleMaterials_.data(),
                                    materials, tileStart_.data(), tileTriangles_.data(), target, settings,
-                                   viewForward(view), grid, colors_, sources_};
+                                   viewForward(view), grid, colors_, sources_, forward};
         exec_.launch(lastRaster_, tileCount(grid) * kQuadsPerTile);
     }
 
