@@ -63,11 +63,9 @@ inline __m256i loadPairs4(const std::uint32_t* base, __m128i index) {
         return _mm256_i32gather_epi64(reinterpret_cast<const long long*>(base), index, 4);
     alignas(16) std::int32_t at[4];
     _mm_store_si128(reinterpret_cast<__m128i*>(at), index);
-    const auto pair = [&](int k) {
-        const __m128d first = _mm_castsi128_pd(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(base + at[k])));
-        return _mm_loadh_pd(first, reinterpret_cast<const double*>(base + at[k + 1]));
-    };
-    return _mm256_castpd_si256(_mm256_set_m128d(pair(2), pair(0)));
+    // _mm_loadl_epi64 reads through __m128i, which may alias the texels' uint32_t.
+    const auto load = [&](int k) { return _mm_loadl_epi64(reinterpret_cast<const __m128i*>(base + at[k])); };
+    return _mm256_set_m128i(_mm_unpacklo_epi64(load(2), load(3)), _mm_unpacklo_epi64(load(0), load(1)));
 }
 
 // lodLog2 on eight lanes: the same steps, in integer and float lanes.
