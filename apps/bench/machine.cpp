@@ -2,6 +2,7 @@
 #include "cpu/isa.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <thread>
 
@@ -19,7 +20,16 @@ std::string vectorPath() {
     return path + (cpuSupports(Isa::Avx512) ? " (AVX-512 lowers this CPU's clock)" : " (no AVX-512)");
 }
 
-// The model name from /proc/cpuinfo, and the vector path.
+// How the texture sampling reads texels (cpu/isa.h), and why.
+std::string texelReads() {
+    const IndexedLoads loads = chosenIndexedLoads();
+    const bool asked = std::getenv("FACET_INDEXED_LOADS") && *std::getenv("FACET_INDEXED_LOADS");
+    const std::string how = loads == IndexedLoads::ByLane ? "texels read by lane" : "texels read by gathers";
+    if (asked) return how + " (FACET_INDEXED_LOADS)";
+    return how + (loads == IndexedLoads::ByLane ? " (this CPU's gathers are slowed)" : "");
+}
+
+// The model name from /proc/cpuinfo, the vector path and the texel reads.
 std::string cpuModel() {
     std::ifstream in("/proc/cpuinfo");
     std::string model = "unknown (no model name in /proc/cpuinfo)";
@@ -30,7 +40,7 @@ std::string cpuModel() {
             break;
         }
     }
-    return model + ", " + vectorPath();
+    return model + ", " + vectorPath() + ", " + texelReads();
 }
 
 } // namespace
