@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "cuda/buffer_growth.h"
 #include "cuda/device.h"
+#include "test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -35,26 +36,6 @@ TEST(Gpu, ProbeIsRepeatable) {
     EXPECT_EQ(a.reason, b.reason);
 }
 
-// Sets (or unsets, for nullopt) FACET_DEVICE for one test, then restores it.
-class DeviceVariable {
-public:
-    explicit DeviceVariable(const std::optional<std::string>& value) {
-        if (const char* old = std::getenv("FACET_DEVICE")) old_ = old;
-        set(value);
-    }
-    ~DeviceVariable() { set(old_); }
-    DeviceVariable(const DeviceVariable&) = delete;
-    DeviceVariable& operator=(const DeviceVariable&) = delete;
-
-private:
-    static void set(const std::optional<std::string>& value) {
-        if (value)
-            setenv("FACET_DEVICE", value->c_str(), 1);
-        else
-            unsetenv("FACET_DEVICE");
-    }
-    std::optional<std::string> old_;
-};
 
 std::string errorOf(int requested) {
     try {
@@ -66,7 +47,7 @@ std::string errorOf(int requested) {
 }
 
 TEST(GpuDevice, ListMatchesTheProbe) {
-    const DeviceVariable unset(std::nullopt);
+    const test::ScopedVariable unset("FACET_DEVICE", std::nullopt);
     const std::vector<GpuDeviceInfo> devices = listGpuDevices();
     if (probeGpu().usable) {
         ASSERT_FALSE(devices.empty());
@@ -85,7 +66,7 @@ TEST(GpuDevice, ListMatchesTheProbe) {
 }
 
 TEST(GpuDevice, AnIndexNoDeviceHasSaysHowManyThereAre) {
-    const DeviceVariable unset(std::nullopt);
+    const test::ScopedVariable unset("FACET_DEVICE", std::nullopt);
     const std::size_t count = listGpuDevices().size();
     const std::string e = errorOf(1000);
     EXPECT_NE(e.find("CUDA device 1000 does not exist: "), std::string::npos) << e;
@@ -99,14 +80,14 @@ TEST(GpuDevice, AnIndexNoDeviceHasSaysHowManyThereAre) {
 
 TEST(GpuDevice, TheEnvironmentVariableIsReadAndABadValueNamed) {
     for (const char* bad : {"abc", "-1", "1x", "99999999999999999999"}) {
-        const DeviceVariable variable(std::string{bad});
+        const test::ScopedVariable variable("FACET_DEVICE", std::string{bad});
         const std::string e = errorOf(-1);
         EXPECT_NE(e.find("FACET_DEVICE"), std::string::npos) << e;
         EXPECT_NE(e.find(std::string("'") + bad + "'"), std::string::npos) << e;
         // An explicit request wins over the variable, bad or not.
         EXPECT_EQ(errorOf(1000).find("FACET_DEVICE"), std::string::npos);
     }
-    const DeviceVariable variable(std::string{"1000"});
+    const test::ScopedVariable variable("FACET_DEVICE", std::string{"1000"});
     const std::string e = errorOf(-1);
     EXPECT_NE(e.find("CUDA device 1000 does not exist"), std::string::npos) << e;
     EXPECT_NE(e.find("(FACET_DEVICE)"), std::string::npos) << e;

@@ -3,6 +3,7 @@
 // per path), not only on its best one.
 #include "core/error.h"
 #include "cpu/isa.h"
+#include "test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -51,9 +52,7 @@ TEST(Isa, SamplePairWalkOnlyWhenAskedFor) {
 }
 
 TEST(Isa, UnknownOrUnsupportedNamesAreErrorsNamingThem) {
-    const char* before = std::getenv("FACET_ISA");
-    const std::string saved = before ? before : "";
-    ::setenv("FACET_ISA", "sse9", 1);
+    const test::ScopedVariable variable("FACET_ISA", std::string{"sse9"});
     try {
         chosenIsa();
         ADD_FAILURE() << "FACET_ISA=sse9 was accepted";
@@ -62,13 +61,9 @@ TEST(Isa, UnknownOrUnsupportedNamesAreErrorsNamingThem) {
             << e.what();
     }
     if (!cpuSupports(Isa::Avx512)) {
-        ::setenv("FACET_ISA", "avx512", 1);
+        const test::ScopedVariable avx512("FACET_ISA", std::string{"avx512"});
         EXPECT_THROW(chosenIsa(), Error);
     }
-    if (before)
-        ::setenv("FACET_ISA", saved.c_str(), 1);
-    else
-        ::unsetenv("FACET_ISA");
 }
 
 // The sampling passes read texels by lane on the Intel cores whose gathers Gather Data
@@ -95,9 +90,7 @@ TEST(Isa, IndexedLoadsByLaneWhereGathersAreSlowed) {
 }
 
 TEST(Isa, UnknownIndexedLoadsAreAnErrorNamingThem) {
-    const char* before = std::getenv("FACET_INDEXED_LOADS");
-    const std::string saved = before ? before : "";
-    ::setenv("FACET_INDEXED_LOADS", "scatter", 1);
+    const test::ScopedVariable variable("FACET_INDEXED_LOADS", std::string{"scatter"});
     try {
         chosenIndexedLoads();
         ADD_FAILURE() << "FACET_INDEXED_LOADS=scatter was accepted";
@@ -106,10 +99,6 @@ TEST(Isa, UnknownIndexedLoadsAreAnErrorNamingThem) {
                   std::string::npos)
             << e.what();
     }
-    if (before)
-        ::setenv("FACET_INDEXED_LOADS", saved.c_str(), 1);
-    else
-        ::unsetenv("FACET_INDEXED_LOADS");
 }
 
 } // namespace

@@ -12,7 +12,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace facet::test {
@@ -40,6 +42,28 @@ inline std::filesystem::path writeFile(const std::filesystem::path& path, const 
 }
 
 inline std::filesystem::path sourceDir() { return FACET_SOURCE_DIR; }
+
+// Sets (or unsets, for nullopt) an environment variable for one test, then restores it.
+class ScopedVariable {
+public:
+    ScopedVariable(std::string name, const std::optional<std::string>& value) : name_(std::move(name)) {
+        if (const char* old = std::getenv(name_.c_str())) old_ = old;
+        set(value);
+    }
+    ~ScopedVariable() { set(old_); }
+    ScopedVariable(const ScopedVariable&) = delete;
+    ScopedVariable& operator=(const ScopedVariable&) = delete;
+
+private:
+    void set(const std::optional<std::string>& value) const {
+        if (value)
+            ::setenv(name_.c_str(), value->c_str(), 1);
+        else
+            ::unsetenv(name_.c_str());
+    }
+    std::string name_;
+    std::optional<std::string> old_;
+};
 
 // Whether the test command requires something (FACET_REQUIRE_GL=1, FACET_REQUIRE_DISPLAY=1,
 // exported by scripts/test.sh once setup.sh has installed it).

@@ -85,10 +85,10 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     const TileGrid grid = makeTileGrid(target.width, target.height);
     // Material 0 exists even for a model without materials: it is the default grey.
     materials_ = shadeMaterials(model);
-    forwardMaterials_ = anyDrawsForward(materials_.data(), materials_.size(), settings);
+    const MaterialSummary summary = summarizeMaterials(materials_.data(), materials_.size(), settings);
+    forwardMaterials_ = summary.forward;
     for (ShadeMaterial& m : materials_) m.srgbTable = &srgbTable_;
-    const bool attributes = shadingReadsAttributes(anyTextured(materials_.data(), materials_.size()), settings,
-                                                   keepsSideRecords(input.mesh));
+    const bool attributes = shadingReadsAttributes(summary.textured, settings, keepsSideRecords(input.mesh));
     const std::size_t chunkCount =
         triangleStage(input, grid, viewNeedsSources(settings.view), attributes, model.source);
     for (std::size_t c = 0; c < chunkCount; ++c) {
