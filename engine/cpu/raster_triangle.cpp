@@ -120,6 +120,7 @@ struct PixelLanes {
 // and one list for both would give half their lanes to a second level they do not blend.
 struct PixelStream {
     const TextureView* texture = nullptr;
+    simd::LevelTable levels;                 // texture's, built when the stream takes it (not per flush)
     const ShadeMaterial* material = nullptr; // the lit model's: one material per stream
     LightRig rig{};                          // the lit model's lights for this frame
     PixelLanes oneLevel, twoLevels;
@@ -222,7 +223,7 @@ void flushTwoLevelsBy(PixelStream& s, const RasterContext& ctx, const TileBuffer
     PixelLanes& p = s.twoLevels;
     if (p.count == 0) return;
     const TextureView& texture = *s.texture;
-    const simd::LevelTable levels(texture);
+    const simd::LevelTable& levels = s.levels;
     const int vectors = (p.count + 3) / 4;
     const bool lit = ctx.settings.shading == ShadingModel::Lit;
     padLanes(p, lit ? (p.count + 7) & ~7 : 4 * vectors);
@@ -256,7 +257,7 @@ void flushOneLevelBy(PixelStream& s, const RasterContext& ctx, const TileBuffers
     PixelLanes& p = s.oneLevel;
     if (p.count == 0) return;
     const TextureView& texture = *s.texture;
-    const simd::LevelTable levels(texture);
+    const simd::LevelTable& levels = s.levels;
     const bool lit = ctx.settings.shading == ShadingModel::Lit;
     padLanes(p, (p.count + 7) & ~7);
     for (int g = 0; g < p.count; g += 8) {
@@ -326,16 +327,22 @@ inline void appendPixels(PixelLanes& p, const ShadeJob& job, std::int32_t at, co
     p.count = n + __builtin_popcount(job.mask);
 }
 
+// Makes the stream one of `material`'s: samples what it holds, then takes its texture.
+[[gnu::noinline]] void switchStream(PixelStream& s, const ShadeMaterial* material, const RasterContext& ctx,
+                                    const TileBuffers& buffers) {
+    flushPixels(s, ctx, buffers);
+    if (s.texture != &material->texture) s.levels = simd::LevelTable(material->texture);
+    s.texture = &material->texture;
+    s.material = material;
+}
+
 // Makes the stream one of `material`'s texture (and, in the lit model, of `material`), first
-// sampling what it holds if it is for another.
-inline void streamMaterial(PixelStream& s, const ShadeMaterial* material, const RasterContext& ctx,
-                           const TileBuffers& buffers) {
+// sampling what it holds if it is for another. The test inline, the switch out of line: GCC
+// called the whole of it for every job, a prologue and epilogue of about 20 instructions.
+[[gnu::always_inline]] inline void streamMaterial(PixelStream& s, const ShadeMaterial* material,
+                                                  const RasterContext& ctx, const TileBuffers& buffers) {
     const bool lit = ctx.settings.shading == ShadingModel::Lit;
-    if (s.texture != &material->texture || (lit && s.material != material)) {
-        flushPixels(s, ctx, buffers);
-        s.texture = &material->texture;
-        s.material = material;
-    }
+    if (s.texture != &material->texture || (lit && s.material != material)) switchStream(s, material, ctx, buffers);
 }
 
 // Adds the pixels `job` won to the list of the stream (one of its material's, streamMaterial)

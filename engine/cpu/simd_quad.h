@@ -138,7 +138,8 @@ struct Level8 {
 // and places of up to 16 levels (one permute per eight levels), else gathered from the levels.
 class LevelTable {
 public:
-    [[gnu::always_inline]] explicit LevelTable(const TextureView& t) : t_(t) {
+    LevelTable() = default; // no levels: a stream's before its first texture
+    explicit LevelTable(const TextureView& t) : t_(t) {
         if (t.levelCount > 16) return;
         alignas(32) int values[3][16] = {};
         for (int l = 0; l < t.levelCount; ++l) {
@@ -182,7 +183,7 @@ public:
     }
 
 private:
-    TextureView t_;
+    TextureView t_{};
     __m256i table_[3][2] = {}; // width, height, offset of levels 0-7 and 8-15
 };
 
@@ -198,8 +199,8 @@ struct Bilinear8Plan {
     bool adjacent;              // in every lane c10 is c00 + 1 and c11 is c01 + 1 (no column wraps)
 };
 
-// Always inlined, as LevelTable's constructor: GCC called both out of line from the sampling
-// passes once those became templates (IndexedLoads), 8% of the textured sheet's frame in perf.
+// Always inlined: GCC called it out of line from the sampling passes once those became
+// templates (IndexedLoads), 7% of the textured sheet's frame in perf.
 [[gnu::always_inline]] inline Bilinear8Plan planBilinear8(const Level8& l, __m256 u, __m256 v) {
     const __m256 half = _mm256_set1_ps(0.5f);
     const __m256 s = _mm256_sub_ps(texelCoordinate8(u, l.widthF), half);
