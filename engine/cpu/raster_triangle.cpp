@@ -164,10 +164,12 @@ inline void litColors8(const ShadeMaterial& m, const simd::Rgba8* t, __m256 nx, 
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 4), simd::pack4(halfOf(colors, 1)));
 }
 
-// The colours of pixels [first, first + n) of `p` (n <= 8), to their places in the tile.
-inline void writeColors(const PixelLanes& p, int first, int n, const std::uint32_t* colors,
-                        const TileBuffers& buffers) {
-    for (int k = 0; k < n; ++k) buffers.color[p.at[first + k]] = colors[k];
+// The colours of pixels [first, first + N) of `p`, to their places in the tile. Those past its
+// count are padLanes' copies of its last pixel: its colour to its place again. (A fixed count
+// unrolls; a loop to the count took about three times the instructions.)
+template <int N>
+inline void writeColors(const PixelLanes& p, int first, const std::uint32_t* colors, const TileBuffers& buffers) {
+    for (int k = 0; k < N; ++k) buffers.color[p.at[first + k]] = colors[k];
 }
 
 // The lit model's colours of the two-level pixels: their texture sampled four pixels at a time
@@ -186,7 +188,10 @@ template <IndexedLoads L>
         alignas(32) std::uint32_t colors[8];
         litColors8(*s.material, &t, _mm256_loadu_ps(p.nx + 4 * g), _mm256_loadu_ps(p.ny + 4 * g),
                    _mm256_loadu_ps(p.nz + 4 * g), s.rig, ctx, colors);
-        writeColors(p, 4 * g, std::min(8, p.count - 4 * g), colors, buffers);
+        if (g + 1 < vectors)
+            writeColors<8>(p, 4 * g, colors, buffers);
+        else // lanes 4-7 repeat a's
+            writeColors<4>(p, 4 * g, colors, buffers);
     }
 }
 
@@ -200,7 +205,7 @@ inline bool litVectorised(const ShadeMaterial& m, TextureFilter filter) {
 }
 
 // The last vector's unused lanes, up to `end`, copy the last pixel: they sample (and the lit
-// model's light) it again, for nothing.
+// model's light) it again, for nothing, and write its colour to its place again.
 void padLanes(PixelLanes& p, int end) {
     const int last = p.count - 1;
     for (int k = p.count; k < end; ++k) {
@@ -213,6 +218,7 @@ void padLanes(PixelLanes& p, int end) {
         p.nx[k] = p.nx[last];
         p.ny[k] = p.ny[last];
         p.nz[k] = p.nz[last];
+        p.at[k] = p.at[last];
     }
 }
 
@@ -245,7 +251,7 @@ void flushTwoLevelsBy(PixelStream& s, const RasterContext& ctx, const TileBuffer
         if (ctx.settings.headlight) c = simd::applyHeadlight4(c, _mm_load_ps(p.light + 4 * g));
         alignas(16) std::uint32_t colors[4];
         _mm_store_si128(reinterpret_cast<__m128i*>(colors), simd::pack4(c));
-        writeColors(p, 4 * g, std::min(4, p.count - 4 * g), colors, buffers);
+        writeColors<4>(p, 4 * g, colors, buffers);
     }
     p.count = 0;
 }
@@ -277,7 +283,7 @@ void flushOneLevelBy(PixelStream& s, const RasterContext& ctx, const TileBuffers
                 _mm_store_si128(reinterpret_cast<__m128i*>(colors + 4 * h), simd::pack4(half));
             }
         }
-        writeColors(p, g, std::min(8, p.count - g), colors, buffers);
+        writeColors<8>(p, g, colors, buffers);
     }
     p.count = 0;
 }
