@@ -345,8 +345,9 @@ inline void appendPixels(PixelLanes& p, const ShadeJob& job, std::int32_t at, co
 }
 
 // Makes the stream one of `material`'s texture (and, in the lit model, of `material`), first
-// sampling what it holds if it is for another. The test inline, the switch out of line: GCC
-// called the whole of it for every job, a prologue and epilogue of about 20 instructions.
+// sampling what it holds if it is for another. The test inline, the switch out of line: whole,
+// with the level table's build, GCC called it for every job, a prologue and epilogue of about
+// 20 instructions.
 [[gnu::always_inline]] inline void streamMaterial(PixelStream& s, const ShadeMaterial* material,
                                                   const RasterContext& ctx, const TileBuffers& buffers) {
     const bool lit = ctx.settings.shading == ShadingModel::Lit;
