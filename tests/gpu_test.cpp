@@ -36,7 +36,6 @@ TEST(Gpu, ProbeIsRepeatable) {
     EXPECT_EQ(a.reason, b.reason);
 }
 
-
 std::string errorOf(int requested) {
     try {
         const int d = chooseGpuDevice(requested);

@@ -23,9 +23,9 @@ std::string vectorPath() {
 // How the texture sampling reads texels (cpu/isa.h), and why.
 std::string texelReads() {
     const IndexedLoads loads = chosenIndexedLoads();
-    const bool asked = std::getenv("FACET_INDEXED_LOADS") && *std::getenv("FACET_INDEXED_LOADS");
+    const char* requested = std::getenv("FACET_INDEXED_LOADS");
     const std::string how = loads == IndexedLoads::ByLane ? "texels read by lane" : "texels read by gathers";
-    if (asked) return how + " (FACET_INDEXED_LOADS)";
+    if (requested && *requested) return how + " (FACET_INDEXED_LOADS)";
     return how + (loads == IndexedLoads::ByLane ? " (this CPU's gathers are slowed)" : "");
 }
 
