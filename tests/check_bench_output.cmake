@@ -1,7 +1,8 @@
 # Runs `facet-bench --quick --out OUT` and checks what it wrote: bench.json parses, every record
 # has the fields the plots read, a measured record has a positive median inside its spread, an
 # absent one says why; bench.csv has the same records, one per line, with the header's number
-# of fields; the paths that always run (the CPU ones) were measured; and each measured record's
+# of fields; the paths that always run (the CPU ones) were measured; a measured raster record's
+# note says its frames were taken in rounds with the other paths; and each measured record's
 # derived numbers follow from its median (ns per item, items/s, pixels/s, the ratio to OpenGL's
 # median in the same case); and the raster scenes of --quick (the fill-bound ones too) each have
 # a CPU record and an OpenGL one.
@@ -139,6 +140,12 @@ foreach(i RANGE ${last})
       message(FATAL_ERROR "bench.json record ${i} (${section} ${path}): median ${median} outside its spread ${low} - ${high}")
     endif()
     list(APPEND measured_paths "${section}/${path}")
+    string(JSON runs GET "${json}" records ${i} runs)
+    set(in_rounds "^${runs} frames after [0-9]+ warm-up, in rounds with the other paths")
+    if(section STREQUAL "raster" AND NOT note MATCHES "${in_rounds}")
+      message(FATAL_ERROR "bench.json record ${i} (raster ${path}): its note does not say its ${runs} frames "
+                          "were taken in rounds: '${note}'")
+    endif()
     string(JSON n GET "${json}" records ${i} n)
     string(JSON ns_per_item GET "${json}" records ${i} ns_per_item)
     string(JSON items_per_s GET "${json}" records ${i} items_per_s)

@@ -114,65 +114,77 @@ Record rasterRecord(Record r, Size size, int samples) {
     return r;
 }
 
-// A path's measured frames, and with the plan paired, the 1-sample frames before them and
-// the median of each pair's ratio.
-struct PathFrames {
-    Timing frames, single;
-    std::optional<double> cost;
+// One path's frames in a case: its measured frame times and, with the plan paired, the
+// 1-sample frames before them and each pair's ratio; or why it stopped.
+struct PathRun {
+    RasterPath path;
+    std::string absentWhy; // why the path cannot run here, or the error of a frame that failed
+    std::vector<double> ms, single, ratios;
 };
 
-// The frames of one path, after the warm-up, each timed whole. Paired, a 1-sample frame goes
-// before each: a pair is taken within a few frames' time, so a change in the machine's load
-// (2 cores, shared) falls on both its frames alike, where two runs one after the other can
-// differ by half.
-PathFrames timeFrames(const FrameCase& c, RasterPaths& paths, const RasterPath& path) {
+// The path's frame of one round (after a 1-sample frame when the plan is paired), kept when
+// `keep` (not a warm-up). A failing CPU frame is not a path that cannot run here but a fault,
+// so it stops the bench; another path's failure ends its frames, with the error as the reason.
+void takeFrame(const FrameCase& c, RasterPaths& paths, PathRun& run, bool keep) {
     const RasterPlan& plan = c.plan;
-    const auto frameMs = [&](int msaa) { return paths.renderFrame(path, c.view, c.target, msaa).frameMs; };
-    for (int i = 0; i < plan.warmup; ++i) {
-        if (plan.paired) frameMs(1);
-        frameMs(plan.msaa);
-    }
-    std::vector<double> ms, single, ratios;
-    for (int i = 0; i < plan.frames; ++i) {
-        if (plan.paired) single.push_back(frameMs(1));
-        ms.push_back(frameMs(plan.msaa));
-        if (plan.paired && single.back() > 0.0) ratios.push_back(ms.back() / single.back());
-    }
-    PathFrames f{summarise(ms), summarise(single), std::nullopt};
-    if (!ratios.empty()) f.cost = median(ratios);
-    return f;
-}
-
-// A path's record of one case: measured, or absent with the reason. A failing CPU frame is
-// not a path that cannot run here but a fault, so it stops the bench.
-Record measurePath(const FrameCase& c, RasterPaths& paths, const RasterPath& path) {
-    const std::string id = pathId(path), label = pathLabel(path);
-    const int samples = c.plan.msaa;
-    if (const std::string why = paths.whyAbsent(path); !why.empty())
-        return rasterRecord(absent("raster", c.scene, id, label, c.triangles, why), c.size, samples);
-    std::string note = std::to_string(c.plan.frames) + " frames after " + std::to_string(c.plan.warmup) + " warm-up";
-    if (const std::string how = paths.howMeasured(path); !how.empty()) note += ", " + how;
+    const auto frameMs = [&](int msaa) { return paths.renderFrame(run.path, c.view, c.target, msaa).frameMs; };
     try {
-        const PathFrames f = timeFrames(c, paths, path);
-        if (c.plan.paired)
-            note += ", each after a frame of 1 sample per pixel (their median " + formatMs(f.single.medianMs) + ")";
-        Record r = rasterRecord(measured("raster", c.scene, id, label, c.triangles, f.frames, note), c.size, samples);
-        r.msaaCost = f.cost;
-        return r;
+        const double single = plan.paired ? frameMs(1) : 0.0;
+        const double ms = frameMs(plan.msaa);
+        if (!keep) return;
+        run.ms.push_back(ms);
+        if (!plan.paired) return;
+        run.single.push_back(single);
+        if (single > 0.0) run.ratios.push_back(ms / single);
     } catch (const std::exception& e) {
-        if (path.kind == RasterPathKind::Cpu) throw;
-        return rasterRecord(absent("raster", c.scene, id, label, c.triangles, e.what()), c.size, samples);
+        if (run.path.kind == RasterPathKind::Cpu) throw;
+        run.absentWhy = e.what();
     }
 }
 
-// Every path's record of one scene at one size, with the frame time's ratio to OpenGL's.
+// The frames of every path that can run, in rounds: each path draws one frame a round, in the
+// table's order, after the warm-up rounds. A change in the machine's load (2 cores, shared)
+// then falls on every path alike, where paths measured one after the other could differ by
+// half; so the ratio to OpenGL compares frames taken side by side. A stop signal ends the
+// rounds (what was measured is kept, bench/main.cpp).
+void takeRounds(const FrameCase& c, RasterPaths& paths, std::vector<PathRun>& runs) {
+    for (int round = -c.plan.warmup; round < c.plan.frames; ++round) {
+        if (cli::stopSignal()) return;
+        for (PathRun& run : runs)
+            if (run.absentWhy.empty()) takeFrame(c, paths, run, round >= 0);
+    }
+}
+
+// A path's record of one case: measured, or absent with the reason.
+Record pathRecord(const FrameCase& c, RasterPaths& paths, const PathRun& run) {
+    const std::string id = pathId(run.path), label = pathLabel(run.path);
+    const int samples = c.plan.msaa;
+    if (!run.absentWhy.empty())
+        return rasterRecord(absent("raster", c.scene, id, label, c.triangles, run.absentWhy), c.size, samples);
+    std::string note = std::to_string(run.ms.size()) + " frames after " + std::to_string(c.plan.warmup) +
+                       " warm-up, in rounds with the other paths";
+    if (const std::string how = paths.howMeasured(run.path); !how.empty()) note += ", " + how;
+    if (c.plan.paired)
+        note += ", each after a frame of 1 sample per pixel (their median " + formatMs(summarise(run.single).medianMs) +
+                ")";
+    Record r =
+        rasterRecord(measured("raster", c.scene, id, label, c.triangles, summarise(run.ms), note), c.size, samples);
+    if (!run.ratios.empty()) r.msaaCost = median(run.ratios);
+    return r;
+}
+
+// Every path's record of one scene at one size, with the frame time's ratio to OpenGL's. A
+// path interrupted before its first measured frame has no record.
 void measureCase(const FrameCase& c, RasterPaths& paths, std::vector<Record>& records) {
+    std::vector<PathRun> runs;
+    for (const RasterPath& path : paths.paths()) runs.push_back(PathRun{path, paths.whyAbsent(path), {}, {}, {}});
+    takeRounds(c, paths, runs);
     const std::size_t first = records.size();
     std::optional<double> glMs;
-    for (const RasterPath& path : paths.paths()) {
-        if (cli::stopSignal()) break; // interrupted: keep what was measured (bench/main.cpp)
-        records.push_back(measurePath(c, paths, path));
-        if (path.kind == RasterPathKind::OpenGl && records.back().present) glMs = records.back().time.medianMs;
+    for (const PathRun& run : runs) {
+        if (run.absentWhy.empty() && run.ms.empty()) continue;
+        records.push_back(pathRecord(c, paths, run));
+        if (run.path.kind == RasterPathKind::OpenGl && records.back().present) glMs = records.back().time.medianMs;
     }
     for (std::size_t i = first; i < records.size(); ++i)
         if (records[i].present && glMs && *glMs > 0.0) records[i].ratioToGl = records[i].time.medianMs / *glMs;
@@ -185,7 +197,7 @@ void runRasterSection(const Options& o, const Machine& machine, std::vector<Reco
     const RasterPlan plan = rasterPlan(o);
     std::cout << "raster: whole frames, " << plan.warmup << " warm-up + " << plan.frames << " measured each"
               << (plan.msaa > 1 ? ", " + std::to_string(plan.msaa) + " samples per pixel" : std::string())
-              << (plan.paired ? ", each after one of 1 sample per pixel" : "") << "\n"
+              << (plan.paired ? ", each after one of 1 sample per pixel" : "") << ", the paths in rounds\n"
               << std::flush;
     RasterPaths paths(o.threads > 0 ? o.threads : machine.hardwareThreads, machine.gpuDevice);
     for (const SceneSpec& spec : plan.scenes) {
