@@ -29,7 +29,8 @@ writes bench.csv and bench.json (plot them with scripts/plot_bench.py).
   --sections LIST    vertex,raster (default both)
   --scenes LIST      only these raster scenes (comma-separated: default, grid_10k, grid_100k,
                      grid_1m, grid_4m, quads_200, plaza_close, textured_sheet; default all)
-  --frames K         measured frames per raster case (default 10; 3 with --quick)
+  --frames K         measured frames per raster case (default 10; 3 with --quick), taken in
+                     rounds: each path one frame a round, so the load falls on every path alike
   --threads N        CPU threads at most (default: one per hardware thread)
   --device N         CUDA device (default: FACET_DEVICE, else 0)
   --msaa N           samples per pixel of the raster frames: 1 (default), 2, 4 or 8
