@@ -21,6 +21,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -253,16 +254,19 @@ TEST(CpuRasterEquivalence, SimdLitLanesMatchScalarLitModel) {
     }
 }
 
-// sampleTexture4 equals sampleTexture per lane, for every filter, on textures of odd and
-// power-of-two sizes, at any uv (far outside [0, 1], NaN and infinite too) and lod, with either
-// way of reading texels (gathers, a load per lane). The sizes give every way simd::LevelTable
-// looks levels up: up to 8 levels, up to 16, and more (17).
+// The classic model's fixed-point sampleTexture4 equals sampleTexture8 per lane, for every
+// filter, and the lit model's float fetchSamples4 (sRGB texels) equals sampleTexture, on textures
+// of odd and power-of-two sizes, at any uv (far outside [0, 1], NaN and infinite too) and lod,
+// with either way of reading texels (gathers, a load per lane). The sizes give every way
+// simd::LevelTable looks levels up: up to 8 levels, up to 16, and more (17).
 template <IndexedLoads L> void expectSimdSamplingMatchesSampleTexture() {
     std::mt19937 rng(12);
     const std::uint32_t sizes[][2] = {{1, 1}, {2, 1}, {5, 3}, {64, 64}, {256, 32}, {97, 131}, {1024, 3}, {70000, 1}};
+    const SrgbTable srgb = makeSrgbTable();
     for (const auto& size : sizes) {
         const Texture tex = randomTexture(rng, size[0], size[1]);
         const TextureView view{tex.texels.data(), tex.levels.data(), int(tex.levels.size())};
+        const simd::LevelTable levels(view);
         for (int n = 0; n < 20000; ++n) {
             const float uvScale = n % 3 == 0 ? 1.0f : n % 3 == 1 ? 20.0f : 1.0e5f;
             alignas(16) float u[4], v[4];
@@ -271,19 +275,35 @@ template <IndexedLoads L> void expectSimdSamplingMatchesSampleTexture() {
                 v[k] = wildFloat(rng, uvScale);
             }
             const float lod = n % 5 == 0 ? wildFloat(rng, 3.0f) : std::uniform_real_distribution<float>(-2.0f, 18.0f)(rng);
+            const auto where = [&](TextureFilter filter, int k) {
+                std::ostringstream s;
+                s << "filter " << int(filter) << " uv " << u[k] << "," << v[k] << " lod " << lod << ", " << nameOf(L);
+                return s.str();
+            };
             for (TextureFilter filter : {TextureFilter::Nearest, TextureFilter::Bilinear, TextureFilter::Trilinear}) {
-                const simd::Rgba4 c = simd::sampleTexture4<L>(view, filter, _mm_load_ps(u), _mm_load_ps(v), lod);
+                alignas(16) std::uint32_t packed[4];
+                _mm_store_si128(reinterpret_cast<__m128i*>(packed),
+                                simd::sampleTexture4<L>(view, filter, _mm_load_ps(u), _mm_load_ps(v), lod));
+                for (int k = 0; k < 4; ++k)
+                    ASSERT_EQ(packed[k], sampleTexture8(view, filter, glm::vec2(u[k], v[k]), lod)) << where(filter, k);
+                if (filter == TextureFilter::Nearest) continue;
+                const simd::LevelChoice c = simd::chooseLevels(view, filter, lod);
+                const simd::Rgba4 lit = simd::fetchSamples4<L>(
+                    view,
+                    simd::planSamples4(levels, _mm_load_ps(u), _mm_load_ps(v), _mm_set1_epi32(c.lo),
+                                       _mm_set1_epi32(c.hi), _mm_set1_ps(c.f)),
+                    simd::SrgbTexel8<L>{&srgb});
                 alignas(16) float ch[4][4];
-                _mm_store_ps(ch[0], c.r);
-                _mm_store_ps(ch[1], c.g);
-                _mm_store_ps(ch[2], c.b);
-                _mm_store_ps(ch[3], c.a);
+                _mm_store_ps(ch[0], lit.r);
+                _mm_store_ps(ch[1], lit.g);
+                _mm_store_ps(ch[2], lit.b);
+                _mm_store_ps(ch[3], lit.a);
                 for (int k = 0; k < 4; ++k) {
-                    const glm::vec4 expected = sampleTexture(view, filter, glm::vec2(u[k], v[k]), lod);
+                    const glm::vec4 expected =
+                        sampleTexture(view, filter, glm::vec2(u[k], v[k]), lod, SrgbTexel{&srgb});
                     for (int i = 0; i < 4; ++i)
                         ASSERT_TRUE(sameFloat(ch[i][k], expected[i]))
-                            << ch[i][k] << " vs " << expected[i] << ": filter " << int(filter) << " uv " << u[k] << ","
-                            << v[k] << " lod " << lod << ", " << nameOf(L);
+                            << ch[i][k] << " vs " << expected[i] << ": " << where(filter, k);
                 }
             }
         }

@@ -385,6 +385,47 @@ TEST(Raster, TrilinearLevelOfDetailStopsAtBothEndsOfTheChain) {
         ASSERT_EQ(c, kLevelColour[3]);
 }
 
+// The classic look's 8-bit filter: lerpRgba8 is (x0 (256 - w) + x1 w + 128) >> 8 in every
+// channel for every weight in [0, 256] (its endpoints give x0 and x1 exactly), and filterWeight
+// rounds to 1/256 with a NaN giving 0.
+TEST(Raster, FixedPointFilterBlendsEachChannelRounded) {
+    std::mt19937 rng(21);
+    for (int n = 0; n < 2000; ++n) {
+        const std::uint32_t x0 = rng(), x1 = rng();
+        for (std::uint32_t w = 0; w <= 256; ++w) {
+            std::uint32_t expected = 0;
+            for (int c = 0; c < 4; ++c) {
+                const std::uint32_t a = x0 >> (8 * c) & 0xFFu, b = x1 >> (8 * c) & 0xFFu;
+                expected |= ((a * (256 - w) + b * w + 128) >> 8) << (8 * c);
+            }
+            ASSERT_EQ(lerpRgba8(x0, x1, w), expected) << std::hex << x0 << " " << x1 << std::dec << " w " << w;
+        }
+        ASSERT_EQ(lerpRgba8(x0, x1, 0), x0);
+        ASSERT_EQ(lerpRgba8(x0, x1, 256), x1);
+    }
+    EXPECT_EQ(filterWeight(0.0f), 0u);
+    EXPECT_EQ(filterWeight(0.5f / 256.0f), 1u);
+    EXPECT_EQ(filterWeight(0.49f / 256.0f), 0u);
+    EXPECT_EQ(filterWeight(0.25f), 64u);
+    EXPECT_EQ(filterWeight(std::nextafter(1.0f, 0.0f)), 256u);
+    EXPECT_EQ(filterWeight(std::numeric_limits<float>::quiet_NaN()), 0u);
+}
+
+// Bilinear filtering at a texel's centre gives the texel, and halfway between two texels their
+// rounded mean, channel by channel.
+TEST(Raster, FixedPointBilinearAtCentresAndHalfway) {
+    Image img;
+    img.width = 2;
+    img.height = 1;
+    img.pixels = {0xFF1E140Au, 0x0000280Bu}; // (10, 20, 30, 255) and (11, 40, 0, 0)
+    const Texture tex = makeTexture(img, "two texels");
+    const TextureView view{tex.texels.data(), tex.levels.data(), int(tex.levels.size())};
+    EXPECT_EQ(sampleTexture8(view, TextureFilter::Bilinear, {0.25f, 0.5f}, 0.0f), tex.texels[0]);
+    EXPECT_EQ(sampleTexture8(view, TextureFilter::Bilinear, {0.75f, 0.5f}, 0.0f), tex.texels[1]);
+    // (10 + 11) / 2 = 10.5 rounds up, (255 + 0) / 2 = 127.5 too.
+    EXPECT_EQ(sampleTexture8(view, TextureFilter::Bilinear, {0.5f, 0.5f}, 0.0f), 0x800F1E0Bu);
+}
+
 // The level of detail's own log2 (the same bits on the CPU and the GPU): within 1e-6 of the
 // C library's over the whole range it is used on, exact for powers of two, on both sides of
 // the mantissa's sqrt 2 split, and NaN and infinity pass through.

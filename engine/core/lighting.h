@@ -100,7 +100,7 @@ inline SrgbTable makeSrgbTable() {
     return t;
 }
 
-// A sampler's texel read (see RawTexel) for an sRGB colour texture: colour in linear light and
+// A sampler's texel read (see sampleTexture) for an sRGB colour texture: colour in linear light and
 // alpha in [0, 1]. With a table (the CPU backend's) the decode is a look-up, else computed (the
 // kernels'); both give the same bits.
 struct SrgbTexel {

@@ -138,7 +138,7 @@ inline constexpr float kAmbient = 0.2f;
 FACET_HD glm::vec4 shadeFragment(const ShadeMaterial& m, TextureFilter filter, glm::vec2 uv, float lod,
                                  bool headlight, glm::vec3 normal, glm::vec3 viewForward,
                                  const glm::vec3* vertexColor = nullptr) {
-    glm::vec4 c = m.texture.levelCount > 0 ? sampleTexture(m.texture, filter, uv, lod) : m.color;
+    glm::vec4 c = m.texture.levelCount > 0 ? unpackRgba8(sampleTexture8(m.texture, filter, uv, lod)) : m.color;
     if (vertexColor) c = glm::vec4(glm::vec3(c) * *vertexColor, c.w);
     if (headlight) {
         // Two-sided: OBJ normals in the wild point either way.

@@ -60,39 +60,77 @@ FACET_HD float texelCoordinate(float u, std::uint32_t size) {
     return (u - glm::floor(u)) * static_cast<float>(size);
 }
 
-// How a sampler reads a texel before filtering: RawTexel as stored (channels in [0, 255]);
-// core/lighting.h's SrgbTexel decodes sRGB colour to linear light first, as OpenGL does for an
-// sRGB texture.
-struct RawTexel {
-    FACET_HD glm::vec4 operator()(std::uint32_t c) const { return unpackRgba8(c); }
-};
-
-template <class Texel = RawTexel>
-FACET_HD glm::vec4 sampleNearest(const TextureView& t, int level, glm::vec2 uv, Texel texel = {}) {
+FACET_HD std::uint32_t nearestTexel(const TextureView& t, int level, glm::vec2 uv) {
     const MipLevel& l = t.levels[level];
     const int x = static_cast<int>(glm::floor(texelCoordinate(uv.x, l.width)));
     const int y = static_cast<int>(glm::floor(texelCoordinate(uv.y, l.height)));
-    return texel(fetchTexel(t, level, x, y));
+    return fetchTexel(t, level, x, y);
 }
 
-template <class Texel = RawTexel>
-FACET_HD glm::vec4 sampleBilinear(const TextureView& t, int level, glm::vec2 uv, Texel texel = {}) {
+// `texel`: how the sampler reads a texel before filtering (core/lighting.h): SrgbTexel decodes
+// sRGB colour to linear light first, as OpenGL does for an sRGB texture; UnitTexel scales
+// channels to [0, 1].
+template <class Texel> FACET_HD glm::vec4 sampleNearest(const TextureView& t, int level, glm::vec2 uv, Texel texel) {
+    return texel(nearestTexel(t, level, uv));
+}
+
+// The four texels a bilinear sample blends, and its weights a (along x) and b (along y), in
+// [0, 1).
+struct BilinearTexels {
+    std::uint32_t c00, c10, c01, c11;
+    float a, b;
+};
+
+FACET_HD BilinearTexels bilinearTexels(const TextureView& t, int level, glm::vec2 uv) {
     const MipLevel& l = t.levels[level];
     const float s = texelCoordinate(uv.x, l.width) - 0.5f;
     const float r = texelCoordinate(uv.y, l.height) - 0.5f;
     const float fs = glm::floor(s), fr = glm::floor(r);
     const int x0 = static_cast<int>(fs), y0 = static_cast<int>(fr);
-    const float a = s - fs, b = r - fr;
     // The same texels as four fetchTexel calls, wrapping each row and column only once.
     const int w = static_cast<int>(l.width), h = static_cast<int>(l.height);
     const std::uint32_t* texels = t.texels + l.offset;
     const int col0 = wrapRepeat(x0, w), col1 = wrapRepeat(x0 + 1, w);
     const int row0 = wrapRepeat(y0, h) * w, row1 = wrapRepeat(y0 + 1, h) * w;
-    const glm::vec4 c00 = texel(texels[static_cast<std::uint32_t>(row0 + col0)]);
-    const glm::vec4 c10 = texel(texels[static_cast<std::uint32_t>(row0 + col1)]);
-    const glm::vec4 c01 = texel(texels[static_cast<std::uint32_t>(row1 + col0)]);
-    const glm::vec4 c11 = texel(texels[static_cast<std::uint32_t>(row1 + col1)]);
-    return (1.0f - a) * (1.0f - b) * c00 + a * (1.0f - b) * c10 + (1.0f - a) * b * c01 + a * b * c11;
+    return BilinearTexels{texels[static_cast<std::uint32_t>(row0 + col0)],
+                          texels[static_cast<std::uint32_t>(row0 + col1)],
+                          texels[static_cast<std::uint32_t>(row1 + col0)],
+                          texels[static_cast<std::uint32_t>(row1 + col1)],
+                          s - fs,
+                          r - fr};
+}
+
+template <class Texel> FACET_HD glm::vec4 sampleBilinear(const TextureView& t, int level, glm::vec2 uv, Texel texel) {
+    const BilinearTexels q = bilinearTexels(t, level, uv);
+    const float a = q.a, b = q.b;
+    return (1.0f - a) * (1.0f - b) * texel(q.c00) + a * (1.0f - b) * texel(q.c10) + (1.0f - a) * b * texel(q.c01) +
+           a * b * texel(q.c11);
+}
+
+// The classic model's colour texture is filtered in 8-bit fixed point, as a GPU's texture unit
+// and llvmpipe's 8-bit path filter an RGBA8 texture: a weight of 8 fractional bits, rounded to
+// the nearest (llvmpipe rounds the texel coordinate to 1/256), and each blend of two texels
+// rounded to the nearest byte. (The lit model filters in float: it blends in linear light,
+// which 8 bits cannot hold.) A weight in [0, 1) gives [0, 256]; a NaN, from a NaN uv, gives 0
+// (a defined value where the cast's would not be).
+FACET_HD std::uint32_t filterWeight(float f) {
+    const float w = f * 256.0f + 0.5f;
+    return w > 0.0f ? static_cast<std::uint32_t>(w) : 0u;
+}
+
+// (x0 (256 - w) + x1 w + 128) >> 8 per channel, for w in [0, 256]: two channels at a time, each
+// in its own 16 bits (at most 255 * 256 + 128, so no carry reaches the next).
+FACET_HD std::uint32_t lerpRgba8(std::uint32_t x0, std::uint32_t x1, std::uint32_t w) {
+    const std::uint32_t m = 0x00FF00FFu, nw = 256u - w, half = 0x00800080u;
+    const std::uint32_t rb = (((x0 & m) * nw + (x1 & m) * w + half) >> 8) & m;
+    const std::uint32_t ga = (((x0 >> 8) & m) * nw + ((x1 >> 8) & m) * w + half) & ~m;
+    return rb | ga;
+}
+
+FACET_HD std::uint32_t filterBilinear8(const TextureView& t, int level, glm::vec2 uv) {
+    const BilinearTexels q = bilinearTexels(t, level, uv);
+    const std::uint32_t a = filterWeight(q.a);
+    return lerpRgba8(lerpRgba8(q.c00, q.c10, a), lerpRgba8(q.c01, q.c11, a), filterWeight(q.b));
 }
 
 // Whether trilinear filtering at this lod minifies (blends two mip levels); otherwise the
@@ -116,13 +154,22 @@ FACET_HD MipBlend mipBlend(const TextureView& t, float lod) {
 
 // lod is log2 of the texel footprint on level 0 (see textureLod). The CPU backend samples the
 // four pixels of a quad at once (cpu/simd_quad.h) with these same steps.
-template <class Texel = RawTexel>
-FACET_HD glm::vec4 sampleTexture(const TextureView& t, TextureFilter filter, glm::vec2 uv, float lod, Texel texel = {}) {
+template <class Texel>
+FACET_HD glm::vec4 sampleTexture(const TextureView& t, TextureFilter filter, glm::vec2 uv, float lod, Texel texel) {
     if (filter == TextureFilter::Nearest) return sampleNearest(t, 0, uv, texel);
     if (filter == TextureFilter::Bilinear || !minifies(t, lod)) return sampleBilinear(t, 0, uv, texel);
     const MipBlend m = mipBlend(t, lod);
     const glm::vec4 a = sampleBilinear(t, m.lo, uv, texel);
     return m.f > 0.0f ? (1.0f - m.f) * a + m.f * sampleBilinear(t, m.hi, uv, texel) : a;
+}
+
+// sampleTexture's steps in 8-bit fixed point (see filterWeight): the classic model's colour.
+FACET_HD std::uint32_t sampleTexture8(const TextureView& t, TextureFilter filter, glm::vec2 uv, float lod) {
+    if (filter == TextureFilter::Nearest) return nearestTexel(t, 0, uv);
+    if (filter == TextureFilter::Bilinear || !minifies(t, lod)) return filterBilinear8(t, 0, uv);
+    const MipBlend m = mipBlend(t, lod);
+    const std::uint32_t a = filterBilinear8(t, m.lo, uv);
+    return m.f > 0.0f ? lerpRgba8(a, filterBilinear8(t, m.hi, uv), filterWeight(m.f)) : a;
 }
 
 } // namespace facet

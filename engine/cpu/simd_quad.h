@@ -101,15 +101,7 @@ struct Rgba8 {
     __m256 r, g, b, a;
 };
 
-// unpackRgba8 on eight texels.
-inline Rgba8 unpack8(__m256i c) {
-    const __m256i byte = _mm256_set1_epi32(0xFF);
-    return {_mm256_cvtepi32_ps(_mm256_and_si256(c, byte)),
-            _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(c, 8), byte)),
-            _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(c, 16), byte)),
-            _mm256_cvtepi32_ps(_mm256_srli_epi32(c, 24))};
-}
-
+// unpackRgba8 on four texels.
 inline Rgba4 unpack4(__m128i c) {
     const __m128i byte = _mm_set1_epi32(0xFF);
     return {_mm_cvtepi32_ps(_mm_and_si128(c, byte)), _mm_cvtepi32_ps(_mm_and_si128(_mm_srli_epi32(c, 8), byte)),
@@ -255,12 +247,8 @@ struct Bilinear8Plan {
     return p;
 }
 
-// A texel read on eight lanes (see RawTexel): the bytes as they are ...
-struct RawTexel8 {
-    Rgba8 operator()(__m256i c) const { return unpack8(c); }
-};
-
-// ... or SrgbTexel's with its table: colour in linear light, alpha in [0, 1].
+// SrgbTexel on eight lanes (the lit model's colour texture): colour in linear light, alpha in
+// [0, 1].
 template <IndexedLoads L>
 struct SrgbTexel8 {
     const SrgbTable* table;
@@ -287,20 +275,31 @@ inline void fetchTexelPairs8(const std::uint32_t* texels, __m256i c, __m256i& le
     right = _mm256_permute4x64_epi64(_mm256_castps_si256(r), _MM_SHUFFLE(3, 1, 2, 0));
 }
 
-template <IndexedLoads L, class Texel = RawTexel8>
-inline Rgba8 fetchBilinear8(const TextureView& t, const Bilinear8Plan& p, Texel texel = {}) {
-    __m256i t00, t10, t01, t11;
+// bilinearTexels' texels on eight lanes.
+struct Texels8 {
+    __m256i c00, c10, c01, c11;
+};
+
+template <IndexedLoads L> inline Texels8 fetchTexels8(const TextureView& t, const Bilinear8Plan& p) {
+    Texels8 q;
     if (p.adjacent) {
-        fetchTexelPairs8<L>(t.texels, p.c00, t00, t10);
-        fetchTexelPairs8<L>(t.texels, p.c01, t01, t11);
+        fetchTexelPairs8<L>(t.texels, p.c00, q.c00, q.c10);
+        fetchTexelPairs8<L>(t.texels, p.c01, q.c01, q.c11);
     } else {
         const auto* texels = reinterpret_cast<const std::int32_t*>(t.texels);
-        t00 = loadLanes8<L>(texels, p.c00);
-        t10 = loadLanes8<L>(texels, p.c10);
-        t01 = loadLanes8<L>(texels, p.c01);
-        t11 = loadLanes8<L>(texels, p.c11);
+        q.c00 = loadLanes8<L>(texels, p.c00);
+        q.c10 = loadLanes8<L>(texels, p.c10);
+        q.c01 = loadLanes8<L>(texels, p.c01);
+        q.c11 = loadLanes8<L>(texels, p.c11);
     }
-    const Rgba8 c00 = texel(t00), c10 = texel(t10), c01 = texel(t01), c11 = texel(t11);
+    return q;
+}
+
+// sampleBilinear (the lit model's, in float).
+template <IndexedLoads L, class Texel>
+inline Rgba8 fetchBilinear8(const TextureView& t, const Bilinear8Plan& p, Texel texel) {
+    const Texels8 q = fetchTexels8<L>(t, p);
+    const Rgba8 c00 = texel(q.c00), c10 = texel(q.c10), c01 = texel(q.c01), c11 = texel(q.c11);
 
     // (1 - a)(1 - b) c00 + a (1 - b) c10 + (1 - a) b c01 + a b c11, summed left to right.
     const __m256 one = _mm256_set1_ps(1.0f);
@@ -314,6 +313,51 @@ inline Rgba8 fetchBilinear8(const TextureView& t, const Bilinear8Plan& p, Texel 
     };
     return {blend(c00.r, c10.r, c01.r, c11.r), blend(c00.g, c10.g, c01.g, c11.g), blend(c00.b, c10.b, c01.b, c11.b),
             blend(c00.a, c10.a, c01.a, c11.a)};
+}
+
+// The classic model's 8-bit fixed-point filter (filterWeight, lerpRgba8) on eight lanes, with
+// lerpRgba8's split of the channels: R and B in the 16-bit halves of a lane of `rb`, G and A in
+// those of `ga`, each in [0, 255]. Splitting takes a mask and a shift where unpacking to words
+// takes shuffles, and Intel cores run shuffles on one port only.
+struct Split8 {
+    __m256i rb, ga;
+};
+
+inline Split8 splitChannels8(__m256i c) {
+    return {_mm256_and_si256(c, _mm256_set1_epi32(0x00FF00FF)), _mm256_srli_epi16(c, 8)};
+}
+
+inline __m256i joinChannels8(const Split8& c) { return _mm256_or_si256(c.rb, _mm256_slli_epi16(c.ga, 8)); }
+
+// filterWeight per lane (a NaN truncates to INT_MIN, which gives 0 as there), in both 16-bit
+// halves of its lane.
+inline __m256i filterWeights8(__m256 f) {
+    const __m256 w = _mm256_add_ps(_mm256_mul_ps(f, _mm256_set1_ps(256.0f)), _mm256_set1_ps(0.5f));
+    const __m256i i = _mm256_max_epi32(_mm256_cvttps_epi32(w), _mm256_setzero_si256());
+    return _mm256_or_si256(i, _mm256_slli_epi32(i, 16));
+}
+
+// lerpRgba8 on split channels: the products and their sum fit 16 bits unsigned.
+inline Split8 lerpSplit8(const Split8& x0, const Split8& x1, __m256i w) {
+    const __m256i nw = _mm256_sub_epi16(_mm256_set1_epi16(256), w), half = _mm256_set1_epi16(128);
+    const auto lerp = [&](__m256i a, __m256i b) {
+        const __m256i sum = _mm256_add_epi16(_mm256_mullo_epi16(a, nw), _mm256_mullo_epi16(b, w));
+        return _mm256_srli_epi16(_mm256_add_epi16(sum, half), 8);
+    };
+    return {lerp(x0.rb, x1.rb), lerp(x0.ga, x1.ga)};
+}
+
+// filterBilinear8 on eight lanes, split.
+template <IndexedLoads L> inline Split8 filterBilinearSplit8(const TextureView& t, const Bilinear8Plan& p) {
+    const Texels8 q = fetchTexels8<L>(t, p);
+    const __m256i a = filterWeights8(p.a);
+    return lerpSplit8(lerpSplit8(splitChannels8(q.c00), splitChannels8(q.c10), a),
+                      lerpSplit8(splitChannels8(q.c01), splitChannels8(q.c11), a), filterWeights8(p.b));
+}
+
+// filterBilinear8 on eight lanes, packed.
+template <IndexedLoads L> inline __m256i filterBilinear8x8(const TextureView& t, const Bilinear8Plan& p) {
+    return joinChannels8(filterBilinearSplit8<L>(t, p));
 }
 
 // sampleNearest on level 0 for four lanes: the texel indices, then the fetch.
@@ -346,8 +390,9 @@ inline __m128i nearestIndex4(const TextureView& t, __m128 u, __m128 v) {
 
 // The mip levels sampleTexture samples at a level of detail: level 0 alone for bilinear
 // filtering or a lod that does not minify; otherwise levels lo and hi blended with weight f on
-// hi. One level is given as lo = hi with f = 0, which blends to exactly the lo sample: the
-// samples are finite and not negative (or NaN, on both levels alike), so (1 - 0) lo + 0 lo is lo.
+// hi. One level is given as lo = hi with f = 0, which blends to exactly the lo sample: in fixed
+// point always, and in float as the samples are finite and not negative (or NaN, on both levels
+// alike), so (1 - 0) lo + 0 lo is lo.
 struct LevelChoice {
     int lo, hi;
     float f;
@@ -371,8 +416,8 @@ inline SamplePlan4 planSamples4(const LevelTable& levels, __m128 u, __m128 v, __
     return {planBilinear8(levels.lanes(_mm256_set_m128i(hi, lo)), _mm256_set_m128(u, u), _mm256_set_m128(v, v)), f};
 }
 
-template <IndexedLoads L, class Texel = RawTexel8>
-inline Rgba4 fetchSamples4(const TextureView& t, const SamplePlan4& p, Texel texel = {}) {
+template <IndexedLoads L, class Texel>
+inline Rgba4 fetchSamples4(const TextureView& t, const SamplePlan4& p, Texel texel) {
     const Rgba8 both = fetchBilinear8<L>(t, p.bilinear, texel);
     // (1 - f) * lo + f * hi
     const __m128 nf = _mm_sub_ps(_mm_set1_ps(1.0f), p.f);
@@ -382,18 +427,32 @@ inline Rgba4 fetchSamples4(const TextureView& t, const SamplePlan4& p, Texel tex
     return {mix(both.r), mix(both.g), mix(both.b), mix(both.a)};
 }
 
-// sampleNearest's texels, fetched.
-template <IndexedLoads L>
-inline Rgba4 fetchNearest4(const TextureView& t, __m128i index) {
-    return unpack4(loadLanes4<L>(reinterpret_cast<const std::int32_t*>(t.texels), index));
+// fetchSamples4 in sampleTexture8's fixed point (the classic model's colour), packed: each
+// pixel's lo-level sample (lanes 0-3) blended with its hi-level one (lanes 4-7, swapped into
+// 0-3), in the low half.
+template <IndexedLoads L> inline __m128i filterSamples4(const TextureView& t, const SamplePlan4& p) {
+    const Split8 both = filterBilinearSplit8<L>(t, p.bilinear);
+    const auto upper = [](__m256i c) { return _mm256_permute2x128_si256(c, c, 0x01); };
+    const Split8 mixed = lerpSplit8(both, {upper(both.rb), upper(both.ga)}, filterWeights8(_mm256_set_m128(p.f, p.f)));
+    return _mm256_castsi256_si128(joinChannels8(mixed));
 }
 
-// sampleTexture for four pixels sharing one level of detail, every filter.
+// sampleNearest's texels, fetched: packed, and unpacked.
+template <IndexedLoads L> inline __m128i fetchNearestTexels4(const TextureView& t, __m128i index) {
+    return loadLanes4<L>(reinterpret_cast<const std::int32_t*>(t.texels), index);
+}
+
 template <IndexedLoads L>
-inline Rgba4 sampleTexture4(const TextureView& t, TextureFilter filter, __m128 u, __m128 v, float lod) {
-    if (filter == TextureFilter::Nearest) return fetchNearest4<L>(t, nearestIndex4(t, u, v));
+inline Rgba4 fetchNearest4(const TextureView& t, __m128i index) {
+    return unpack4(fetchNearestTexels4<L>(t, index));
+}
+
+// sampleTexture8 for four pixels sharing one level of detail, every filter.
+template <IndexedLoads L>
+inline __m128i sampleTexture4(const TextureView& t, TextureFilter filter, __m128 u, __m128 v, float lod) {
+    if (filter == TextureFilter::Nearest) return fetchNearestTexels4<L>(t, nearestIndex4(t, u, v));
     const LevelChoice c = chooseLevels(t, filter, lod);
-    return fetchSamples4<L>(
+    return filterSamples4<L>(
         t, planSamples4(LevelTable(t), u, v, _mm_set1_epi32(c.lo), _mm_set1_epi32(c.hi), _mm_set1_ps(c.f)));
 }
 
