@@ -214,18 +214,21 @@ constexpr double kWalkFp32 = 88;
 constexpr double kTileEntryBytes = 4 + double(sizeof(ScreenTriangle));
 constexpr double kPixelBytes = 8;
 // Shading, per shaded pixel: barycentrics 12 and packing 16; with a texture, 1/w 5, uv 10 + two
-// divisions and a bilinear sample (coordinates 14, weights 8, four unpacked texels 16, the blend
-// 28: 66 FP32; wrapping and addresses about 25 integer operations; texels from DRAM about 4 B a
-// pixel, each texel of the right level read about once); trilinear adds the three other quad
-// pixels' uv (3 x (27 + 2 divisions)), the level (12 + log2 with a division, 16) and a second
-// bilinear sample and the blend (66 + 13, 25 integer); the headlight, the normal (10 + 3
-// divisions) and the Lambert term (20 + 1 division); vertex colours 30 + 1 division.
+// divisions and a bilinear sample in the classic look's 8-bit fixed point (coordinates 14 and
+// two weights 6 FP32; wrapping and addresses about 25 integer operations, the weights'
+// conversions 2, three lerpRgba8 of 19 each, the result unpacked to float 6 and 4 FP32; texels
+// from DRAM about 4 B a pixel, each texel of the right level read about once); trilinear adds
+// the three other quad pixels' uv (3 x (27 + 2 divisions)), the level (12 + log2 with a
+// division, 16), a second bilinear sample (20 FP32, 25 + 2 + 57 integer) and the levels' blend
+// (a weight 3 FP32 and 1, a lerpRgba8 19); the headlight, the normal (10 + 3 divisions) and
+// the Lambert term (20 + 1 division); vertex colours 30 + 1 division.
+constexpr double kLerpRgba8Int = 19;
 constexpr double kShadeFp32 = 12 + 16;
-constexpr double kTextureFp32 = 5 + 10 + 2 * kDivide + 66;
-constexpr double kTextureInt = 25;
+constexpr double kTextureFp32 = 5 + 10 + 2 * kDivide + 20 + 4;
+constexpr double kTextureInt = 25 + 2 + 3 * kLerpRgba8Int + 6;
 constexpr double kTexelBytes = 4;
-constexpr double kTrilinearFp32 = 3 * (27 + 2 * kDivide) + 12 + 16 + kDivide + 66 + 13;
-constexpr double kTrilinearInt = 25;
+constexpr double kTrilinearFp32 = 3 * (27 + 2 * kDivide) + 12 + 16 + kDivide + 20 + 3;
+constexpr double kTrilinearInt = 25 + 2 + 3 * kLerpRgba8Int + 1 + kLerpRgba8Int;
 constexpr double kLightFp32 = 10 + 3 * kDivide + 20 + kDivide;
 constexpr double kVertexColorFp32 = 30 + kDivide;
 
