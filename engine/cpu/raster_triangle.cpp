@@ -267,7 +267,8 @@ void flushTwoLevelsBy(PixelStream& s, const RasterContext& ctx, const TileBuffer
 }
 
 // Samples the pixels of one level, eight at a time, and writes their colours: the bilinear
-// sample of their level is what fetchSamples4 gives them, as (1 - 0) lo + 0 lo is lo.
+// sample of their level is what fetchSamples4 and filterSamples4 give them, as a blend of lo
+// with weight 0 is lo (see simd::LevelChoice).
 template <IndexedLoads L>
 void flushOneLevelBy(PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
     PixelLanes& p = s.oneLevel;

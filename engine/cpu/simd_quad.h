@@ -6,7 +6,8 @@
 // in the same order: separate multiplies and adds (no FMA; the host builds with
 // -ffp-contract=off), real divisions and square roots (IEEE exact, no approximations), floor
 // by rounding, truncating conversions where the scalar code casts, and glm's min/max with
-// their operand order (which decides what a NaN gives). tests/cpu_raster_equivalence_test.cpp
+// their operand order (which decides what a NaN gives); the fixed-point filter's integer steps
+// give the scalar ones' exact values. tests/cpu_raster_equivalence_test.cpp
 // checks each against its scalar original on random and special inputs, bit for bit.
 #pragma once
 
