@@ -62,7 +62,7 @@ TEST(CpuRasterEquivalence, SteppedCoverageMatchesEdgeValues) {
         // Snapped coordinates on exact pixel centres and shared edges exercise the fill rule.
         if (n % 5 == 0) v[1].p.y = v[0].p.y;
         if (n % 7 == 0) v[2].p.x = v[1].p.x = pixelCentreFixed(w / 2);
-        ScreenTriangle tri;
+        ScreenTriangle tri{};
         if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;
         for (int quadRowOffset = 0; quadRowOffset < 2; ++quadRowOffset) {
             const int firstQx = tri.minX & ~1, firstQy = ((tri.minY + quadRowOffset) & ~1) - quadRowOffset;
@@ -405,7 +405,7 @@ TEST(CpuRasterEquivalence, SimdVisibilityAndShadingMatchScalar) {
             s.attributes.nOverW = glm::vec3(d(rng), d(rng), n % 9 == 0 ? 0.0f : d(rng));
         }
         if (n % 11 == 0) v[1].attributes.nOverW = v[2].attributes.nOverW = v[0].attributes.nOverW = glm::vec3(0.0f);
-        ScreenTriangle tri;
+        ScreenTriangle tri{};
         TriangleAttributes attributes;
         if (setupTriangle(v[0], v[1], v[2], false, w, h, tri, true, 0, &attributes) != SetupResult::Ok) continue;
 
@@ -442,7 +442,7 @@ TEST(CpuRasterEquivalence, OnePixelRangesMatchScalar) {
             s.depth = std::uniform_real_distribution<float>(-0.1f, 1.1f)(rng);
             s.attributes.uvOverW = glm::vec2(wildFloat(rng, 4.0f), wildFloat(rng, 4.0f));
         }
-        ScreenTriangle tri;
+        ScreenTriangle tri{};
         TriangleAttributes attributes;
         if (setupTriangle(v[0], v[1], v[2], false, w, h, tri, true, 0, &attributes) != SetupResult::Ok) continue;
         const int tile = 2 * (1 + int(rng() % 3));
@@ -492,7 +492,7 @@ TEST(CpuRasterEquivalence, SmallTriangleWalkMatchesScalarAtItsLimit) {
             v[k].p = p[k];
             v[k].depth = std::uniform_real_distribution<float>(0.0f, 1.0f)(rng);
         }
-        ScreenTriangle tri;
+        ScreenTriangle tri{};
         TriangleAttributes attributes;
         if (setupTriangle(v[0], v[1], v[2], false, w, h, tri, true, 0, &attributes) != SetupResult::Ok) continue;
         RenderSettings settings;
@@ -566,7 +566,7 @@ TEST(CpuRasterEquivalence, SamplePairWalkMatchesTheOneSampleWalk) {
         const glm::vec2 centre(unit(rng) * float(w), unit(rng) * float(h));
         ScreenVertex v[3];
         randomVertices(rng, centre, scale, v);
-        ScreenTriangle tri;
+        ScreenTriangle tri{};
         if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;
         const int quadRowOffset = n % 2;
         const int tile = 2 * (1 + int(rng() % (kTileSize / 2)));
@@ -634,7 +634,7 @@ TEST(CpuRasterEquivalence, BlockWalkMatchesTheQuadWalk) {
             const glm::vec2 off = glm::vec2(unit(rng) - 0.5f, unit(rng) - 0.5f) * scale * 0.02f;
             v[2] = vertexAt(glm::mix(v[0].pos, v[1].pos, unit(rng)) + off);
         }
-        ScreenTriangle tri;
+        ScreenTriangle tri{};
         if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;
         const int quadRowOffset = n % 2;
         const int tile = n % 2 ? kTileSize : 2 * (1 + int(rng() % (kTileSize / 2)));
@@ -698,7 +698,7 @@ TEST(CpuRasterEquivalence, BlockDepthBoundsCullOnlyWhatFails) {
             ScreenVertex v[3];
             randomVertices(rng, centre, n % 6 == 5 ? 20.0f : 300.0f, v);
             if (n % 3 != 2) v[1].depth = v[2].depth = v[0].depth = unit(rng); // level
-            ScreenTriangle tri;
+            ScreenTriangle tri{};
             if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;
             QuadRange q;
             if (quadRange(tri, planes.cut, quadRowOffset, q) && culled.farthest) {
@@ -879,7 +879,7 @@ TEST(CpuRasterEquivalence, DeferredRendererMatchesTrianglesDrawnInOrder) {
             for (const MaterialRange& range : mesh.ranges)
                 for (std::size_t t = range.firstTriangle; t < range.firstTriangle + range.triangleCount; ++t) {
                     const std::uint32_t* c = &mesh.indices[3 * t];
-                    ScreenTriangle tri;
+                    ScreenTriangle tri{};
                     TriangleAttributes attributes;
                     if (setupTriangle(projected[c[0]], projected[c[1]], projected[c[2]],
                                       settings.cull == CullMode::Back, w, h, tri, true, 0,

@@ -171,7 +171,7 @@ TEST(Multisample, SampleDepthIsThePlaneAtTheSample) {
         const glm::vec2 c(at(rng), at(rng));
         ScreenVertex v[3];
         for (ScreenVertex& sv : v) sv = vertexAt(c + glm::vec2(d(rng), d(rng)), z(rng));
-        ScreenTriangle tri;
+        ScreenTriangle tri{};
         if (setupTriangle(v[0], v[1], v[2], false, 64, 64, tri, true, sampleReach(8)) != SetupResult::Ok) continue;
         ++tested;
         EXPECT_TRUE(std::signbit(-0.0f + sampleDepthStep(tri, pixelCentreSample())));
@@ -230,7 +230,7 @@ TEST(Multisample, CpuRasterStageEqualsThePerSampleDefinition) {
                     const glm::vec2 p = c + glm::vec2(d(rng), d(rng));
                     sv = vertexAt(onGrid ? glm::round(p * 16.0f) / 16.0f : p, z(rng));
                 }
-                ScreenTriangle tri;
+                ScreenTriangle tri{};
                 TriangleAttributes corners;
                 if (setupTriangle(v[0], v[1], v[2], false, width, height, tri, true, sampleReach(samples), &corners) !=
                     SetupResult::Ok)
@@ -303,7 +303,7 @@ TEST(Multisample, SetupBoundsHoldEveryCoveredSample) {
                 const FixedPoint2 p = k == 0 ? corner : FixedPoint2{corner.x + spread(rng), corner.y + spread(rng)};
                 v[k] = vertexAt(glm::vec2(p.x, p.y) / float(kSubpixelOne), 0.5f);
             }
-            ScreenTriangle tri, shrunk;
+            ScreenTriangle tri{}, shrunk{};
             const SetupResult result = setupTriangle(v[0], v[1], v[2], false, kSize, kSize, tri, true, sampleReach(samples));
             if (result == SetupResult::Degenerate) continue;
             // A triangle refused as offscreen holds only its bounds; the test needs its corners.

@@ -27,7 +27,7 @@ std::vector<int> coverageCounts(const std::vector<glm::vec2>& pixelPositions, co
             v[k] =
                 ScreenVertex{{{snapToFixed(p.x), snapToFixed(p.y)}, 0.5f}, {1.0f, glm::vec2(0.0f), glm::vec3(0.0f)}, p};
         }
-        ScreenTriangle tri;
+        ScreenTriangle tri{};
         if (setupTriangle(v[0], v[1], v[2], false, w, h, tri) != SetupResult::Ok) continue;
         for (int y = tri.minY; y <= tri.maxY; ++y)
             for (int x = tri.minX; x <= tri.maxX; ++x)
@@ -169,7 +169,7 @@ TEST(Raster, SetUpRefusesOnlyTrianglesCoveringNoPixel) {
                 {{snapToFixed(at.x), snapToFixed(at.y)}, 0.5f}, {1.0f, glm::vec2(0.0f), glm::vec3(0.0f)}, at};
             p[k] = v[k].p;
         }
-        ScreenTriangle tri;
+        ScreenTriangle tri{};
         const SetupResult result = setupTriangle(v[0], v[1], v[2], false, w, h, tri);
         const int covered = centresCovered(p, w, h);
         if (result == SetupResult::Uncovered) {
@@ -179,7 +179,7 @@ TEST(Raster, SetUpRefusesOnlyTrianglesCoveringNoPixel) {
             ++kept;
             ASSERT_EQ(covered, 1) << "triangle " << n << " kept with one centre in its bounds";
         }
-        ScreenTriangle multisampled;
+        ScreenTriangle multisampled{};
         EXPECT_NE(setupTriangle(v[0], v[1], v[2], false, w, h, multisampled, true, sampleReach(2)), SetupResult::Uncovered)
             << "triangle " << n << " at several samples per pixel";
     }
@@ -203,7 +203,7 @@ TEST(Raster, SetUpBoundsAreTheCentresWithinTheCorners) {
             c.pos = glm::vec2(c.p.x, c.p.y) / float(kSubpixelOne);
         }
         const std::int32_t reach = n % 2 ? sampleReach(8) : 0;
-        ScreenTriangle tri;
+        ScreenTriangle tri{};
         const SetupResult result = setupTriangle(v[0], v[1], v[2], false, w, h, tri, false, reach);
         if (result == SetupResult::Degenerate) continue;
         const auto bound = [&](auto pick, int k, std::int32_t grow) {

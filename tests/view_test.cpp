@@ -115,7 +115,7 @@ TEST(Views, ShadingReadsAttributesOnlyWhereThePredicateSaysSo) {
         {atPixel(6.4f, 12.8f, 1.5f), {0.4f, 0.8f}, {0.0f, -0.6f, -0.8f}, {0.5f, 0.5f, 0.9f}}};
     ScreenVertex v[3];
     for (int k = 0; k < 3; ++k) v[k] = projectVertex(corners[k], view, kWidth, kHeight);
-    ScreenTriangle tri;
+    ScreenTriangle tri{};
     TriangleAttributes attributes, poisoned;
     ASSERT_EQ(setupTriangle(v[0], v[1], v[2], false, kWidth, kHeight, tri, true, 0, &attributes), SetupResult::Ok);
     const float nan = std::numeric_limits<float>::quiet_NaN();

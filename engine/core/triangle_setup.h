@@ -103,8 +103,9 @@ FACET_HD bool covers(const ScreenTriangle& t, const EdgeValues& e) {
 // ScreenTriangle, with the fill rule's biases worked out on the spot.
 FACET_HD bool coversCentre(FixedPoint2 p0, FixedPoint2 p1, FixedPoint2 p2, int x, int y) {
     const FixedPoint2 p{pixelCentreFixed(x), pixelCentreFixed(y)};
-    return edgeFunction(p1, p2, p) + fillRuleBias(p1, p2) > 0 && edgeFunction(p2, p0, p) + fillRuleBias(p2, p0) > 0 &&
-           edgeFunction(p0, p1, p) + fillRuleBias(p0, p1) > 0;
+    // `&`, not `&&`: all three are cheap, and a short cut was a branch on data, often mispredicted.
+    return (edgeFunction(p1, p2, p) + fillRuleBias(p1, p2) > 0) & (edgeFunction(p2, p0, p) + fillRuleBias(p2, p0) > 0) &
+           (edgeFunction(p0, p1, p) + fillRuleBias(p0, p1) > 0);
 }
 
 // setupTriangle's triangle, for a coverage test: its corners ordered so the interior is positive
@@ -132,11 +133,10 @@ enum class SetupResult { Ok, Degenerate, Culled, Offscreen, Uncovered };
 // otherwise cost a set-up, a bin and a walk each for nothing; they are refused before the
 // corners are copied. Bounds holding more are left to the walk: testing up to 2x2 centres so
 // cost more than it saved on a mesh whose triangles mostly cover a centre (facet-bench's
-// grid_1m). Out of line on the host: what comes before, where most triangles of a dense mesh
-// end, is then small enough to inline where it is called.
-FACET_HD_OUTLINED SetupResult setupInBounds(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c,
-                                            std::int64_t area, ScreenTriangle& tri, TriangleAttributes* attributes,
-                                            bool gradients, bool missable, int x, int y) {
+// grid_1m).
+FACET_HD SetupResult setupInBounds(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c,
+                                   std::int64_t area, ScreenTriangle& tri, TriangleAttributes* attributes,
+                                   bool gradients, bool missable, int x, int y) {
     const ScreenVertex& second = area > 0 ? b : c; // the corners in orientTriangle's order
     const ScreenVertex& third = area > 0 ? c : b;
     if (missable && !coversCentre(a.p, second.p, third.p, x, y)) return SetupResult::Uncovered;
@@ -163,11 +163,12 @@ FACET_HD_OUTLINED SetupResult setupInBounds(const ScreenVertex& a, const ScreenV
 // corners' attributes, in its order, go to `attributes` where that is given. A triangle
 // refused as Offscreen or Uncovered holds only its bounds: most triangles of a dense mesh stop
 // there (no pixel centre between their corners, or one they miss), and are not copied
-// (orientTriangle gives the rest).
-FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c,
-                                   bool cullBackFaces, int width, int height, ScreenTriangle& tri,
-                                   bool gradients = true, std::int32_t sampleReach = 0,
-                                   TriangleAttributes* attributes = nullptr) {
+// (orientTriangle gives the rest). Inlined on the host as well, rest and all: called, it cost
+// the CPU's set-up about 27 more instructions a triangle (callgrind, a 1M-triangle grid).
+FACET_HD_INLINED SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b, const ScreenVertex& c,
+                                           bool cullBackFaces, int width, int height, ScreenTriangle& tri,
+                                           bool gradients = true, std::int32_t sampleReach = 0,
+                                           TriangleAttributes* attributes = nullptr) {
     std::int64_t area = edgeFunction(a.p, b.p, c.p);
     if (area == 0) return SetupResult::Degenerate;
     if (cullBackFaces && area > 0) return SetupResult::Culled;
@@ -176,15 +177,13 @@ FACET_HD SetupResult setupTriangle(const ScreenVertex& a, const ScreenVertex& b,
     const std::int32_t hiX = glm::max(a.p.x, glm::max(b.p.x, c.p.x)) + sampleReach;
     const std::int32_t loY = glm::min(a.p.y, glm::min(b.p.y, c.p.y)) - sampleReach;
     const std::int32_t hiY = glm::max(a.p.y, glm::max(b.p.y, c.p.y)) + sampleReach;
-    // First centre >= lo: ceil((lo - half) / one); last centre <= hi: floor((hi - half) / one).
+    // First centre >= lo: ceil((lo - half) / one); last centre <= hi: floor((hi - half) / one),
+    // each a floor division by the power of two kSubpixelOne, an arithmetic shift.
+    static_assert((-1 >> 1) == -1, "the bounds' floor division needs an arithmetic right shift");
     const auto firstCentre = [](std::int32_t lo) {
-        const std::int32_t t = lo - kSubpixelOne / 2 + kSubpixelOne - 1;
-        return t >= 0 ? t / kSubpixelOne : -((-t + kSubpixelOne - 1) / kSubpixelOne);
+        return (lo - kSubpixelOne / 2 + kSubpixelOne - 1) >> kSubpixelBits;
     };
-    const auto lastCentre = [](std::int32_t hi) {
-        const std::int32_t t = hi - kSubpixelOne / 2;
-        return t >= 0 ? t / kSubpixelOne : -((-t + kSubpixelOne - 1) / kSubpixelOne);
-    };
+    const auto lastCentre = [](std::int32_t hi) { return (hi - kSubpixelOne / 2) >> kSubpixelBits; };
     const int minX = glm::max(firstCentre(loX), 0), minY = glm::max(firstCentre(loY), 0);
     const int maxX = glm::min(lastCentre(hiX), width - 1), maxY = glm::min(lastCentre(hiY), height - 1);
     tri.minX = minX;
