@@ -9,8 +9,8 @@
 #endif
 
 // A FACET_HD function the host compiler must inline, as the device inlines every FACET_HD one:
-// a short per-item step called from a loop, whose call (saved registers, a dozen arguments) GCC
-// would otherwise keep.
+// a per-item step of a hot loop, too large for GCC to inline by itself, whose call (saved
+// registers, a dozen arguments) every item would pay.
 #if defined(__CUDACC__)
 #define FACET_HD_INLINED FACET_HD
 #else

@@ -605,8 +605,9 @@ struct ForwardTileTarget {
     Row row(int qy) const { return Row{*this, qy}; }
 };
 
-// Its extent on an axis is the largest of its corners' three distances there, so it is under
-// the power of two kSmallTriangleExtent when the OR of all six distances is. (The corners' min
+// Whether `tri` takes the 32-bit walk: its corners' extent on each axis is under
+// kSmallTriangleExtent. An extent is the largest of the corners' three distances on its axis,
+// so both are under that power of two when the OR of all six distances is. (The corners' min
 // and max, which GCC made a branch on their order, were often mispredicted on a dense mesh.)
 [[gnu::always_inline]] inline bool smallTriangle(const ScreenTriangle& tri) {
     static_assert((kSmallTriangleExtent & (kSmallTriangleExtent - 1)) == 0, "a power of two");
