@@ -466,8 +466,8 @@ TEST(CpuRasterEquivalence, OnePixelRangesMatchScalar) {
 }
 
 // Small triangles take a 32-bit walk (kSmallTriangleExtent); at its limit and just past it,
-// anywhere in the target, cut by tiles and target edges or not, both walks give the scalar
-// reference's pixels.
+// anywhere in the target, cut by tiles and target edges or not, set-up marks them so exactly
+// and both walks give the scalar reference's pixels.
 TEST(CpuRasterEquivalence, SmallTriangleWalkMatchesScalarAtItsLimit) {
     std::mt19937 rng(17);
     const int w = 301, h = 203;
@@ -495,6 +495,13 @@ TEST(CpuRasterEquivalence, SmallTriangleWalkMatchesScalarAtItsLimit) {
         ScreenTriangle tri{};
         TriangleAttributes attributes;
         if (setupTriangle(v[0], v[1], v[2], false, w, h, tri, true, 0, &attributes) != SetupResult::Ok) continue;
+        // Set-up's decision is the corners' extent, whatever the samples' reach adds to the bounds.
+        const bool small = extent < kSmallTriangleExtent;
+        ASSERT_EQ(tri.small != 0, small) << "triangle " << n << " extent " << extent;
+        ScreenTriangle reached{};
+        if (setupTriangle(v[0], v[1], v[2], false, w, h, reached, true, sampleReach(4)) == SetupResult::Ok) {
+            ASSERT_EQ(reached.small != 0, small) << "triangle " << n << " extent " << extent << ", 4 samples";
+        }
         RenderSettings settings;
         settings.filter = TextureFilter::Nearest;
         const ShadeMaterial material{glm::vec4(200.0f, 100.0f, 50.0f, 255.0f), TextureView{}};

@@ -39,14 +39,25 @@ FACET_HD ScreenVertex projectVertex(const ClipVertex& v, const ViewParams& view,
                         px};
 }
 
+// A triangle whose snapped corners' extent is under kSmallTriangleExtent sub-pixels on each axis
+// (64 pixels) is `small`, and takes the CPU's 32-bit walk (rasterizeVisibility). Its edge
+// vectors are then under 2^14, and every point the walk meets lies within 9 pixels (2^11.2
+// sub-pixels) of its bounds, so every edge value there is under 2 * 2^14 * (2^14 + 2^11.2) + 1 <
+// 2^30, and a step over the walk's extent (< 2^14 / 256 + 9 pixels) adds under 2^22 * 2^6.2: all
+// within 32 bits. setupTriangle decides it once, from the corners' bounds it has at hand: decided
+// again by each walk of each tile, it cost 1.9% of a frame's instructions on a 1M-triangle grid.
+inline constexpr std::int32_t kSmallTriangleExtent = 1 << 14;
+
 // The raster stage reads every set-up triangle back from memory (a dense mesh's are written and
 // read at hundreds of megabytes a frame), so it holds only what the walks read: one exact
-// position, the fill rule's biases (0 or 1) as bytes. Its corners' attributes, which shading
-// alone reads, are kept apart (TriangleAttributes), and only for frames whose shading reads them.
+// position, the fill rule's biases (0 or 1) and whether it is small, as bytes. Its corners'
+// attributes, which shading alone reads, are kept apart (TriangleAttributes), and only for
+// frames whose shading reads them.
 struct ScreenTriangle {
     TriangleCorner v[3];   // ordered so the interior is positive
     glm::vec2 origin;      // the exact position of v[0], the barycentrics' origin (see barycentricGradients)
     std::uint8_t bias[3];  // fill rule bias (fillRuleBias, 0 or 1) of the edge opposite vertex i
+    std::uint8_t small;    // 1 when its corners' extent is under kSmallTriangleExtent on both axes
     glm::vec2 db1, db2;    // gradients of barycentrics 1 and 2 over the exact positions
     int minX, minY, maxX, maxY; // pixel bounds, clamped to the target, inclusive
 };
@@ -173,10 +184,12 @@ FACET_HD_INLINED SetupResult setupTriangle(const ScreenVertex& a, const ScreenVe
     if (area == 0) return SetupResult::Degenerate;
     if (cullBackFaces && area > 0) return SetupResult::Culled;
 
-    const std::int32_t loX = glm::min(a.p.x, glm::min(b.p.x, c.p.x)) - sampleReach;
-    const std::int32_t hiX = glm::max(a.p.x, glm::max(b.p.x, c.p.x)) + sampleReach;
-    const std::int32_t loY = glm::min(a.p.y, glm::min(b.p.y, c.p.y)) - sampleReach;
-    const std::int32_t hiY = glm::max(a.p.y, glm::max(b.p.y, c.p.y)) + sampleReach;
+    const std::int32_t cornersMinX = glm::min(a.p.x, glm::min(b.p.x, c.p.x));
+    const std::int32_t cornersMaxX = glm::max(a.p.x, glm::max(b.p.x, c.p.x));
+    const std::int32_t cornersMinY = glm::min(a.p.y, glm::min(b.p.y, c.p.y));
+    const std::int32_t cornersMaxY = glm::max(a.p.y, glm::max(b.p.y, c.p.y));
+    const std::int32_t loX = cornersMinX - sampleReach, hiX = cornersMaxX + sampleReach;
+    const std::int32_t loY = cornersMinY - sampleReach, hiY = cornersMaxY + sampleReach;
     // First centre >= lo: ceil((lo - half) / one); last centre <= hi: floor((hi - half) / one),
     // each a floor division by the power of two kSubpixelOne, an arithmetic shift.
     static_assert((-1 >> 1) == -1, "the bounds' floor division needs an arithmetic right shift");
@@ -191,6 +204,10 @@ FACET_HD_INLINED SetupResult setupTriangle(const ScreenVertex& a, const ScreenVe
     tri.maxX = maxX;
     tri.maxY = maxY;
     if (minX > maxX || minY > maxY) return SetupResult::Offscreen;
+    // Both extents (not negative) are under the power of two when their OR is.
+    static_assert((kSmallTriangleExtent & (kSmallTriangleExtent - 1)) == 0, "a power of two");
+    tri.small =
+        static_cast<std::uint8_t>(((cornersMaxX - cornersMinX) | (cornersMaxY - cornersMinY)) < kSmallTriangleExtent);
     return setupInBounds(a, b, c, area, tri, attributes, gradients, sampleReach == 0 && minX == maxX && minY == maxY,
                          minX, minY);
 }

@@ -605,18 +605,6 @@ struct ForwardTileTarget {
     Row row(int qy) const { return Row{*this, qy}; }
 };
 
-// Whether `tri` takes the 32-bit walk: its corners' extent on each axis is under
-// kSmallTriangleExtent. An extent is the largest of the corners' three distances on its axis,
-// so both are under that power of two when the OR of all six distances is. (The corners' min
-// and max, which GCC made a branch on their order, were often mispredicted on a dense mesh.)
-[[gnu::always_inline]] inline bool smallTriangle(const ScreenTriangle& tri) {
-    static_assert((kSmallTriangleExtent & (kSmallTriangleExtent - 1)) == 0, "a power of two");
-    const FixedPoint2 p0 = tri.v[0].p, p1 = tri.v[1].p, p2 = tri.v[2].p;
-    const std::int32_t distances = std::abs(p0.x - p1.x) | std::abs(p1.x - p2.x) | std::abs(p2.x - p0.x) |
-                                   std::abs(p0.y - p1.y) | std::abs(p1.y - p2.y) | std::abs(p2.y - p0.y);
-    return distances < kSmallTriangleExtent;
-}
-
 // One walk of `tri` over the range in lanes L, into the tile's buffers, at the pixel centres
 // (whose sampleDepthStep, -0, the compiler then drops).
 template <class L, bool Bounds>
@@ -723,7 +711,7 @@ template <class Walk>
                                                      const TileRect& tile, Walk&& walk) {
     QuadRange q;
     if (!quadRange(tri, tile, ctx.quadRowOffset, q)) return 0;
-    if (!smallTriangle(tri)) return walk(lanes::BigQuad{}, std::true_type{}, q);
+    if (!tri.small) return walk(lanes::BigQuad{}, std::true_type{}, q);
     // The tile's bounds matter only where they (or the target's) cut the triangle's: at its
     // right or bottom, or above it (the first quad row of an odd-height target is row -1).
     const FrameView& frame = ctx.target;

@@ -75,13 +75,6 @@ struct TileTriangle {
     const ShadeMaterial* material;
 };
 
-// A triangle whose snapped bounds are under kSmallTriangleExtent sub-pixels on each side (64
-// pixels) takes rasterizeVisibility's 32-bit walk. Its edge vectors are then under 2^14, and
-// every point the walk meets lies within 9 pixels (2^11.2 sub-pixels) of its bounds, so every
-// edge value there is under 2 * 2^14 * (2^14 + 2^11.2) + 1 < 2^30, and a step over the walk's
-// extent (< 2^14 / 256 + 9 pixels) adds under 2^22 * 2^6.2: all within 32 bits.
-inline constexpr std::int32_t kSmallTriangleExtent = 1 << 14;
-
 // Pass 1: coverage and depth test of `tri` in the tile rect; where it passes, the tile's depth
 // is written and the pixel's id set to `id`. Returns the number of pixels it won (the fragments
 // drawing the triangle on its own would write).
