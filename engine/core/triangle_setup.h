@@ -44,8 +44,8 @@ FACET_HD ScreenVertex projectVertex(const ClipVertex& v, const ViewParams& view,
 // vectors are then under 2^14, and every point the walk meets lies within 9 pixels (2^11.2
 // sub-pixels) of its bounds, so every edge value there is under 2 * 2^14 * (2^14 + 2^11.2) + 1 <
 // 2^30, and a step over the walk's extent (< 2^14 / 256 + 9 pixels) adds under 2^22 * 2^6.2: all
-// within 32 bits. setupTriangle decides it once, from the corners' bounds it has at hand: decided
-// again by each walk of each tile, it cost 1.9% of a frame's instructions on a 1M-triangle grid.
+// within 32 bits. setupTriangle decides it once, from the corners' bounds it has at hand;
+// deciding it in each walk of each tile took 1.9% more instructions a frame on a 1M-triangle grid.
 inline constexpr std::int32_t kSmallTriangleExtent = 1 << 14;
 
 // The raster stage reads every set-up triangle back from memory (a dense mesh's are written and

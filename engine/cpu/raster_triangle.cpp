@@ -9,7 +9,6 @@
 #include "cpu/stream_store.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <type_traits>
 
 namespace facet {
