@@ -61,6 +61,8 @@ struct ScreenTriangle {
     glm::vec2 db1, db2;    // gradients of barycentrics 1 and 2 over the exact positions
     int minX, minY, maxX, maxY; // pixel bounds, clamped to the target, inclusive
 };
+// `small` sits in the padding after the biases: the raster stage reads 80 bytes a triangle.
+static_assert(sizeof(ScreenTriangle) == 80, "ScreenTriangle grew: every walk reads it from memory");
 
 // The attributes of a set-up triangle's corners, in its order.
 struct TriangleAttributes {
