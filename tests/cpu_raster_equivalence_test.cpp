@@ -19,6 +19,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -187,6 +188,43 @@ TEST(CpuRasterEquivalence, SimdLevelOfDetailMatchesLodFromSquaredLengths) {
         for (int k = 0; k < 8; ++k)
             ASSERT_TRUE(sameFloat(lod[k], lodFromSquaredLengths(dx2[k], dy2[k])))
                 << dx2[k] << " " << dy2[k] << ": " << lod[k] << " against " << lodFromSquaredLengths(dx2[k], dy2[k]);
+    }
+}
+
+// chooseLevels8 equals chooseLevels per lane (lo, hi, f, and `blends` where f > 0), for both
+// filters and 1 to 16 levels, over any bit pattern, the special values, the whole levels and
+// the fractions between them.
+TEST(CpuRasterEquivalence, SimdLevelChoiceMatchesChooseLevels) {
+    std::mt19937 rng(19);
+    const float special[] = {0.0f, -0.0f, 1.0f, 15.0f, 16.0f, INFINITY, -INFINITY, NAN, 1e-30f, 0.5f};
+    for (int n = 0; n < 100000; ++n) {
+        const TextureView texture{nullptr, nullptr, 1 + n % 16};
+        alignas(32) float lod[8];
+        for (int k = 0; k < 8; ++k) {
+            const int kind = (n + k) % 4;
+            lod[k] = kind == 0   ? anyFloat(rng)
+                     : kind == 1 ? special[rng() % std::size(special)]
+                     : kind == 2 ? float(int(rng() % 20) - 2)
+                                 : std::uniform_real_distribution<float>(-2.0f, 18.0f)(rng);
+        }
+        for (TextureFilter filter : {TextureFilter::Bilinear, TextureFilter::Trilinear}) {
+            const simd::LevelChoice8 c = simd::chooseLevels8(texture, filter, _mm256_load_ps(lod));
+            alignas(32) std::int32_t lo[8], hi[8];
+            alignas(32) float f[8];
+            _mm256_store_si256(reinterpret_cast<__m256i*>(lo), c.lo);
+            _mm256_store_si256(reinterpret_cast<__m256i*>(hi), c.hi);
+            _mm256_store_ps(f, c.f);
+            for (int k = 0; k < 8; ++k) {
+                const simd::LevelChoice expected = simd::chooseLevels(texture, filter, lod[k]);
+                const auto where = [&] {
+                    return "lod " + std::to_string(lod[k]) + ", " + std::to_string(texture.levelCount) + " levels";
+                };
+                ASSERT_EQ(lo[k], expected.lo) << where();
+                ASSERT_EQ(hi[k], expected.hi) << where();
+                ASSERT_TRUE(sameFloat(f[k], expected.f)) << f[k] << " against " << expected.f << ": " << where();
+                ASSERT_EQ(bool(c.blends >> k & 1u), expected.f > 0.0f) << where();
+            }
+        }
     }
 }
 

@@ -18,8 +18,8 @@ namespace {
 using lanes::F32x4;
 using lanes::laneMask;
 
-// A quad's pixels that one triangle won: a unit of shading. shadeTile collects a batch of
-// them and shades the batch in passes, each a loop whose iterations are independent: the
+// A quad's pixels that one triangle won: a unit of shading. The shading passes collect a batch
+// of them and shade the batch in passes, each a loop whose iterations are independent: the
 // texel coordinates (and headlight) of every job, the levels of detail eight at a time, then
 // the colours. A quad's shading is one long chain of dependent steps (divisions, the
 // logarithm, the texel addresses, the gathers, the blends); one quad after another, each
@@ -130,24 +130,25 @@ struct PixelStream {
     PixelLanes oneLevel, twoLevels;
 };
 
-// For each 4-bit mask, the lane order that packs its set lanes first.
-struct LeftPack {
-    alignas(16) std::int32_t order[16][4];
+// For each N-bit mask, the lane order that packs its set lanes first.
+template <int N> struct LeftPack {
+    alignas(32) std::int32_t order[1 << N][N];
     constexpr LeftPack() : order{} {
-        for (unsigned mask = 0; mask < 16; ++mask) {
+        for (unsigned mask = 0; mask < (1u << N); ++mask) {
             int n = 0;
-            for (int k = 0; k < 4; ++k)
+            for (int k = 0; k < N; ++k)
                 if (mask >> k & 1) order[mask][n++] = k;
-            for (int k = n; k < 4; ++k) order[mask][k] = 0;
+            for (int k = n; k < N; ++k) order[mask][k] = 0;
         }
     }
 };
-constexpr LeftPack kLeftPack;
+constexpr LeftPack<4> kLeftPack4;
+constexpr LeftPack<8> kLeftPack8;
 
-// Lanes 0-3 (h = 0) or 4-7 (h = 1) of a colour.
+// Lanes 0-3 (h = 0) or 4-7 (h = 1) of eight, or of a colour.
+inline __m128 halfOf(__m256 v, int h) { return h ? _mm256_extractf128_ps(v, 1) : _mm256_castps256_ps128(v); }
 inline simd::Rgba4 halfOf(const simd::Rgba8& c, int h) {
-    const auto pick = [h](__m256 v) { return h ? _mm256_extractf128_ps(v, 1) : _mm256_castps256_ps128(v); };
-    return {pick(c.r), pick(c.g), pick(c.b), pick(c.a)};
+    return {halfOf(c.r, h), halfOf(c.g, h), halfOf(c.b, h), halfOf(c.a, h)};
 }
 
 // The lit model's packed colours of eight pixels of `m` with normals (nx, ny, nz), into `out`:
@@ -323,7 +324,7 @@ void flushPixels(PixelStream& s, const RasterContext& ctx, const TileBuffers& bu
 // plane 0.
 inline void appendPixels(PixelLanes& p, const ShadeJob& job, std::int32_t at, const simd::LevelChoice& levels,
                          bool lit) {
-    const __m128i order = _mm_load_si128(reinterpret_cast<const __m128i*>(kLeftPack.order[job.mask]));
+    const __m128i order = _mm_load_si128(reinterpret_cast<const __m128i*>(kLeftPack4.order[job.mask]));
     const int n = p.count;
     _mm_storeu_ps(p.u + n, _mm_permutevar_ps(job.u, order));
     _mm_storeu_ps(p.v + n, _mm_permutevar_ps(job.v, order));
@@ -827,17 +828,19 @@ void storeTileDepth(const RasterContext& ctx, const TileRect& tile, const TileBu
     streamFence();
 }
 
-// Every quad of the tile: each distinct id among its pixels is a job, whose texel coordinates
-// are found on the quad's four lanes (the helpers give that triangle's level of detail); its
-// colours (each lane shadeQuadPixel's) are kept in the pixels that triangle won, and the
-// other pixels get the clear colour. Bilinear and trilinear samples are taken four won
-// pixels at a time, across jobs (PixelStream). A span that one triangle won whole skips the
-// look at its quads' ids (SpanShading). The tile's colours then go to the target.
+// Every quad of the tile: each distinct id among its pixels is shaded on the quad's four lanes
+// (the helpers give that triangle's level of detail); its colours (each lane shadeQuadPixel's)
+// are kept in the pixels that triangle won, and the other pixels get the clear colour.
+// Bilinear and trilinear samples are taken four or eight won pixels at a time, across
+// triangles (PixelStream). A one-sample tile is read two quads at a time (shadeQuadPairs); a
+// multisampled one a quad at a time, each distinct id a job, where a span that one triangle won
+// whole skips the look at its quads' ids (SpanShading). The tile's colours then go to the
+// target.
 namespace {
 
 // A span: eight columns of a quad row's two rows (four quads), from a column a multiple of 8
 // from the tile buffer's origin (so within the tile's row). A large triangle's inside is made
-// of spans it won whole, which shadeQuads shades without looking at their quads one by one.
+// of spans it won whole, which shadeTileLayers shades without looking at their quads one by one.
 inline __m256i loadSpanRow(const std::uint32_t* ids) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ids)); }
 
 // The id of the one triangle that won every pixel of the span whose element 0 is `ids`, in
@@ -863,8 +866,8 @@ inline void clearSpanIds(std::uint32_t* ids) {
 
 // Flat colours: in the classic look without the headlight or vertex colours, an untextured
 // material's pixels all get its colour (jobColor's, with no texture or headlight), whatever
-// triangle they are of. So shadeQuads colours them where it finds them, without jobs: a quad's
-// pixels of such a triangle, and a span that one such triangle won.
+// triangle they are of. So the shading passes colour them where they find them, without jobs: a
+// quad's or a quad pair's pixels of such a triangle, and a span that one such triangle won.
 class FlatColors {
 public:
     explicit FlatColors(const RasterContext& ctx)
@@ -893,6 +896,9 @@ public:
         storeLayerColors(colors, _mm256_castsi256_si128(color_), mask, plane);
     }
 
+    // That colour in eight lanes.
+    __m256i color() const { return color_; }
+
 private:
     bool apply_;                              // the look makes untextured materials flat
     const ShadeMaterial* material_ = nullptr; // the material whose colour color_ holds
@@ -905,43 +911,58 @@ private:
 // or the lit model's normals) are found two quads to a vector of eight lanes, each lane with
 // jobTexelCoordinates's operations, their levels of detail in one jobLevelsOfDetail, and they
 // go to the stream as shadeBatch sends a job there.
-// Whether the frame's settings allow textured spans; and then whether a span of `m` is one.
-inline bool texturedSpansApply(const RasterContext& ctx) {
+// Whether the frame's settings send textured pixels to the stream from eight lanes at once (as
+// textured spans, and shadeQuadPairs' pairs); and then whether `m`'s go.
+inline bool streamedTexturesApply(const RasterContext& ctx) {
     return !ctx.vertexColors && ctx.settings.filter != TextureFilter::Nearest;
 }
-inline bool texturedSpanMaterial(const ShadeMaterial& m, const RasterContext& ctx) {
+inline bool streamedMaterial(const ShadeMaterial& m, const RasterContext& ctx) {
     return m.texture.levelCount > 0 &&
            (ctx.settings.shading == ShadingModel::Classic || litVectorised(m, ctx.settings.filter));
 }
 
+// Two quads of a quad row in eight lanes: quad (qx, qy) in lanes 0-3 and quad (qx + 2, qy) in
+// lanes 4-7, lane k of each its pixel k. A triangle's texel coordinates there, each lane with
+// jobTexelCoordinates's operations, and the headlight factor (1 without the headlight) or the lit
+// model's normals.
+struct QuadPairLanes {
+    __m256 u, v, light, nx, ny, nz;
+};
+
+[[gnu::always_inline]] inline QuadPairLanes quadPairLanes(const TileTriangle& t, int qx, int qy,
+                                                          const RasterContext& ctx) {
+    const CornerAttributes &v0 = t.attributes->v[0], &v1 = t.attributes->v[1], &v2 = t.attributes->v[2];
+    lanes::F32x8 b[3];
+    BarycentricPlane<lanes::F32x8>(*t.tri).at(lanes::pixels8(qx, _mm256_setr_epi32(0, 1, 0, 1, 2, 3, 2, 3)),
+                                              lanes::pixels8(qy, _mm256_setr_epi32(0, 0, 1, 1, 0, 0, 1, 1)), b);
+    const auto attribute = [&b](float a0, float a1, float a2) {
+        return interpolate(b, lanes::F32x8(a0), lanes::F32x8(a1), lanes::F32x8(a2)).v;
+    };
+    const __m256 invW = attribute(v0.invW, v1.invW, v2.invW);
+    QuadPairLanes l;
+    l.u = _mm256_div_ps(attribute(v0.uvOverW.x, v1.uvOverW.x, v2.uvOverW.x), invW);
+    l.v = _mm256_div_ps(attribute(v0.uvOverW.y, v1.uvOverW.y, v2.uvOverW.y), invW);
+    l.light = l.nx = l.ny = l.nz = _mm256_set1_ps(1.0f);
+    const bool lit = ctx.settings.shading == ShadingModel::Lit;
+    if (ctx.settings.headlight || lit) {
+        l.nx = _mm256_div_ps(attribute(v0.nOverW.x, v1.nOverW.x, v2.nOverW.x), invW);
+        l.ny = _mm256_div_ps(attribute(v0.nOverW.y, v1.nOverW.y, v2.nOverW.y), invW);
+        l.nz = _mm256_div_ps(attribute(v0.nOverW.z, v1.nOverW.z, v2.nOverW.z), invW);
+    }
+    if (ctx.settings.headlight && !lit) {
+        const auto factor = [&](int h) {
+            return simd::headlightFactor4(halfOf(l.nx, h), halfOf(l.ny, h), halfOf(l.nz, h), ctx.viewForward);
+        };
+        l.light = _mm256_set_m128(factor(1), factor(0));
+    }
+    return l;
+}
+
 // The four jobs of the span at (qx, qy) that `t` won, into `jobs`.
 void spanJobs(const TileTriangle& t, int qx, int qy, const RasterContext& ctx, ShadeJob (&jobs)[4]) {
-    const CornerAttributes &v0 = t.attributes->v[0], &v1 = t.attributes->v[1], &v2 = t.attributes->v[2];
-    const BarycentricPlane<lanes::F32x8> plane(*t.tri);
-    const lanes::F32x8 rows = lanes::pixels8(qy, _mm256_setr_epi32(0, 0, 1, 1, 0, 0, 1, 1));
-    const auto half = [](__m256 v, int h) { return h ? _mm256_extractf128_ps(v, 1) : _mm256_castps256_ps128(v); };
     const bool lit = ctx.settings.shading == ShadingModel::Lit;
-    for (int pair = 0; pair < 2; ++pair) { // quads 2 pair and 2 pair + 1, in lanes 0-3 and 4-7
-        lanes::F32x8 b[3];
-        plane.at(lanes::pixels8(qx + 4 * pair, _mm256_setr_epi32(0, 1, 0, 1, 2, 3, 2, 3)), rows, b);
-        const auto attribute = [&b](float a0, float a1, float a2) {
-            return interpolate(b, lanes::F32x8(a0), lanes::F32x8(a1), lanes::F32x8(a2)).v;
-        };
-        const __m256 invW = attribute(v0.invW, v1.invW, v2.invW);
-        const __m256 u = _mm256_div_ps(attribute(v0.uvOverW.x, v1.uvOverW.x, v2.uvOverW.x), invW);
-        const __m256 v = _mm256_div_ps(attribute(v0.uvOverW.y, v1.uvOverW.y, v2.uvOverW.y), invW);
-        __m256 light = _mm256_set1_ps(1.0f), nx = light, ny = light, nz = light;
-        if (ctx.settings.headlight || lit) {
-            nx = _mm256_div_ps(attribute(v0.nOverW.x, v1.nOverW.x, v2.nOverW.x), invW);
-            ny = _mm256_div_ps(attribute(v0.nOverW.y, v1.nOverW.y, v2.nOverW.y), invW);
-            nz = _mm256_div_ps(attribute(v0.nOverW.z, v1.nOverW.z, v2.nOverW.z), invW);
-        }
-        if (ctx.settings.headlight && !lit) {
-            const auto factor = [&](int h) {
-                return simd::headlightFactor4(half(nx, h), half(ny, h), half(nz, h), ctx.viewForward);
-            };
-            light = _mm256_set_m128(factor(1), factor(0));
-        }
+    for (int pair = 0; pair < 2; ++pair) {
+        const QuadPairLanes l = quadPairLanes(t, qx + 4 * pair, qy, ctx);
         for (int h = 0; h < 2; ++h) {
             ShadeJob& job = jobs[2 * pair + h];
             job.triangle = &t;
@@ -949,13 +970,13 @@ void spanJobs(const TileTriangle& t, int qx, int qy, const RasterContext& ctx, S
             job.qy = qy;
             job.mask = 0xFu;
             job.plane = _mm_setzero_si128();
-            job.u = half(u, h);
-            job.v = half(v, h);
-            job.light = half(light, h);
+            job.u = halfOf(l.u, h);
+            job.v = halfOf(l.v, h);
+            job.light = halfOf(l.light, h);
             if (lit) {
-                job.nx = half(nx, h);
-                job.ny = half(ny, h);
-                job.nz = half(nz, h);
+                job.nx = halfOf(l.nx, h);
+                job.ny = halfOf(l.ny, h);
+                job.nz = halfOf(l.nz, h);
             }
             job.lod = 0.0f;
             if (ctx.settings.filter == TextureFilter::Trilinear)
@@ -965,13 +986,13 @@ void spanJobs(const TileTriangle& t, int qx, int qy, const RasterContext& ctx, S
     if (ctx.settings.filter == TextureFilter::Trilinear) jobLevelsOfDetail(jobs, 4);
 }
 
-// The spans shadeQuads shades whole: flat ones and textured ones.
+// The spans shadeTileLayers shades whole: flat ones and textured ones.
 class SpanShading {
 public:
     SpanShading(const TileTriangle* triangles, const RasterContext& ctx, const TileBuffers& buffers,
                 PixelStream& stream)
         : triangles_(triangles), ctx_(ctx), buffers_(buffers), stream_(stream), flat_(ctx),
-          textured_(texturedSpansApply(ctx)) {}
+          textured_(streamedTexturesApply(ctx)) {}
 
     FlatColors& flat() { return flat_; }
     bool any() const { return flat_.any() || textured_; }
@@ -985,7 +1006,7 @@ public:
         const TileTriangle& t = triangles_[id - 1];
         if (flat_.flat(t.material)) {
             flat_.colorSpan(colors);
-        } else if (textured_ && texturedSpanMaterial(*t.material, ctx_)) {
+        } else if (textured_ && streamedMaterial(*t.material, ctx_)) {
             ShadeJob jobs[4];
             spanJobs(t, qx, qy, ctx_, jobs);
             streamMaterial(stream_, t.material, ctx_, buffers_);
@@ -1006,19 +1027,290 @@ private:
     bool textured_;
 };
 
+// One-sample shading reads the tile a quad pair at a time (four columns of a quad row, from a
+// column a multiple of 4 from the tile buffer's origin, so within the tile's row), and shades
+// each triangle there in the lanes it won: a textured triangle's pixels (streamedMaterial) go
+// to the stream from eight lanes at once, every quad's level of detail found in its own lanes;
+// a triangle of one flat colour is coloured; the others become a job per quad, as
+// shadeTileLayers makes them. A triangle's work in a pair (texel coordinates, levels of detail,
+// packing) costs about what a quad's job did, and pairs hold few more triangles than quads: on
+// facet-bench's textured sheet 95,000 triangle-pair units a frame where there were 141,000
+// triangle-quad jobs.
+
+// The level of detail of each quad of eight lanes (QuadPairLanes's) in its four lanes:
+// quadSquaredLengths's differences (pixel 3 - pixel 2 across, pixel 0 - pixel 2 down, times the
+// texture's size) and jobLevelsOfDetail's logarithm, with the same operations.
+inline __m256 pairLevelsOfDetail(const TextureView& texture, __m256 u, __m256 v) {
+    const MipLevel& level0 = texture.levels[0];
+    const __m256 w = _mm256_set1_ps(static_cast<float>(int(level0.width)));
+    const __m256 h = _mm256_set1_ps(static_cast<float>(int(level0.height)));
+    // _mm256_permute_ps picks within each quad's lanes: 0xFF pixel 3, 0xAA pixel 2, 0x00 pixel 0.
+    const __m256 u2 = _mm256_permute_ps(u, 0xAA), v2 = _mm256_permute_ps(v, 0xAA);
+    const __m256 dxu = _mm256_mul_ps(_mm256_sub_ps(_mm256_permute_ps(u, 0xFF), u2), w);
+    const __m256 dxv = _mm256_mul_ps(_mm256_sub_ps(_mm256_permute_ps(v, 0xFF), v2), h);
+    const __m256 dyu = _mm256_mul_ps(_mm256_sub_ps(_mm256_permute_ps(u, 0x00), u2), w);
+    const __m256 dyv = _mm256_mul_ps(_mm256_sub_ps(_mm256_permute_ps(v, 0x00), v2), h);
+    return simd::lodFromSquaredLengths8(_mm256_add_ps(_mm256_mul_ps(dxu, dxu), _mm256_mul_ps(dxv, dxv)),
+                                        _mm256_add_ps(_mm256_mul_ps(dyu, dyu), _mm256_mul_ps(dyv, dyv)));
+}
+
+// Appends the lanes `mask` of `l` to `p`, packed left as appendPixels packs a job's, at levels
+// `levels`: the pixels of the quad pair whose pixel 0 is element `at` (plane 0).
+inline void appendPairPixels(PixelLanes& p, unsigned mask, const QuadPairLanes& l, std::int32_t at,
+                             const simd::LevelChoice8& levels, const RasterContext& ctx) {
+    const __m256i order = _mm256_load_si256(reinterpret_cast<const __m256i*>(kLeftPack8.order[mask]));
+    const auto floats = [&order](float* to, __m256 x) { _mm256_storeu_ps(to, _mm256_permutevar8x32_ps(x, order)); };
+    const auto ints = [&order](std::int32_t* to, __m256i x) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(to), _mm256_permutevar8x32_epi32(x, order));
+    };
+    const int n = p.count;
+    floats(p.u + n, l.u);
+    floats(p.v + n, l.v);
+    if (ctx.settings.headlight) floats(p.light + n, l.light); // read only with the headlight
+    if (ctx.settings.shading == ShadingModel::Lit) {
+        floats(p.nx + n, l.nx);
+        floats(p.ny + n, l.ny);
+        floats(p.nz + n, l.nz);
+    }
+    constexpr int s = kTileBufferStride;
+    ints(p.at + n, _mm256_add_epi32(_mm256_set1_epi32(at), _mm256_setr_epi32(0, 1, s, s + 1, 2, 3, s + 2, s + 3)));
+    ints(p.lo + n, levels.lo);
+    ints(p.hi + n, levels.hi);
+    floats(p.f + n, levels.f);
+    p.count = n + __builtin_popcount(mask);
+}
+
+// A textured triangle's pixels `mask` (bit k: lane k of QuadPairLanes) in the quad pair at
+// (qx, qy), bound for the stream: shadeQuadPairs collects a batch of them and shades it in
+// passes of independent iterations, as shadeBatch does jobs (see ShadeJob).
+struct PairJob {
+    QuadPairLanes lanes;
+    __m256 lod; // per lane, its quad's (trilinear filtering)
+    const TileTriangle* triangle;
+    int qx, qy;
+    unsigned mask;
+};
+
+// The job's pixels to the stream (made one of its material's), each to the list for its levels.
+void streamPairJob(PixelStream& s, const PairJob& job, const RasterContext& ctx, const TileBuffers& buffers) {
+    streamMaterial(s, job.triangle->material, ctx, buffers);
+    const TextureFilter filter = ctx.settings.filter;
+    const simd::LevelChoice8 levels =
+        simd::chooseLevels8(*s.texture, filter, filter == TextureFilter::Trilinear ? job.lod : _mm256_setzero_ps());
+    const std::int32_t at = std::int32_t(buffers.at(job.qx, job.qy));
+    if (const unsigned one = job.mask & ~levels.blends) {
+        if (s.oneLevel.count > PixelLanes::kCapacity - 8) flushOneLevel(s, ctx, buffers);
+        appendPairPixels(s.oneLevel, one, job.lanes, at, levels, ctx);
+    }
+    if (const unsigned two = job.mask & levels.blends) {
+        if (s.twoLevels.count > PixelLanes::kCapacity - 8) flushTwoLevels(s, ctx, buffers);
+        appendPairPixels(s.twoLevels, two, job.lanes, at, levels, ctx);
+    }
+}
+
+// Shades pair jobs [0, count): their lanes, then their levels of detail, then the stream.
+void shadePairJobs(PairJob* jobs, int count, PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
+    for (int j = 0; j < count; ++j) jobs[j].lanes = quadPairLanes(*jobs[j].triangle, jobs[j].qx, jobs[j].qy, ctx);
+    if (ctx.settings.filter == TextureFilter::Trilinear)
+        for (int j = 0; j < count; ++j)
+            jobs[j].lod = pairLevelsOfDetail(jobs[j].triangle->material->texture, jobs[j].lanes.u, jobs[j].lanes.v);
+    for (int j = 0; j < count; ++j) streamPairJob(s, jobs[j], ctx, buffers);
+}
+
+// A quad pair's ids (one sample) in QuadPairLanes's lanes, read once and set back to 0, ready for
+// the next tile.
+struct QuadPairIds {
+    __m256i ids;
+    alignas(32) std::uint32_t lanes[8];
+    unsigned left; // the lanes with an id not yet shaded
+
+    explicit QuadPairIds(std::uint32_t* i0) {
+        std::uint32_t* i1 = i0 + kTileBufferStride;
+        const __m128i row0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(i0));
+        const __m128i row1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(i1));
+        ids = _mm256_set_m128i(_mm_unpackhi_epi64(row0, row1), _mm_unpacklo_epi64(row0, row1));
+        _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), ids);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(i0), _mm_setzero_si128());
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(i1), _mm_setzero_si128());
+        left =
+            ~unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(ids, _mm256_setzero_si256())))) & 0xFFu;
+    }
+
+    // The next triangle's id and its lanes, which are then taken.
+    std::uint32_t next(unsigned& mask) {
+        const std::uint32_t id = lanes[__builtin_ctz(left)];
+        mask = unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(ids, _mm256_set1_epi32(int(id))))));
+        left &= ~mask;
+        return id;
+    }
+};
+
+// Lane k of an 8-bit mask as an all-ones or all-zeros 32-bit lane.
+inline __m256i laneMask8(unsigned bits) {
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(int(bits)), bit), bit);
+}
+
+// The lanes `mask` of a quad pair's colours (in QuadPairLanes's lanes) into the colour buffer
+// whose element 0 is the pair's pixel 0, a row's four at once; its other pixels keep theirs.
+inline void storePairColors(std::uint32_t* c0, __m256i colors, unsigned mask) {
+    const __m128i a = _mm256_castsi256_si128(colors), b = _mm256_extracti128_si256(colors, 1);
+    const __m128i rows[2] = {_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b)};
+    const unsigned inRow[2] = {(mask & 3u) | (mask >> 2 & 0xCu), (mask >> 2 & 3u) | (mask >> 4 & 0xCu)};
+    for (int r = 0; r < 2; ++r) {
+        auto* row = reinterpret_cast<__m128i*>(c0 + r * kTileBufferStride);
+        if (inRow[r] == 0xFu)
+            _mm_storeu_si128(row, rows[r]);
+        else if (inRow[r] != 0)
+            _mm_storeu_si128(row, _mm_blendv_epi8(_mm_loadu_si128(row), rows[r], laneMask(inRow[r])));
+    }
+}
+
+// shadeBatch's jobs, collected and shaded a batch at a time.
+struct JobBatch {
+    ShadeJob jobs[kShadeBatch];
+    int count = 0;
+
+    JobBatch() {
+        for (ShadeJob& job : jobs) job.plane = _mm_setzero_si128(); // and so it stays without multisampling
+    }
+
+    ShadeJob& add() { return jobs[count++]; }
+    // Shades the jobs if the batch is full (`all`: if it holds any).
+    void shade(PixelStream& stream, TileTriangles drawn, const RasterContext& ctx, const TileBuffers& buffers,
+               bool all = false) {
+        if (count == kShadeBatch || (all && count > 0)) {
+            shadeBatch(jobs, count, stream, drawn, ctx, buffers);
+            count = 0;
+        }
+    }
+};
+
+// shadeTile's colours, a quad pair at a time (see above): pixels without an id get the clear
+// colour. A span (spanTriangle) that one flat or textured triangle won is taken whole.
+class PairShading {
+public:
+    PairShading(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
+                const TileBuffers& buffers)
+        : drawn_{triangles, colors}, ctx_(ctx), buffers_(buffers), flat_(ctx), streamed_(streamedTexturesApply(ctx)),
+          clear_(_mm256_set1_epi32(int(ctx.settings.clearColor))) {
+        if (ctx.settings.shading == ShadingModel::Lit) stream_.rig = lightRig(ctx.settings.lights, ctx.viewForward);
+    }
+
+    // The span at (qx, qy), whose element 0 is element `at` of the buffers, if one flat or
+    // textured triangle won it whole: coloured or made two pair jobs, its ids back to 0.
+    bool span(std::size_t at, int qx, int qy) {
+        std::uint32_t* ids = buffers_.ids + at;
+        const std::uint32_t id = spanTriangle(ids, nullptr);
+        if (id == 0) return false;
+        const TileTriangle& t = drawn_.triangles[id - 1];
+        if (flat_.flat(t.material)) {
+            flat_.colorSpan(buffers_.color + at);
+        } else if (streamed_ && streamedMaterial(*t.material, ctx_)) {
+            addPairJob(t, qx, qy, 0xFFu);
+            addPairJob(t, qx + 4, qy, 0xFFu);
+        } else {
+            return false;
+        }
+        clearSpanIds(ids);
+        return true;
+    }
+
+    // The quad pair at (qx, qy), whose element 0 is element `at` of the buffers: each triangle
+    // in the lanes it won. Flat colours and the clear colour are kept in lanes and stored once.
+    void pair(std::size_t at, int qx, int qy) {
+        QuadPairIds ids(buffers_.ids + at);
+        __m256i painted = clear_;
+        unsigned found = ~ids.left & 0xFFu;
+        while (ids.left != 0) {
+            unsigned mask;
+            const TileTriangle& t = drawn_.triangles[ids.next(mask) - 1];
+            if (flat_.flat(t.material)) {
+                painted = _mm256_blendv_epi8(painted, flat_.color(), laneMask8(mask));
+                found |= mask;
+            } else if (streamed_ && streamedMaterial(*t.material, ctx_)) {
+                addPairJob(t, qx, qy, mask);
+            } else {
+                addQuadJobs(t, qx, qy, mask);
+            }
+        }
+        storePairColors(buffers_.color + at, painted, found);
+    }
+
+    // Shades what the batches hold and samples the stream.
+    void finish() {
+        shadePairJobs(pairJobs_, pairCount_, stream_, ctx_, buffers_);
+        jobs_.shade(stream_, drawn_, ctx_, buffers_, true);
+        flushPixels(stream_, ctx_, buffers_);
+    }
+
+private:
+    void addPairJob(const TileTriangle& t, int qx, int qy, unsigned mask) {
+        PairJob& job = pairJobs_[pairCount_++];
+        job.triangle = &t;
+        job.qx = qx;
+        job.qy = qy;
+        job.mask = mask;
+        if (pairCount_ == kShadeBatch) {
+            shadePairJobs(pairJobs_, pairCount_, stream_, ctx_, buffers_);
+            pairCount_ = 0;
+        }
+    }
+
+    // The quads of the pixels `mask` of the quad pair at (qx, qy) that `t` won, as jobs.
+    void addQuadJobs(const TileTriangle& t, int qx, int qy, unsigned mask) {
+        for (int h = 0; h < 2; ++h) {
+            const unsigned quad = mask >> 4 * h & 0xFu;
+            if (quad == 0) continue;
+            ShadeJob& job = jobs_.add();
+            job.triangle = &t;
+            job.qx = qx + 2 * h;
+            job.qy = qy;
+            job.mask = quad;
+            jobs_.shade(stream_, drawn_, ctx_, buffers_);
+        }
+    }
+
+    TileTriangles drawn_;
+    const RasterContext& ctx_;
+    const TileBuffers& buffers_;
+    FlatColors flat_;
+    bool streamed_;
+    __m256i clear_;
+    PixelStream stream_;
+    PairJob pairJobs_[kShadeBatch];
+    int pairCount_ = 0;
+    JobBatch jobs_;
+};
+
+void shadeQuadPairs(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
+                    const TileRect& tile, const TileBuffers& buffers) {
+    PairShading shading(triangles, colors, ctx, buffers);
+    for (int qy = buffers.originY; qy <= tile.y1; qy += 2) {
+        const std::size_t row = std::size_t(qy - buffers.originY) * kTileBufferStride;
+        for (int qx = buffers.originX; qx <= tile.x1; qx += 4) {
+            const std::size_t at = row + std::size_t(qx - buffers.originX);
+            // A span's eight columns from a multiple of 8 lie within the tile's row.
+            if ((qx - buffers.originX) % 8 == 0 && shading.span(at, qx, qy))
+                qx += 4; // and the loop's 4: past the span's two pairs
+            else
+                shading.pair(at, qx, qy);
+        }
+    }
+    shading.finish();
+}
+
 // A quad's ids in the first `planes` sample planes (a quad row's TileLayers::inQuadRow), read
-// once and set back to 0, ready for the next tile. P: the most planes there can be, 1 without
-// multisampling (`planes` then unread).
-template <int P>
+// once and set back to 0, ready for the next tile.
 struct QuadIds {
-    __m128i ids[P];
-    alignas(16) std::uint32_t lanes[P][4];
+    __m128i ids[kMaxSamples];
+    alignas(16) std::uint32_t lanes[kMaxSamples][4];
     unsigned left = 0; // the pixels with an id not yet given to a job (bit 4 L + k: pixel k of plane L)
     int found = 0;     // the planes with an id in the quad
 
     QuadIds(std::uint32_t* i0, int planes) {
         const __m128i zero = _mm_setzero_si128();
-        for (int layer = 0; layer < (P == 1 ? 1 : planes); ++layer) {
+        for (int layer = 0; layer < planes; ++layer) {
             std::uint32_t* at = i0 + std::size_t(layer) * kTileBufferElements;
             ids[layer] = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(at)),
                                             _mm_loadl_epi64(reinterpret_cast<const __m128i*>(at + kTileBufferStride)));
@@ -1035,39 +1327,39 @@ struct QuadIds {
 
     // The next id not yet given to a job, with its pixels in every plane (which are then given)
     // as ShadeJob's mask and plane. Most quads hold one triangle; an edge between two gives two,
-    // rarely more. Without multisampling `plane` is left as it is (0).
+    // rarely more.
     std::uint32_t next(unsigned& mask, __m128i& plane) {
         const int first = __builtin_ctz(left);
         const std::uint32_t id = lanes[first >> 2][first & 3];
         const __m128i wanted = _mm_set1_epi32(int(id));
         mask = 0;
-        for (int layer = first >> 2; layer < (P == 1 ? 1 : found); ++layer) {
+        plane = _mm_setzero_si128();
+        for (int layer = first >> 2; layer < found; ++layer) {
             const __m128i in = _mm_cmpeq_epi32(ids[layer], wanted);
             const unsigned pixels = unsigned(_mm_movemask_ps(_mm_castsi128_ps(in)));
             mask |= pixels;
             left &= ~(pixels << 4 * layer);
-            if (P > 1) plane = _mm_or_si128(plane, _mm_and_si128(in, _mm_set1_epi32(layer * int(kTileBufferElements))));
+            plane = _mm_or_si128(plane, _mm_and_si128(in, _mm_set1_epi32(layer * int(kTileBufferElements))));
         }
         return id;
     }
 };
 
-// shadeTile's colours and, with Layered, shadeTileLayers': plane 0's pixels without an id get
-// the clear colour, and each triangle is a job in the pixels it holds in any plane of the quad.
-template <bool Layered>
-void shadeQuads(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
-                const TileRect& tile, const TileBuffers& buffers, const TileLayers* layers) {
+} // namespace
+
+// shadeTileLayers' colours: plane 0's pixels without an id get the clear colour, and each
+// triangle is a job in the pixels it holds in any plane of the quad.
+void shadeTileLayers(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
+                     const TileRect& tile, const TileBuffers& buffers, const TileLayers& layers) {
     const TileTriangles drawn{triangles, colors};
     const __m128i clear = _mm_set1_epi32(int(ctx.settings.clearColor));
-    ShadeJob jobs[kShadeBatch];
-    for (ShadeJob& job : jobs) job.plane = _mm_setzero_si128(); // and so it stays without multisampling
+    JobBatch batch;
     PixelStream stream;
     if (ctx.settings.shading == ShadingModel::Lit) stream.rig = lightRig(ctx.settings.lights, ctx.viewForward);
     SpanShading spans(triangles, ctx, buffers, stream);
     FlatColors& flat = spans.flat();
-    int count = 0;
     for (int qy = buffers.originY; qy <= tile.y1; qy += 2) {
-        const int planes = Layered ? layers->inQuadRow(qy) : 1;
+        const int planes = layers.inQuadRow(qy);
         const std::size_t row = std::size_t(qy - buffers.originY) * kTileBufferStride;
         std::uint32_t* idRow = buffers.ids + row;
         std::uint32_t* colorRow = buffers.color + row;
@@ -1082,42 +1374,32 @@ void shadeQuads(const TileTriangle* triangles, const TriangleColors* const* colo
             }
             _mm_storel_epi64(reinterpret_cast<__m128i*>(c0), clear);
             _mm_storel_epi64(reinterpret_cast<__m128i*>(c0 + kTileBufferStride), clear);
-            QuadIds<Layered ? kMaxSamples : 1> quad(i0, planes);
+            QuadIds quad(i0, planes);
             while (quad.left != 0) {
                 unsigned mask;
-                __m128i plane = _mm_setzero_si128();
+                __m128i plane;
                 const std::uint32_t id = quad.next(mask, plane);
                 if (flat.flat(triangles[id - 1].material)) {
                     flat.colorQuad(c0, mask, plane);
                     continue;
                 }
-                ShadeJob& job = jobs[count++];
+                ShadeJob& job = batch.add();
                 job.triangle = &triangles[id - 1];
                 job.qx = qx;
                 job.qy = qy;
                 job.mask = mask;
-                if (Layered) job.plane = plane;
-                if (count == kShadeBatch) {
-                    shadeBatch(jobs, count, stream, drawn, ctx, buffers);
-                    count = 0;
-                }
+                job.plane = plane;
+                batch.shade(stream, drawn, ctx, buffers);
             }
         }
     }
-    shadeBatch(jobs, count, stream, drawn, ctx, buffers);
+    batch.shade(stream, drawn, ctx, buffers, true);
     flushPixels(stream, ctx, buffers);
-}
-
-} // namespace
-
-void shadeTileLayers(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
-                     const TileRect& tile, const TileBuffers& buffers, const TileLayers& layers) {
-    shadeQuads<true>(triangles, colors, ctx, tile, buffers, &layers);
 }
 
 void shadeTile(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
                const TileRect& tile, const TileBuffers& buffers) {
-    shadeQuads<false>(triangles, colors, ctx, tile, buffers, nullptr);
+    shadeQuadPairs(triangles, colors, ctx, tile, buffers);
     const FrameView& target = ctx.target;
     for (int y = tile.y0; y <= tile.y1; ++y)
         streamRow(target.color + std::size_t(y) * std::size_t(target.width) + std::size_t(tile.x0),

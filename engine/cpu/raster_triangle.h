@@ -2,8 +2,8 @@
 // rasterizeVisibility walks the tile's triangles in order doing only coverage and the depth
 // test (the walk of core/coverage_walk.h, in AVX2 lanes), recording per pixel which triangle
 // won it; shadeTile then shades each pixel once, for the triangle that won it, a quad's four
-// pixels in the four lanes of SSE/AVX2 registers (per lane exactly the float operations of
-// core/quad_shading.h, in the same order). A pixel's colour is the shading of the last
+// pixels in four lanes of SSE/AVX2 registers, or two quads in eight (per lane exactly the float
+// operations of core/quad_shading.h, in the same order). A pixel's colour is the shading of the last
 // triangle that passed its depth test, which is what drawing the triangles one by one ends
 // with, and a quad's level of detail depends only on the triangle and the quad, so the picture
 // is the same bits (tests/cpu_raster_equivalence_test.cpp checks it against that plain

@@ -405,6 +405,31 @@ inline LevelChoice chooseLevels(const TextureView& t, TextureFilter filter, floa
     return m.f > 0.0f ? LevelChoice{m.lo, m.hi, m.f} : LevelChoice{m.lo, m.lo, 0.0f};
 }
 
+// chooseLevels for eight pixels, each with its own lod: lane by lane the same lo, hi and f (the
+// minimum, floor and difference of mipBlend are exact on both sides); `blends`: the lanes whose
+// f is above 0, which sample two levels.
+struct LevelChoice8 {
+    __m256i lo, hi;
+    __m256 f;
+    unsigned blends;
+};
+
+inline LevelChoice8 chooseLevels8(const TextureView& t, TextureFilter filter, __m256 lod) {
+    const __m256i zero = _mm256_setzero_si256();
+    if (filter == TextureFilter::Bilinear || t.levelCount <= 1) return {zero, zero, _mm256_setzero_ps(), 0u};
+    // minifies(): lod > 0, false for NaN. glm::min(lod, maxLevel) and _mm256_min_ps differ only
+    // where the two are equal.
+    const __m256i minifies = _mm256_castps_si256(_mm256_cmp_ps(lod, _mm256_setzero_ps(), _CMP_GT_OQ));
+    const __m256 d = _mm256_min_ps(lod, _mm256_set1_ps(static_cast<float>(t.levelCount - 1)));
+    const __m256 lower = _mm256_floor_ps(d);
+    const __m256i lo = _mm256_and_si256(_mm256_cvttps_epi32(lower), minifies);
+    const __m256i next =
+        _mm256_min_epi32(_mm256_add_epi32(lo, _mm256_set1_epi32(1)), _mm256_set1_epi32(t.levelCount - 1));
+    const __m256 f = _mm256_and_ps(_mm256_sub_ps(d, lower), _mm256_castsi256_ps(minifies));
+    const __m256 blends = _mm256_cmp_ps(f, _mm256_setzero_ps(), _CMP_GT_OQ);
+    return {lo, _mm256_blendv_epi8(lo, next, _mm256_castps_si256(blends)), f, unsigned(_mm256_movemask_ps(blends))};
+}
+
 // sampleTexture (bilinear or trilinear) for four pixels, each with its own uv and levels, in
 // two steps: planSamples4 finds the texels and weights (lanes 0-3 on the pixels' lo levels,
 // 4-7 on their hi levels), fetchSamples4 reads, blends and mixes them.
