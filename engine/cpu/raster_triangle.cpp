@@ -107,9 +107,9 @@ inline void quadSquaredLengths(const TextureView& texture, __m128 u, __m128 v, S
 // vectors: a job's quad usually holds only one or two pixels its triangle won, so sampling
 // whole quads would spend half the work on pixels that are thrown away. Per pixel: its texel
 // coordinates, the levels its job samples, the headlight factor, the lit model's normal and
-// its place in the tile's colour buffer. A job's four lanes are packed left (the won ones
-// first) and stored whole, overlapping the next job's; the arrays' spare lanes leave room for
-// that and for the padded last vector.
+// its place in the tile's colour buffer. A job's four lanes (a pair job's eight) are packed
+// left (the won ones first) and stored whole, overlapping the next job's; the arrays' spare
+// lanes leave room for that and for the padded last vector.
 struct PixelLanes {
     static constexpr int kCapacity = 64;
     int count = 0;
@@ -1034,8 +1034,7 @@ private:
 // a triangle of one flat colour is coloured; the others become a job per quad, as
 // shadeTileLayers makes them. A triangle's work in a pair (texel coordinates, levels of detail,
 // packing) costs about what a quad's job did, and pairs hold few more triangles than quads: on
-// facet-bench's textured sheet 95,000 triangle-pair units a frame where there were 141,000
-// triangle-quad jobs.
+// facet-bench's textured sheet 95,000 pair jobs a frame where there were 141,000 quad jobs.
 
 // The level of detail of each quad of eight lanes (QuadPairLanes's) in its four lanes:
 // quadSquaredLengths's differences (pixel 3 - pixel 2 across, pixel 0 - pixel 2 down, times the
