@@ -840,7 +840,8 @@ namespace {
 
 // A span: eight columns of a quad row's two rows (four quads), from a column a multiple of 8
 // from the tile buffer's origin (so within the tile's row). A large triangle's inside is made
-// of spans it won whole, which shadeTileLayers shades without looking at their quads one by one.
+// of spans it won whole, which both shading passes take without looking at their quads one by
+// one (SpanShading).
 inline __m256i loadSpanRow(const std::uint32_t* ids) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ids)); }
 
 // The id of the one triangle that won every pixel of the span whose element 0 is `ids`, in
@@ -905,14 +906,9 @@ private:
     __m256i color_ = _mm256_setzero_si256();
 };
 
-// Textured spans: without vertex colours, with a bilinear or trilinear filter, a span that one
-// textured triangle won (in the lit model, of a material the vectorised passes draw) becomes its
-// four quads' jobs without QuadIds or a batch. Their texel coordinates (and headlight factors
-// or the lit model's normals) are found two quads to a vector of eight lanes, each lane with
-// jobTexelCoordinates's operations, their levels of detail in one jobLevelsOfDetail, and they
-// go to the stream as shadeBatch sends a job there.
 // Whether the frame's settings send textured pixels to the stream from eight lanes at once (as
-// textured spans, and shadeQuadPairs' pairs); and then whether `m`'s go.
+// pair jobs, below: without vertex colours, with a bilinear or trilinear filter); and then
+// whether `m`'s go (in the lit model, a material the vectorised passes draw).
 inline bool streamedTexturesApply(const RasterContext& ctx) {
     return !ctx.vertexColors && ctx.settings.filter != TextureFilter::Nearest;
 }
@@ -957,75 +953,6 @@ struct QuadPairLanes {
     }
     return l;
 }
-
-// The four jobs of the span at (qx, qy) that `t` won, into `jobs`.
-void spanJobs(const TileTriangle& t, int qx, int qy, const RasterContext& ctx, ShadeJob (&jobs)[4]) {
-    const bool lit = ctx.settings.shading == ShadingModel::Lit;
-    for (int pair = 0; pair < 2; ++pair) {
-        const QuadPairLanes l = quadPairLanes(t, qx + 4 * pair, qy, ctx);
-        for (int h = 0; h < 2; ++h) {
-            ShadeJob& job = jobs[2 * pair + h];
-            job.triangle = &t;
-            job.qx = qx + 4 * pair + 2 * h;
-            job.qy = qy;
-            job.mask = 0xFu;
-            job.plane = _mm_setzero_si128();
-            job.u = halfOf(l.u, h);
-            job.v = halfOf(l.v, h);
-            job.light = halfOf(l.light, h);
-            if (lit) {
-                job.nx = halfOf(l.nx, h);
-                job.ny = halfOf(l.ny, h);
-                job.nz = halfOf(l.nz, h);
-            }
-            job.lod = 0.0f;
-            if (ctx.settings.filter == TextureFilter::Trilinear)
-                quadSquaredLengths(t.material->texture, job.u, job.v, job);
-        }
-    }
-    if (ctx.settings.filter == TextureFilter::Trilinear) jobLevelsOfDetail(jobs, 4);
-}
-
-// The spans shadeTileLayers shades whole: flat ones and textured ones.
-class SpanShading {
-public:
-    SpanShading(const TileTriangle* triangles, const RasterContext& ctx, const TileBuffers& buffers,
-                PixelStream& stream)
-        : triangles_(triangles), ctx_(ctx), buffers_(buffers), stream_(stream), flat_(ctx),
-          textured_(streamedTexturesApply(ctx)) {}
-
-    FlatColors& flat() { return flat_; }
-    bool any() const { return flat_.any() || textured_; }
-
-    // The span at (qx, qy), whose element 0 is `ids` in the id buffer and `colors` in the
-    // colour buffer (`next`: as spanTriangle's), if one triangle won it whole and it is flat or
-    // textured: coloured or sent to the stream, its ids back to 0.
-    bool take(std::uint32_t* ids, std::uint32_t* colors, const std::uint32_t* next, int qx, int qy) {
-        const std::uint32_t id = spanTriangle(ids, next);
-        if (id == 0) return false;
-        const TileTriangle& t = triangles_[id - 1];
-        if (flat_.flat(t.material)) {
-            flat_.colorSpan(colors);
-        } else if (textured_ && streamedMaterial(*t.material, ctx_)) {
-            ShadeJob jobs[4];
-            spanJobs(t, qx, qy, ctx_, jobs);
-            streamMaterial(stream_, t.material, ctx_, buffers_);
-            for (const ShadeJob& job : jobs) appendJob(stream_, job, ctx_, buffers_);
-        } else {
-            return false;
-        }
-        clearSpanIds(ids);
-        return true;
-    }
-
-private:
-    const TileTriangle* triangles_;
-    const RasterContext& ctx_;
-    const TileBuffers& buffers_;
-    PixelStream& stream_;
-    FlatColors flat_;
-    bool textured_;
-};
 
 // One-sample shading reads the tile a quad pair at a time (four columns of a quad row, from a
 // column a multiple of 4 from the tile buffer's origin, so within the tile's row), and shades
@@ -1116,6 +1043,73 @@ void shadePairJobs(PairJob* jobs, int count, PixelStream& s, const RasterContext
     for (int j = 0; j < count; ++j) streamPairJob(s, jobs[j], ctx, buffers);
 }
 
+// Pair jobs, collected and shaded a batch at a time.
+class PairBatch {
+public:
+    PairBatch(PixelStream& stream, const RasterContext& ctx, const TileBuffers& buffers)
+        : stream_(stream), ctx_(ctx), buffers_(buffers) {}
+
+    // A job of `t`'s pixels `mask` in the quad pair at (qx, qy); the batch shaded once full.
+    void add(const TileTriangle& t, int qx, int qy, unsigned mask) {
+        PairJob& job = jobs_[count_++];
+        job.triangle = &t;
+        job.qx = qx;
+        job.qy = qy;
+        job.mask = mask;
+        if (count_ == kShadeBatch) shade();
+    }
+
+    // Shades the jobs the batch holds.
+    void shade() {
+        shadePairJobs(jobs_, count_, stream_, ctx_, buffers_);
+        count_ = 0;
+    }
+
+private:
+    PixelStream& stream_;
+    const RasterContext& ctx_;
+    const TileBuffers& buffers_;
+    PairJob jobs_[kShadeBatch];
+    int count_ = 0;
+};
+
+// The spans both shading passes take whole: flat ones, coloured at once, and textured ones, two
+// pair jobs (a span is in plane 0 alone, as pair jobs are).
+class SpanShading {
+public:
+    SpanShading(const TileTriangle* triangles, const RasterContext& ctx, PairBatch& pairs)
+        : triangles_(triangles), ctx_(ctx), pairs_(pairs), flat_(ctx), textured_(streamedTexturesApply(ctx)) {}
+
+    FlatColors& flat() { return flat_; }
+    bool any() const { return flat_.any() || textured_; }
+
+    // The span at (qx, qy), whose element 0 is `ids` in the id buffer and `colors` in the
+    // colour buffer (`next`: as spanTriangle's), if one triangle won it whole and it is flat or
+    // textured: coloured or made pair jobs, its ids back to 0.
+    bool take(std::uint32_t* ids, std::uint32_t* colors, const std::uint32_t* next, int qx, int qy) {
+        const std::uint32_t id = spanTriangle(ids, next);
+        if (id == 0) return false;
+        const TileTriangle& t = triangles_[id - 1];
+        if (flat_.flat(t.material)) {
+            flat_.colorSpan(colors);
+        } else if (textured_ && streamedMaterial(*t.material, ctx_)) {
+            pairs_.add(t, qx, qy, 0xFFu);
+            pairs_.add(t, qx + 4, qy, 0xFFu);
+        } else {
+            return false;
+        }
+        clearSpanIds(ids);
+        return true;
+    }
+
+private:
+    const TileTriangle* triangles_;
+    const RasterContext& ctx_;
+    PairBatch& pairs_;
+    FlatColors flat_;
+    bool textured_;
+};
+
 // A quad pair's ids (one sample) in QuadPairLanes's lanes, read once and set back to 0, ready for
 // the next tile.
 struct QuadPairIds {
@@ -1186,49 +1180,37 @@ struct JobBatch {
 };
 
 // shadeTile's colours, a quad pair at a time (see above): pixels without an id get the clear
-// colour. A span (spanTriangle) that one flat or textured triangle won is taken whole.
+// colour. A span that one flat or textured triangle won is taken whole (SpanShading).
 class PairShading {
 public:
     PairShading(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
                 const TileBuffers& buffers)
-        : drawn_{triangles, colors}, ctx_(ctx), buffers_(buffers), flat_(ctx), streamed_(streamedTexturesApply(ctx)),
-          clear_(_mm256_set1_epi32(int(ctx.settings.clearColor))) {
+        : drawn_{triangles, colors}, ctx_(ctx), buffers_(buffers), streamed_(streamedTexturesApply(ctx)),
+          clear_(_mm256_set1_epi32(int(ctx.settings.clearColor))), pairs_(stream_, ctx, buffers),
+          spans_(triangles, ctx, pairs_) {
         if (ctx.settings.shading == ShadingModel::Lit) stream_.rig = lightRig(ctx.settings.lights, ctx.viewForward);
     }
 
-    // The span at (qx, qy), whose element 0 is element `at` of the buffers, if one flat or
-    // textured triangle won it whole: coloured or made two pair jobs, its ids back to 0.
+    // The span at (qx, qy), whose element 0 is element `at` of the buffers: SpanShading::take.
     bool span(std::size_t at, int qx, int qy) {
-        std::uint32_t* ids = buffers_.ids + at;
-        const std::uint32_t id = spanTriangle(ids, nullptr);
-        if (id == 0) return false;
-        const TileTriangle& t = drawn_.triangles[id - 1];
-        if (flat_.flat(t.material)) {
-            flat_.colorSpan(buffers_.color + at);
-        } else if (streamed_ && streamedMaterial(*t.material, ctx_)) {
-            addPairJob(t, qx, qy, 0xFFu);
-            addPairJob(t, qx + 4, qy, 0xFFu);
-        } else {
-            return false;
-        }
-        clearSpanIds(ids);
-        return true;
+        return spans_.take(buffers_.ids + at, buffers_.color + at, nullptr, qx, qy);
     }
 
     // The quad pair at (qx, qy), whose element 0 is element `at` of the buffers: each triangle
     // in the lanes it won. Flat colours and the clear colour are kept in lanes and stored once.
     void pair(std::size_t at, int qx, int qy) {
         QuadPairIds ids(buffers_.ids + at);
+        FlatColors& flat = spans_.flat();
         __m256i painted = clear_;
         unsigned found = ~ids.left & 0xFFu;
         while (ids.left != 0) {
             unsigned mask;
             const TileTriangle& t = drawn_.triangles[ids.next(mask) - 1];
-            if (flat_.flat(t.material)) {
-                painted = _mm256_blendv_epi8(painted, flat_.color(), laneMask8(mask));
+            if (flat.flat(t.material)) {
+                painted = _mm256_blendv_epi8(painted, flat.color(), laneMask8(mask));
                 found |= mask;
             } else if (streamed_ && streamedMaterial(*t.material, ctx_)) {
-                addPairJob(t, qx, qy, mask);
+                pairs_.add(t, qx, qy, mask);
             } else {
                 addQuadJobs(t, qx, qy, mask);
             }
@@ -1238,24 +1220,12 @@ public:
 
     // Shades what the batches hold and samples the stream.
     void finish() {
-        shadePairJobs(pairJobs_, pairCount_, stream_, ctx_, buffers_);
+        pairs_.shade();
         jobs_.shade(stream_, drawn_, ctx_, buffers_, true);
         flushPixels(stream_, ctx_, buffers_);
     }
 
 private:
-    void addPairJob(const TileTriangle& t, int qx, int qy, unsigned mask) {
-        PairJob& job = pairJobs_[pairCount_++];
-        job.triangle = &t;
-        job.qx = qx;
-        job.qy = qy;
-        job.mask = mask;
-        if (pairCount_ == kShadeBatch) {
-            shadePairJobs(pairJobs_, pairCount_, stream_, ctx_, buffers_);
-            pairCount_ = 0;
-        }
-    }
-
     // The quads of the pixels `mask` of the quad pair at (qx, qy) that `t` won, as jobs.
     void addQuadJobs(const TileTriangle& t, int qx, int qy, unsigned mask) {
         for (int h = 0; h < 2; ++h) {
@@ -1273,12 +1243,11 @@ private:
     TileTriangles drawn_;
     const RasterContext& ctx_;
     const TileBuffers& buffers_;
-    FlatColors flat_;
     bool streamed_;
     __m256i clear_;
     PixelStream stream_;
-    PairJob pairJobs_[kShadeBatch];
-    int pairCount_ = 0;
+    PairBatch pairs_;
+    SpanShading spans_;
     JobBatch jobs_;
 };
 
@@ -1355,7 +1324,8 @@ void shadeTileLayers(const TileTriangle* triangles, const TriangleColors* const*
     JobBatch batch;
     PixelStream stream;
     if (ctx.settings.shading == ShadingModel::Lit) stream.rig = lightRig(ctx.settings.lights, ctx.viewForward);
-    SpanShading spans(triangles, ctx, buffers, stream);
+    PairBatch pairs(stream, ctx, buffers);
+    SpanShading spans(triangles, ctx, pairs);
     FlatColors& flat = spans.flat();
     for (int qy = buffers.originY; qy <= tile.y1; qy += 2) {
         const int planes = layers.inQuadRow(qy);
@@ -1392,6 +1362,7 @@ void shadeTileLayers(const TileTriangle* triangles, const TriangleColors* const*
             }
         }
     }
+    pairs.shade();
     batch.shade(stream, drawn, ctx, buffers, true);
     flushPixels(stream, ctx, buffers);
 }
