@@ -1018,7 +1018,10 @@ struct PairJob {
 };
 
 // The job's pixels to the stream (made one of its material's), each to the list for its levels.
-void streamPairJob(PixelStream& s, const PairJob& job, const RasterContext& ctx, const TileBuffers& buffers) {
+// Inlined into shadePairJobs' last pass: as a call, its frame and its reloads of the settings
+// cost a job ~29 instructions (3.8% of the textured sheet's frame).
+[[gnu::always_inline]] inline void streamPairJob(PixelStream& s, const PairJob& job, const RasterContext& ctx,
+                                                 const TileBuffers& buffers) {
     streamMaterial(s, job.triangle->material, ctx, buffers);
     const TextureFilter filter = ctx.settings.filter;
     const simd::LevelChoice8 levels =
