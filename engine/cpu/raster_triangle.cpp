@@ -919,14 +919,16 @@ inline bool streamedMaterial(const ShadeMaterial& m, const RasterContext& ctx) {
 
 // Two quads of a quad row in eight lanes: quad (qx, qy) in lanes 0-3 and quad (qx + 2, qy) in
 // lanes 4-7, lane k of each its pixel k. A triangle's texel coordinates there, each lane with
-// jobTexelCoordinates's operations, and the headlight factor (1 without the headlight) or the lit
-// model's normals.
+// jobTexelCoordinates's operations, and what the frame's settings read besides: with the
+// headlight its factor (1 under the lit model), under the lit model or the headlight the normals.
 struct QuadPairLanes {
     __m256 u, v, light, nx, ny, nz;
 };
 
-[[gnu::always_inline]] inline QuadPairLanes quadPairLanes(const TileTriangle& t, int qx, int qy,
-                                                          const RasterContext& ctx) {
+// Sets the lanes of `l` the frame reads (appendPairPixels' choice) and leaves the others: their
+// stores were 1% of a textured frame's instructions.
+[[gnu::always_inline]] inline void quadPairLanes(QuadPairLanes& l, const TileTriangle& t, int qx, int qy,
+                                                 const RasterContext& ctx) {
     const CornerAttributes &v0 = t.attributes->v[0], &v1 = t.attributes->v[1], &v2 = t.attributes->v[2];
     lanes::F32x8 b[3];
     BarycentricPlane<lanes::F32x8>(*t.tri).at(lanes::pixels8(qx, _mm256_setr_epi32(0, 1, 0, 1, 2, 3, 2, 3)),
@@ -935,23 +937,22 @@ struct QuadPairLanes {
         return interpolate(b, lanes::F32x8(a0), lanes::F32x8(a1), lanes::F32x8(a2)).v;
     };
     const __m256 invW = attribute(v0.invW, v1.invW, v2.invW);
-    QuadPairLanes l;
     l.u = _mm256_div_ps(attribute(v0.uvOverW.x, v1.uvOverW.x, v2.uvOverW.x), invW);
     l.v = _mm256_div_ps(attribute(v0.uvOverW.y, v1.uvOverW.y, v2.uvOverW.y), invW);
-    l.light = l.nx = l.ny = l.nz = _mm256_set1_ps(1.0f);
     const bool lit = ctx.settings.shading == ShadingModel::Lit;
-    if (ctx.settings.headlight || lit) {
-        l.nx = _mm256_div_ps(attribute(v0.nOverW.x, v1.nOverW.x, v2.nOverW.x), invW);
-        l.ny = _mm256_div_ps(attribute(v0.nOverW.y, v1.nOverW.y, v2.nOverW.y), invW);
-        l.nz = _mm256_div_ps(attribute(v0.nOverW.z, v1.nOverW.z, v2.nOverW.z), invW);
+    if (!ctx.settings.headlight && !lit) return;
+    l.nx = _mm256_div_ps(attribute(v0.nOverW.x, v1.nOverW.x, v2.nOverW.x), invW);
+    l.ny = _mm256_div_ps(attribute(v0.nOverW.y, v1.nOverW.y, v2.nOverW.y), invW);
+    l.nz = _mm256_div_ps(attribute(v0.nOverW.z, v1.nOverW.z, v2.nOverW.z), invW);
+    if (!ctx.settings.headlight) return;
+    if (lit) {
+        l.light = _mm256_set1_ps(1.0f);
+        return;
     }
-    if (ctx.settings.headlight && !lit) {
-        const auto factor = [&](int h) {
-            return simd::headlightFactor4(halfOf(l.nx, h), halfOf(l.ny, h), halfOf(l.nz, h), ctx.viewForward);
-        };
-        l.light = _mm256_set_m128(factor(1), factor(0));
-    }
-    return l;
+    const auto factor = [&](int h) {
+        return simd::headlightFactor4(halfOf(l.nx, h), halfOf(l.ny, h), halfOf(l.nz, h), ctx.viewForward);
+    };
+    l.light = _mm256_set_m128(factor(1), factor(0));
 }
 
 // One-sample shading reads the tile a quad pair at a time (four columns of a quad row, from a
@@ -1039,7 +1040,7 @@ struct PairJob {
 
 // Shades pair jobs [0, count): their lanes, then their levels of detail, then the stream.
 void shadePairJobs(PairJob* jobs, int count, PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
-    for (int j = 0; j < count; ++j) jobs[j].lanes = quadPairLanes(*jobs[j].triangle, jobs[j].qx, jobs[j].qy, ctx);
+    for (int j = 0; j < count; ++j) quadPairLanes(jobs[j].lanes, *jobs[j].triangle, jobs[j].qx, jobs[j].qy, ctx);
     if (ctx.settings.filter == TextureFilter::Trilinear)
         for (int j = 0; j < count; ++j)
             jobs[j].lod = pairLevelsOfDetail(jobs[j].triangle->material->texture, jobs[j].lanes.u, jobs[j].lanes.v);
