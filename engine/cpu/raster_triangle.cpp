@@ -614,6 +614,15 @@ template <class L, bool Bounds>
     return walkCoverage<L, Bounds>(tri, q, target);
 }
 
+// walkTile for a range of one block (see walkCoverage's OneBlock), as most of a dense mesh's
+// tiny triangles are: a function of its own, so the general walk's registers do not crowd it.
+template <class L, bool Bounds>
+[[gnu::noinline]] std::size_t walkTileOneBlock(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q,
+                                               const TileBuffers& buffers) {
+    TileVisibility<L> target{buffers, id};
+    return walkCoverage<L, Bounds, TileVisibility<L>, true>(tri, q, target);
+}
+
 // The same at S samples per pixel, each into its own plane.
 template <class L, bool Bounds, int S>
 [[gnu::noinline]] std::size_t walkTileSamples(const ScreenTriangle& tri, std::uint32_t id, const QuadRange& q,
@@ -753,9 +762,15 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
                                 const TileTriangle* cutout) {
     if (cutout) return rasterizeCutout(tri, id, ctx, tile, buffers, *cutout);
     return chooseWalk(tri, ctx, tile, [&](auto lanes, auto bounds, const QuadRange& q) {
-        if (samples == 1 && q.minX == q.maxX && q.minY == q.maxY)
-            return depthTestPixel(tri, id, buffers, q.minX, q.minY);
-        return walkTileAt<decltype(lanes), decltype(bounds)::value>(tri, id, q, buffers, samples, ctx.avx512);
+        using L = decltype(lanes);
+        // One pixel, or (in the 32-bit walk's lanes) one block: without the walk's loops.
+        if (samples == 1) {
+            if (q.minX == q.maxX && q.minY == q.maxY) return depthTestPixel(tri, id, buffers, q.minX, q.minY);
+            if constexpr (std::is_same_v<L, lanes::SmallBlock>)
+                if (q.maxX < q.firstQx + L::kWidth && q.maxY < q.firstQy + 2)
+                    return walkTileOneBlock<L, decltype(bounds)::value>(tri, id, q, buffers);
+        }
+        return walkTileAt<L, decltype(bounds)::value>(tri, id, q, buffers, samples, ctx.avx512);
     });
 }
 
