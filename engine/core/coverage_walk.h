@@ -208,6 +208,12 @@ struct TriangleLanes : DepthLanes<L> {
     }
 };
 
+// Whether walkCoverage's loops over the range in lanes L run once: its blocks (L::kWidth x 2
+// pixels from the first quad) hold it in one.
+template <class L> FACET_HD bool inOneBlock(const QuadRange& q) {
+    return q.maxX < q.firstQx + L::kWidth && q.maxY < q.firstQy + 2;
+}
+
 // The walk: `tri`'s coverage and depth test over the range, block by block (L::kWidth x 2
 // pixels, starting at the first quad), reading the stored depths from `target` and handing it
 // the lanes that pass; returns how many passed. Each pixel is tested at `sample`: its centre,
@@ -225,10 +231,9 @@ struct TriangleLanes : DepthLanes<L> {
 // stores could alias the caller's, and then every block reloaded it and found the row's mask
 // again (19 of a CPU block's 70 instructions). Without Bounds, no copy: taking the range by
 // value cost the 1M-triangle grid's frame 1.8% more instructions, in its tiny triangles' walks.
-// With OneBlock the caller knows the range is one block (maxX < firstQx + kWidth and maxY <
-// firstQy + 2): both loops run once, and the compiler drops their steps and the registers they
-// kept across blocks (spilled to the stack on the CPU, where such a walk took 250 instructions
-// and takes 181 so).
+// With OneBlock the caller knows the range is one block (inOneBlock<L>): both loops run once,
+// and the compiler drops their steps and the registers they kept across blocks (spilled to the
+// stack on the CPU, where such a walk took 250 instructions and takes 181 so).
 template <class L, bool Bounds, class Target, bool OneBlock = false>
 FACET_WALK_INLINE std::uint32_t walkCoverage(const ScreenTriangle& tri, const QuadRange& q, Target& target,
                                              const SamplePoint& sample = pixelCentreSample()) {

@@ -767,8 +767,7 @@ std::size_t rasterizeVisibility(const ScreenTriangle& tri, std::uint32_t id, con
         if (samples == 1) {
             if (q.minX == q.maxX && q.minY == q.maxY) return depthTestPixel(tri, id, buffers, q.minX, q.minY);
             if constexpr (std::is_same_v<L, lanes::SmallBlock>)
-                if (q.maxX < q.firstQx + L::kWidth && q.maxY < q.firstQy + 2)
-                    return walkTileOneBlock<L, decltype(bounds)::value>(tri, id, q, buffers);
+                if (inOneBlock<L>(q)) return walkTileOneBlock<L, decltype(bounds)::value>(tri, id, q, buffers);
         }
         return walkTileAt<L, decltype(bounds)::value>(tri, id, q, buffers, samples, ctx.avx512);
     });
