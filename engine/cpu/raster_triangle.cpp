@@ -978,21 +978,15 @@ struct QuadPairLanes {
 // packing) costs about what a quad's job did, and pairs hold few more triangles than quads: on
 // facet-bench's textured sheet 95,000 pair jobs a frame where there were 141,000 quad jobs.
 
-// The level of detail of each quad of eight lanes (QuadPairLanes's) in its four lanes:
-// quadSquaredLengths's differences (pixel 3 - pixel 2 across, pixel 0 - pixel 2 down, times the
-// texture's size) and jobLevelsOfDetail's logarithm, with the same operations.
-inline __m256 pairLevelsOfDetail(const TextureView& texture, __m256 u, __m256 v) {
-    const MipLevel& level0 = texture.levels[0];
-    const __m256 w = _mm256_set1_ps(static_cast<float>(int(level0.width)));
-    const __m256 h = _mm256_set1_ps(static_cast<float>(int(level0.height)));
-    // _mm256_permute_ps picks within each quad's lanes: 0xFF pixel 3, 0xAA pixel 2, 0x00 pixel 0.
-    const __m256 u2 = _mm256_permute_ps(u, 0xAA), v2 = _mm256_permute_ps(v, 0xAA);
-    const __m256 dxu = _mm256_mul_ps(_mm256_sub_ps(_mm256_permute_ps(u, 0xFF), u2), w);
-    const __m256 dxv = _mm256_mul_ps(_mm256_sub_ps(_mm256_permute_ps(v, 0xFF), v2), h);
-    const __m256 dyu = _mm256_mul_ps(_mm256_sub_ps(_mm256_permute_ps(u, 0x00), u2), w);
-    const __m256 dyv = _mm256_mul_ps(_mm256_sub_ps(_mm256_permute_ps(v, 0x00), v2), h);
-    return simd::lodFromSquaredLengths8(_mm256_add_ps(_mm256_mul_ps(dxu, dxu), _mm256_mul_ps(dxv, dxv)),
-                                        _mm256_add_ps(_mm256_mul_ps(dyu, dyu), _mm256_mul_ps(dyv, dyv)));
+// Four vectors of quad pairs' lanes transposed by quads: row k holds pixel k of the four first
+// quads in lanes 0-3 and of the four second quads in lanes 4-7 (a 4x4 transpose in each half).
+inline void transposeQuads(const __m256 (&x)[4], __m256 (&rows)[4]) {
+    const __m256 t0 = _mm256_unpacklo_ps(x[0], x[1]), t1 = _mm256_unpackhi_ps(x[0], x[1]); // a0 b0 a1 b1, a2 b2 a3 b3
+    const __m256 t2 = _mm256_unpacklo_ps(x[2], x[3]), t3 = _mm256_unpackhi_ps(x[2], x[3]); // c0 d0 c1 d1, c2 d2 c3 d3
+    rows[0] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+    rows[1] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    rows[2] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+    rows[3] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
 }
 
 // Appends the lanes `mask` of `l` to `p`, packed left as appendPixels packs a job's, at levels
@@ -1052,12 +1046,51 @@ struct PairJob {
     }
 }
 
-// Shades pair jobs [0, count): their lanes, then their levels of detail, then the stream.
-void shadePairJobs(PairJob* jobs, int count, PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
+// The levels of detail of jobs [0, count) of a batch, each quad's in its four lanes, found for
+// four jobs' eight quads in one vector (a job's eight lanes hold two): quadSquaredLengths's
+// differences (across: pixel 3 minus pixel 2; down: pixel 0 minus pixel 2; times the texture's
+// size) and jobLevelsOfDetail's logarithm (a division and a polynomial), with the same
+// operations. The batch's jobs from `count` to the next multiple of four take the last job's
+// values, unread.
+inline void pairJobLevelsOfDetail(PairJob (&jobs)[kShadeBatch], int count) {
+    static_assert(kShadeBatch % 4 == 0, "jobs four at a time");
+    for (int j = 0; j < count; j += 4) {
+        const PairJob* four[4];
+        for (int i = 0; i < 4; ++i) four[i] = &jobs[std::min(j + i, count - 1)];
+        __m256 u[4], v[4];
+        transposeQuads({four[0]->lanes.u, four[1]->lanes.u, four[2]->lanes.u, four[3]->lanes.u}, u);
+        transposeQuads({four[0]->lanes.v, four[1]->lanes.v, four[2]->lanes.v, four[3]->lanes.v}, v);
+        // Each job's texture size in its lanes (k and k + 4). static_cast<float> of the unsigned
+        // sizes through int: they are far below 2^31.
+        const auto size = [&four](auto field) {
+            const auto at = [&](int i) {
+                return static_cast<float>(int(field(four[i]->triangle->material->texture.levels[0])));
+            };
+            const __m128 s = _mm_setr_ps(at(0), at(1), at(2), at(3));
+            return _mm256_set_m128(s, s);
+        };
+        const __m256 w = size([](const MipLevel& l) { return l.width; });
+        const __m256 h = size([](const MipLevel& l) { return l.height; });
+        const __m256 dxu = _mm256_mul_ps(_mm256_sub_ps(u[3], u[2]), w),
+                     dxv = _mm256_mul_ps(_mm256_sub_ps(v[3], v[2]), h);
+        const __m256 dyu = _mm256_mul_ps(_mm256_sub_ps(u[0], u[2]), w),
+                     dyv = _mm256_mul_ps(_mm256_sub_ps(v[0], v[2]), h);
+        const __m256 lods =
+            simd::lodFromSquaredLengths8(_mm256_add_ps(_mm256_mul_ps(dxu, dxu), _mm256_mul_ps(dxv, dxv)),
+                                         _mm256_add_ps(_mm256_mul_ps(dyu, dyu), _mm256_mul_ps(dyv, dyv)));
+        // Lane i of each half is job i's quad: spread to its four lanes.
+        jobs[j].lod = _mm256_permute_ps(lods, 0x00);
+        jobs[j + 1].lod = _mm256_permute_ps(lods, 0x55);
+        jobs[j + 2].lod = _mm256_permute_ps(lods, 0xAA);
+        jobs[j + 3].lod = _mm256_permute_ps(lods, 0xFF);
+    }
+}
+
+// Shades jobs [0, count) of a batch: their lanes, then their levels of detail, then the stream.
+void shadePairJobs(PairJob (&jobs)[kShadeBatch], int count, PixelStream& s, const RasterContext& ctx,
+                   const TileBuffers& buffers) {
     for (int j = 0; j < count; ++j) quadPairLanes(jobs[j].lanes, *jobs[j].triangle, jobs[j].qx, jobs[j].qy, ctx);
-    if (ctx.settings.filter == TextureFilter::Trilinear)
-        for (int j = 0; j < count; ++j)
-            jobs[j].lod = pairLevelsOfDetail(jobs[j].triangle->material->texture, jobs[j].lanes.u, jobs[j].lanes.v);
+    if (ctx.settings.filter == TextureFilter::Trilinear) pairJobLevelsOfDetail(jobs, count);
     for (int j = 0; j < count; ++j) streamPairJob(s, jobs[j], ctx, buffers);
 }
 
