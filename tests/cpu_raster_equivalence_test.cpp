@@ -1,18 +1,19 @@
 // The CPU backend's fast paths against the straightforward evaluation of the shared functions
 // they stand in for: they must agree bit for bit, since the CUDA backend runs the originals.
 #include "asset/image.h"
-#include "core/texture_sampling.h"
-#include "core/triangle_setup.h"
 #include "core/camera.h"
 #include "core/clip.h"
+#include "core/coverage_walk.h"
+#include "core/texture_sampling.h"
+#include "core/triangle_setup.h"
 #include "cpu/block_depth_bounds.h"
 #include "cpu/cpu_renderer.h"
 #include "cpu/isa.h"
-#include "core/coverage_walk.h"
 #include "cpu/lit_lanes.h"
 #include "cpu/raster_triangle.h"
 #include "cpu/simd_quad.h"
 #include "cpu/stream_store.h"
+#include "cpu/wide_filter.h"
 #include "raster_reference.h"
 
 #include <gtest/gtest.h>
@@ -351,6 +352,69 @@ template <IndexedLoads L> void expectSimdSamplingMatchesSampleTexture() {
 TEST(CpuRasterEquivalence, SimdSamplingMatchesSampleTexture) {
     expectSimdSamplingMatchesSampleTexture<IndexedLoads::Gather>();
     expectSimdSamplingMatchesSampleTexture<IndexedLoads::ByLane>();
+}
+
+// cpu/wide_filter.h's AVX-512 filters equal sampleTexture8 per pixel, on the same textures
+// and inputs as the test above: each pixel's levels as the stream chooses them
+// (simd::chooseLevels), one level to filterOneLevel16 and two to filterTwoLevels16, in lists
+// padded as the stream pads them.
+TEST(CpuRasterEquivalence, WideFiltersMatchSampleTexture) {
+    if (!wideFilterSupported()) GTEST_SKIP() << "this CPU has no AVX-512BW, so the AVX-512 texture filters never run";
+    std::mt19937 rng(31);
+    const std::uint32_t sizes[][2] = {{1, 1}, {2, 1}, {5, 3}, {64, 64}, {256, 32}, {97, 131}, {1024, 3}, {70000, 1}};
+    std::size_t checked[2] = {0, 0};
+    for (const auto& size : sizes) {
+        const Texture tex = randomTexture(rng, size[0], size[1]);
+        const TextureView view{tex.texels.data(), tex.levels.data(), int(tex.levels.size())};
+        const WideLevels levels(view);
+        ASSERT_EQ(levels.fits, view.levelCount <= 16) << size[0] << "x" << size[1];
+        if (!levels.fits) continue; // the stream takes the AVX2 passes (the test above)
+        for (int n = 0; n < 3000; ++n) {
+            struct List {
+                alignas(32) float u[64], v[64], f[64], lod[64];
+                alignas(32) std::int32_t lo[64], hi[64];
+                int count = 0;
+            } lists[2];
+            const float uvScale = n % 3 == 0 ? 1.0f : n % 3 == 1 ? 20.0f : 1.0e5f;
+            for (int k = 0; k < 48; ++k) {
+                const float u = wildFloat(rng, uvScale), v = wildFloat(rng, uvScale);
+                const float lod =
+                    n % 5 == 0 ? wildFloat(rng, 3.0f) : std::uniform_real_distribution<float>(-2.0f, 18.0f)(rng);
+                const simd::LevelChoice c = simd::chooseLevels(view, TextureFilter::Trilinear, lod);
+                List& l = lists[c.f > 0.0f ? 1 : 0];
+                l.u[l.count] = u;
+                l.v[l.count] = v;
+                l.f[l.count] = c.f;
+                l.lod[l.count] = lod;
+                l.lo[l.count] = c.lo;
+                l.hi[l.count] = c.hi;
+                ++l.count;
+            }
+            for (int two = 0; two < 2; ++two) {
+                List& l = lists[two];
+                if (l.count == 0) continue;
+                const int padded = two ? (l.count + 7) & ~7 : (l.count + 15) & ~15;
+                for (int k = l.count; k < padded; ++k) { // padLanes' copies of the last pixel
+                    l.u[k] = l.u[l.count - 1];
+                    l.v[k] = l.v[l.count - 1];
+                    l.f[k] = l.f[l.count - 1];
+                    l.lo[k] = l.lo[l.count - 1];
+                    l.hi[k] = l.hi[l.count - 1];
+                }
+                alignas(32) std::uint32_t colors[64];
+                (two ? filterTwoLevels16 : filterOneLevel16)(view, levels, {l.u, l.v, l.lo, l.hi, l.f, l.count},
+                                                             colors);
+                for (int k = 0; k < l.count; ++k)
+                    ASSERT_EQ(colors[k],
+                              sampleTexture8(view, TextureFilter::Trilinear, glm::vec2(l.u[k], l.v[k]), l.lod[k]))
+                        << (two ? "two levels" : "one level") << ", pixel " << k << " of " << l.count << ": uv "
+                        << l.u[k] << "," << l.v[k] << " lod " << l.lod[k] << ", texture " << size[0] << "x" << size[1];
+                checked[two] += std::size_t(l.count);
+            }
+        }
+    }
+    EXPECT_GT(checked[0], 100000u);
+    EXPECT_GT(checked[1], 100000u);
 }
 
 // The streamed row writes equal std::copy and std::fill at every alignment and length, and

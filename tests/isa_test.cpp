@@ -51,6 +51,27 @@ TEST(Isa, SamplePairWalkOnlyWhenAskedFor) {
     EXPECT_EQ(samplePairWalkChosen(), asked) << "FACET_ISA=" << (requested ? requested : "(unset)");
 }
 
+// The AVX-512 texture filters with the AVX-512 path and gathers where the CPU runs them (AMD's
+// AVX-512 CPUs all do), never on another path or with loads by lane.
+TEST(Isa, WideFilterWithTheAvx512PathAndGathers) {
+    __builtin_cpu_init();
+    if (__builtin_cpu_is("amd") && cpuSupports(Isa::Avx512)) {
+        EXPECT_TRUE(wideFilterSupported());
+    }
+    {
+        const test::ScopedVariable isa("FACET_ISA", std::string{"avx2"});
+        EXPECT_FALSE(wideFilterChosen());
+    }
+    if (!wideFilterSupported()) GTEST_SKIP() << "this CPU has no AVX-512BW, so the AVX-512 texture filters never run";
+    const test::ScopedVariable isa("FACET_ISA", std::string{"avx512"});
+    {
+        const test::ScopedVariable loads("FACET_INDEXED_LOADS", std::string{"gather"});
+        EXPECT_TRUE(wideFilterChosen());
+    }
+    const test::ScopedVariable loads("FACET_INDEXED_LOADS", std::string{"by-lane"});
+    EXPECT_FALSE(wideFilterChosen());
+}
+
 TEST(Isa, UnknownOrUnsupportedNamesAreErrorsNamingThem) {
     const test::ScopedVariable variable("FACET_ISA", std::string{"sse9"});
     try {

@@ -101,7 +101,7 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
     t0 = Clock::now();
     stats.fragmentsShaded =
         rasterStage(RasterContext{settings, viewForward(view), target, grid.quadRowOffset, keepsSideRecords(input.mesh),
-                                  samplePairWalkChosen(), chosenIndexedLoads()},
+                                  samplePairWalkChosen(), chosenIndexedLoads(), wideFilterChosen()},
                     grid, chunkCount);
     if (viewFinishesFrame(settings.view)) { // the debug views of the whole frame, a row at a time
         const ViewFinish finish = makeViewFinish(settings.view, target, view, tileWork_.data());

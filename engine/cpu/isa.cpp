@@ -35,6 +35,12 @@ bool samplePairWalkChosen() {
     return requested && *requested && chosenIsa() == Isa::Avx512;
 }
 
+bool wideFilterSupported() { return cpuSupports(Isa::Avx512) && __builtin_cpu_supports("avx512bw"); }
+
+bool wideFilterChosen() {
+    return chosenIsa() == Isa::Avx512 && wideFilterSupported() && chosenIndexedLoads() == IndexedLoads::Gather;
+}
+
 bool gathersSlowed() {
     // __builtin_cpu_is("skylake") also answers for Kaby Lake, Coffee Lake and Comet Lake.
     return __builtin_cpu_is("skylake") || __builtin_cpu_is("skylake-avx512") || __builtin_cpu_is("cascadelake") ||

@@ -2,7 +2,8 @@
 // seed's projection): the widest this CPU runs at full clock (defaultIsa), or what
 // FACET_ISA=scalar|avx2|avx512 asks for, so the tests can run every path the machine supports,
 // not only its default one. The multisampled walk's AVX-512 path is taken only when asked for
-// (samplePairWalkChosen). And how the texture sampling passes read texels (chosenIndexedLoads).
+// (samplePairWalkChosen). The classic model's textured pixels take AVX-512's filters where it is
+// chosen (wideFilterChosen). And how the texture sampling passes read texels (chosenIndexedLoads).
 #pragma once
 
 #include "core/names.h"
@@ -39,6 +40,16 @@ Isa chosenIsa();
 // AVX-512 CPUs measured: 2-, 4- and 8-sample frames 8-20% on an AMD EPYC (Zen 4), 4-sample
 // frames 2-6% on an Intel Xeon (Cascade Lake).
 bool samplePairWalkChosen();
+
+// Whether this CPU runs cpu/wide_filter.h's AVX-512 texture filters: AVX-512 F, VL and BW.
+bool wideFilterSupported();
+
+// Whether the classic model's bilinear and trilinear pixels take those filters (sixteen lanes
+// to a vector where AVX2 takes eight): where chosenIsa() is AVX-512, wideFilterSupported() and
+// texels are read by gathers (chosenIndexedLoads(); the filters have no other way). On an AMD
+// EPYC (Zen 4) the textured scenes' frames took 0.94-0.97 of their time; no Intel CPU with
+// AVX-512 and full-speed gathers was at hand to measure.
+bool wideFilterChosen();
 
 // How the texture sampling passes read by index (texels, the sRGB table): gather instructions,
 // or one load per lane. Intel's microcode against Gather Data Sampling (INTEL-SA-00828, 2023)

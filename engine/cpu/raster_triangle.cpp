@@ -7,6 +7,7 @@
 #include "cpu/sample_pair_walk.h"
 #include "cpu/simd_quad.h"
 #include "cpu/stream_store.h"
+#include "cpu/wide_filter.h"
 
 #include <algorithm>
 #include <type_traits>
@@ -125,6 +126,7 @@ struct PixelLanes {
 struct PixelStream {
     const TextureView* texture = nullptr;
     simd::LevelTable levels;                 // texture's, built when the stream takes it (not per flush)
+    WideLevels wideLevels;                   // likewise, for RasterContext::wideFilter
     const ShadeMaterial* material = nullptr; // the lit model's: one material per stream
     LightRig rig{};                          // the lit model's lights for this frame
     PixelLanes oneLevel, twoLevels;
@@ -234,12 +236,37 @@ void padLanes(PixelLanes& p, int end) {
     }
 }
 
+// The classic model's colours of the pixels of `p`, by cpu/wide_filter.h's AVX-512 filter
+// `filter` (`step` pixels to a vector).
+template <int step, class Filter>
+[[gnu::noinline]] void flushWide(PixelLanes& p, Filter filter, const PixelStream& s, const RasterContext& ctx,
+                                 const TileBuffers& buffers) {
+    padLanes(p, (p.count + step - 1) & ~(step - 1));
+    alignas(32) std::uint32_t colors[PixelLanes::kCapacity + 8];
+    filter(*s.texture, s.wideLevels, WidePixels{p.u, p.v, p.lo, p.hi, p.f, p.count}, colors);
+    for (int g = 0; g < p.count; g += 8) {
+        if (ctx.settings.headlight)
+            for (int h = 0; h < 8; h += 4) {
+                __m128i* at = reinterpret_cast<__m128i*>(colors + g + h);
+                _mm_store_si128(at, withHeadlight(_mm_load_si128(at), p, g + h, ctx));
+            }
+        writeColors<8>(p, g, colors + g, buffers);
+    }
+    p.count = 0;
+}
+
+// Whether the stream's classic-model pixels take cpu/wide_filter.h's filters.
+inline bool wideFilters(const PixelStream& s, const RasterContext& ctx) {
+    return ctx.wideFilter && s.wideLevels.fits && ctx.settings.shading == ShadingModel::Classic;
+}
+
 // Samples the pixels blending two levels, four at a time (lanes 0-3 on their lo levels, 4-7
 // on their hi levels), and writes their colours.
 template <IndexedLoads L>
 void flushTwoLevelsBy(PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
     PixelLanes& p = s.twoLevels;
     if (p.count == 0) return;
+    if (wideFilters(s, ctx)) return flushWide<8>(p, filterTwoLevels16, s, ctx, buffers);
     const TextureView& texture = *s.texture;
     const simd::LevelTable& levels = s.levels;
     const int vectors = (p.count + 3) / 4;
@@ -274,6 +301,7 @@ template <IndexedLoads L>
 void flushOneLevelBy(PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
     PixelLanes& p = s.oneLevel;
     if (p.count == 0) return;
+    if (wideFilters(s, ctx)) return flushWide<16>(p, filterOneLevel16, s, ctx, buffers);
     const TextureView& texture = *s.texture;
     const simd::LevelTable& levels = s.levels;
     const bool lit = ctx.settings.shading == ShadingModel::Lit;
@@ -348,7 +376,10 @@ inline void appendPixels(PixelLanes& p, const ShadeJob& job, std::int32_t at, co
 [[gnu::noinline]] void switchStream(PixelStream& s, const ShadeMaterial* material, const RasterContext& ctx,
                                     const TileBuffers& buffers) {
     flushPixels(s, ctx, buffers);
-    if (s.texture != &material->texture) s.levels = simd::LevelTable(material->texture);
+    if (s.texture != &material->texture) {
+        s.levels = simd::LevelTable(material->texture);
+        if (ctx.wideFilter) s.wideLevels = WideLevels(material->texture);
+    }
     s.texture = &material->texture;
     s.material = material;
 }

@@ -32,6 +32,7 @@ struct RasterContext {
     bool vertexColors = false; // the mesh has vertex colours or tangents: shadeTile's `colors` (side records) are given
     bool avx512 = false;       // the multisampled walk takes AVX-512's pairs (samplePairWalkChosen(), cpu/isa.h)
     IndexedLoads indexedLoads = IndexedLoads::Gather; // how sampling reads texels (chosenIndexedLoads(), cpu/isa.h)
+    bool wideFilter = false; // the classic model's textured pixels take cpu/wide_filter.h (wideFilterChosen())
 };
 
 // A tile's own buffers, kTileSize rows of kTileBufferStride elements, element 0 at pixel
