@@ -47,7 +47,7 @@ bool wideFilterSupported();
 // Whether the classic model's bilinear and trilinear pixels take those filters (sixteen lanes
 // to a vector where AVX2 takes eight): where chosenIsa() is AVX-512, wideFilterSupported() and
 // texels are read by gathers (chosenIndexedLoads(); the filters have no other way). On an AMD
-// EPYC (Zen 4) the textured scenes' frames took 0.94-0.97 of their time; no Intel CPU with
+// EPYC (Zen 4) the textured scenes' frames took 0.94-0.98 of their time; no Intel CPU with
 // AVX-512 and full-speed gathers was at hand to measure.
 bool wideFilterChosen();
 
