@@ -33,6 +33,7 @@ struct F32x8 {
 };
 // Eight 32-bit or four 64-bit integers.
 struct I32x8 {
+    static constexpr int kLanes = 8;
     __m256i v;
     I32x8() = default;
     I32x8(std::int32_t x) : v(_mm256_set1_epi32(x)) {}

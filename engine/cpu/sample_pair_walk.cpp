@@ -4,11 +4,13 @@
 // compiled without AVX-512 (a vzeroupper before the return), and the lane types' operators
 // return such structs, so unless every one of them is inlined the walk goes silently wrong.
 // Nothing compiled here may be shared with the rest of facet, or the linker could keep this
-// file's AVX-512 copy of an inline function for every caller: the lane types are local to the
-// file (so is every template instantiated on them), and the walks are flattened, so the shared
+// file's AVX-512 copy of an inline function for every caller: the lane types (cpu/lanes16.h)
+// are local to the file, in an unnamed namespace (so is every template instantiated on them),
+// and the walks are flattened, so the shared
 // inline functions they call (EdgeStepper, samplePoint) are inlined, never emitted.
 // Build.SamplePairWalkSharesNoCode (tests/CMakeLists.txt) checks the object file for that.
 #include "cpu/sample_pair_walk.h"
+#include "cpu/lanes16.h"
 
 #if !defined(__AVX512F__) || !defined(__AVX512VL__)
 #error "sample_pair_walk.cpp is compiled with -mavx512f -mavx512vl (engine/CMakeLists.txt)"
@@ -18,35 +20,6 @@
 
 namespace facet {
 namespace {
-
-// Sixteen floats or 32-bit integers, and a comparison's result as a mask register: the
-// operators the walk and the shared formulas (BarycentricPlane, interpolate, depthPasses) use.
-struct F32x16 {
-    __m512 v;
-    F32x16() = default;
-    F32x16(float x) : v(_mm512_set1_ps(x)) {}
-    explicit F32x16(__m512 x) : v(x) {}
-};
-struct I32x16 {
-    __m512i v;
-    I32x16() = default;
-    I32x16(std::int32_t x) : v(_mm512_set1_epi32(x)) {}
-    explicit I32x16(__m512i x) : v(x) {}
-};
-struct Mask16 {
-    __mmask16 v;
-};
-
-inline F32x16 operator+(F32x16 a, F32x16 b) { return F32x16(_mm512_add_ps(a.v, b.v)); }
-inline F32x16 operator-(F32x16 a, F32x16 b) { return F32x16(_mm512_sub_ps(a.v, b.v)); }
-inline F32x16 operator*(F32x16 a, F32x16 b) { return F32x16(_mm512_mul_ps(a.v, b.v)); }
-inline Mask16 operator>=(F32x16 a, F32x16 b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_GE_OQ)}; }
-inline Mask16 operator<=(F32x16 a, F32x16 b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_LE_OQ)}; }
-inline Mask16 operator<(F32x16 a, F32x16 b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_LT_OQ)}; }
-inline Mask16 operator&(Mask16 a, Mask16 b) { return {__mmask16(a.v & b.v)}; }
-inline I32x16 operator+(I32x16 a, I32x16 b) { return I32x16(_mm512_add_epi32(a.v, b.v)); }
-inline I32x16 operator*(I32x16 a, I32x16 b) { return I32x16(_mm512_mullo_epi32(a.v, b.v)); }
-inline Mask16 operator>(I32x16 a, I32x16 b) { return {_mm512_cmpgt_epi32_mask(a.v, b.v)}; }
 
 // The lane set (walkSamples' L): lanes 0-7 are SmallBlock's block (lane k pixel
 // (x + (k & 3), y + (k >> 2) % 2)) at a sample s, lanes 8-15 the same at sample s + 1, each

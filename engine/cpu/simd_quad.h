@@ -12,7 +12,9 @@
 #pragma once
 
 #include "core/shading.h"
+#include "cpu/bilinear_lanes.h"
 #include "cpu/isa.h"
+#include "cpu/quad_coverage.h"
 
 #include <immintrin.h>
 #include <type_traits>
@@ -20,6 +22,42 @@
 #if !defined(__AVX2__)
 #error "the CPU raster stage needs AVX2: build with the project's host flags (-march=x86-64-v3)"
 #endif
+
+namespace facet::lanes {
+
+// The operations of cpu/bilinear_lanes.h on AVX2's eight lanes.
+inline F32x8 floor(F32x8 x) { return F32x8(_mm256_floor_ps(x.v)); }
+inline I32x8 truncate(F32x8 x) { return I32x8(_mm256_cvttps_epi32(x.v)); }
+inline F32x8 toFloat(I32x8 x) { return F32x8(_mm256_cvtepi32_ps(x.v)); }
+inline I32x8 operator&(I32x8 a, I32x8 b) { return I32x8(_mm256_and_si256(a.v, b.v)); }
+inline I32x8 operator|(I32x8 a, I32x8 b) { return I32x8(_mm256_or_si256(a.v, b.v)); }
+inline I32x8 max(I32x8 a, I32x8 b) { return I32x8(_mm256_max_epi32(a.v, b.v)); }
+inline I32x8 lowWordsUp(I32x8 a) { return I32x8(_mm256_slli_epi32(a.v, 16)); }
+inline I32x8 addWords(I32x8 a, I32x8 b) { return I32x8(_mm256_add_epi16(a.v, b.v)); }
+inline I32x8 subWords(I32x8 a, I32x8 b) { return I32x8(_mm256_sub_epi16(a.v, b.v)); }
+inline I32x8 mulWords(I32x8 a, I32x8 b) { return I32x8(_mm256_mullo_epi16(a.v, b.v)); }
+inline I32x8 highBytesDown(I32x8 a) { return I32x8(_mm256_srli_epi16(a.v, 8)); }
+inline I32x8 lowBytesUp(I32x8 a) { return I32x8(_mm256_slli_epi16(a.v, 8)); }
+inline bool all(Mask8 m) { return _mm256_movemask_ps(m.v) == 0xFF; }
+inline I32x8 addWhere(Mask8 m, I32x8 x, I32x8 w) {
+    return I32x8(_mm256_add_epi32(x.v, _mm256_and_si256(_mm256_castps_si256(m.v), w.v)));
+}
+inline I32x8 subUnless(Mask8 m, I32x8 x, I32x8 w) {
+    return I32x8(_mm256_sub_epi32(x.v, _mm256_andnot_si256(_mm256_castps_si256(m.v), w.v)));
+}
+inline void store(std::int32_t* to, I32x8 x) { _mm256_store_si256(reinterpret_cast<__m256i*>(to), x.v); }
+inline void load(I32x8& x, const std::int32_t* from) {
+    x = I32x8(_mm256_load_si256(reinterpret_cast<const __m256i*>(from)));
+}
+// Inlined though rarely taken: as a call, the vector registers it may clobber made the
+// planning loops around it rebuild their constants every iteration (0.7% of the textured
+// sheet's instructions).
+[[gnu::always_inline]] inline void wrapOutOfRange(I32x8 x0, I32x8 y0, const LevelLanes<I32x8>& l, I32x8& col0,
+                                                  I32x8& col1, I32x8& row0, I32x8& row1) {
+    wrapLanes(x0, y0, l, col0, col1, row0, row1);
+}
+
+} // namespace facet::lanes
 
 namespace facet::simd {
 
@@ -122,10 +160,10 @@ inline __m128i pack4(const Rgba4& c) {
 }
 
 // Mip levels' sizes and places, per lane.
-struct Level8 {
-    __m256i width, height, offset;
-    __m256 widthF, heightF;
-};
+// (The lane types under names of their own: within LevelTable, `lanes` is its member.)
+using Level8 = lanes::LevelLanes<lanes::I32x8>;
+using F32Lanes8 = lanes::F32x8;
+using I32Lanes8 = lanes::I32x8;
 
 // A texture's levels looked up per lane by level index: from registers holding the sizes
 // and places of up to 16 levels (one permute per eight levels), else gathered from the levels.
@@ -147,32 +185,25 @@ public:
 
     // Every lane's level is in [0, levelCount).
     Level8 lanes(__m256i level) const {
-        Level8 l;
         if (t_.levelCount <= 8) {
-            l.width = _mm256_permutevar8x32_epi32(table_[0][0], level);
-            l.height = _mm256_permutevar8x32_epi32(table_[1][0], level);
-            l.offset = _mm256_permutevar8x32_epi32(table_[2][0], level);
-        } else if (t_.levelCount <= 16) {
+            const auto pick = [&](const __m256i* table) {
+                return I32Lanes8(_mm256_permutevar8x32_epi32(table[0], level));
+            };
+            return {pick(table_[0]), pick(table_[1]), pick(table_[2])};
+        }
+        if (t_.levelCount <= 16) {
             const __m256i upper = _mm256_cmpgt_epi32(level, _mm256_set1_epi32(7));
             const auto pick = [&](const __m256i* table) {
-                return _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(table[0], level),
-                                          _mm256_permutevar8x32_epi32(table[1], level), upper);
+                return I32Lanes8(_mm256_blendv_epi8(_mm256_permutevar8x32_epi32(table[0], level),
+                                                    _mm256_permutevar8x32_epi32(table[1], level), upper));
             };
-            l.width = pick(table_[0]);
-            l.height = pick(table_[1]);
-            l.offset = pick(table_[2]);
-        } else {
-            static_assert(sizeof(MipLevel) == 3 * sizeof(int), "MipLevel is three 32-bit fields");
-            const int* fields = reinterpret_cast<const int*>(t_.levels);
-            const __m256i at = _mm256_mullo_epi32(level, _mm256_set1_epi32(3));
-            l.width = _mm256_i32gather_epi32(fields, at, 4);
-            l.height = _mm256_i32gather_epi32(fields + 1, at, 4);
-            l.offset = _mm256_i32gather_epi32(fields + 2, at, 4);
+            return {pick(table_[0]), pick(table_[1]), pick(table_[2])};
         }
-        // static_cast<float> of the unsigned sizes: they are far below 2^31.
-        l.widthF = _mm256_cvtepi32_ps(l.width);
-        l.heightF = _mm256_cvtepi32_ps(l.height);
-        return l;
+        static_assert(sizeof(MipLevel) == 3 * sizeof(int), "MipLevel is three 32-bit fields");
+        const int* fields = reinterpret_cast<const int*>(t_.levels);
+        const __m256i at = _mm256_mullo_epi32(level, _mm256_set1_epi32(3));
+        const auto gather = [&](int field) { return I32Lanes8(_mm256_i32gather_epi32(fields + field, at, 4)); };
+        return {gather(0), gather(1), gather(2)};
     }
 
 private:
@@ -180,72 +211,14 @@ private:
     __m256i table_[3][2] = {}; // width, height, offset of levels 0-7 and 8-15
 };
 
-// texelCoordinate: (u - floor(u)) * size.
-inline __m256 texelCoordinate8(__m256 u, __m256 size) { return _mm256_mul_ps(_mm256_sub_ps(u, _mm256_floor_ps(u)), size); }
-
 // sampleBilinear on eight (uv, level) lanes, in two steps: planBilinear8 finds the four texels
-// of each lane and their weights, fetchBilinear8 reads and blends them. (Splitting them lets a
-// caller plan many quads before it waits for any texel: see cpu/raster_triangle.cpp.)
-struct Bilinear8Plan {
-    __m256i c00, c10, c01, c11; // texel indices in the texture's array
-    __m256 a, b;                // the weights along x and y
-    bool adjacent;              // in every lane c10 is c00 + 1 and c11 is c01 + 1 (no column wraps)
-};
+// of each lane and their weights (lanes::planBilinear), fetchBilinear8 reads and blends them.
+// (Splitting them lets a caller plan many quads before it waits for any texel: see
+// cpu/raster_triangle.cpp.)
+using Bilinear8Plan = lanes::BilinearPlan<F32Lanes8, I32Lanes8>;
 
-// Always inlined: GCC called it out of line from the sampling passes once those became
-// templates (IndexedLoads), 7% of the textured sheet's frame in perf.
 [[gnu::always_inline]] inline Bilinear8Plan planBilinear8(const Level8& l, __m256 u, __m256 v) {
-    const __m256 half = _mm256_set1_ps(0.5f);
-    const __m256 s = _mm256_sub_ps(texelCoordinate8(u, l.widthF), half);
-    const __m256 r = _mm256_sub_ps(texelCoordinate8(v, l.heightF), half);
-    const __m256 fs = _mm256_floor_ps(s), fr = _mm256_floor_ps(r);
-    const __m256i x0 = _mm256_cvttps_epi32(fs), y0 = _mm256_cvttps_epi32(fr);
-    Bilinear8Plan p;
-    p.a = _mm256_sub_ps(s, fs);
-    p.b = _mm256_sub_ps(r, fr);
-
-    // wrapRepeat of x0, x0 + 1, y0 and y0 + 1. For a finite coordinate, s lies in
-    // [-0.5, size - 0.5], so x0 in [-1, size - 1]: one conditional add or subtract wraps it.
-    // Anything else (a NaN or infinite uv truncates to INT_MIN) takes wrapRepeat lane by lane.
-    __m256i col0, col1, row0, row1;
-    const __m256i minusTwo = _mm256_set1_epi32(-2), ones = _mm256_set1_epi32(1);
-    const __m256i inRange = _mm256_and_si256(_mm256_cmpgt_epi32(x0, minusTwo), _mm256_cmpgt_epi32(y0, minusTwo));
-    if (_mm256_movemask_epi8(inRange) == -1) {
-        const __m256i zero = _mm256_setzero_si256();
-        const __m256i x1 = _mm256_add_epi32(x0, ones), y1 = _mm256_add_epi32(y0, ones);
-        p.adjacent = _mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi32(x0, _mm256_set1_epi32(-1)),
-                                                           _mm256_cmpgt_epi32(l.width, x1))) == -1;
-        col0 = _mm256_add_epi32(x0, _mm256_and_si256(_mm256_cmpgt_epi32(zero, x0), l.width));
-        col1 = _mm256_sub_epi32(x1, _mm256_andnot_si256(_mm256_cmpgt_epi32(l.width, x1), l.width));
-        row0 = _mm256_add_epi32(y0, _mm256_and_si256(_mm256_cmpgt_epi32(zero, y0), l.height));
-        row1 = _mm256_sub_epi32(y1, _mm256_andnot_si256(_mm256_cmpgt_epi32(l.height, y1), l.height));
-    } else {
-        p.adjacent = false;
-        alignas(32) int xs[8], ys[8], ws[8], hs[8], c0[8], c1[8], r0[8], r1[8];
-        _mm256_store_si256(reinterpret_cast<__m256i*>(xs), x0);
-        _mm256_store_si256(reinterpret_cast<__m256i*>(ys), y0);
-        _mm256_store_si256(reinterpret_cast<__m256i*>(ws), l.width);
-        _mm256_store_si256(reinterpret_cast<__m256i*>(hs), l.height);
-        for (int k = 0; k < 8; ++k) {
-            c0[k] = wrapRepeat(xs[k], ws[k]);
-            c1[k] = wrapRepeat(xs[k] + 1, ws[k]);
-            r0[k] = wrapRepeat(ys[k], hs[k]);
-            r1[k] = wrapRepeat(ys[k] + 1, hs[k]);
-        }
-        col0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(c0));
-        col1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(c1));
-        row0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r0));
-        row1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(r1));
-    }
-    // Texel indices as sampleBilinear forms them (offset + row * width + column; a texture
-    // holds far fewer than 2^31 texels).
-    row0 = _mm256_add_epi32(l.offset, _mm256_mullo_epi32(row0, l.width));
-    row1 = _mm256_add_epi32(l.offset, _mm256_mullo_epi32(row1, l.width));
-    p.c00 = _mm256_add_epi32(row0, col0);
-    p.c10 = _mm256_add_epi32(row0, col1);
-    p.c01 = _mm256_add_epi32(row1, col0);
-    p.c11 = _mm256_add_epi32(row1, col1);
-    return p;
+    return lanes::planBilinear(l, F32Lanes8(u), F32Lanes8(v));
 }
 
 // SrgbTexel on eight lanes (the lit model's colour texture): colour in linear light, alpha in
@@ -284,14 +257,14 @@ struct Texels8 {
 template <IndexedLoads L> inline Texels8 fetchTexels8(const TextureView& t, const Bilinear8Plan& p) {
     Texels8 q;
     if (p.adjacent) {
-        fetchTexelPairs8<L>(t.texels, p.c00, q.c00, q.c10);
-        fetchTexelPairs8<L>(t.texels, p.c01, q.c01, q.c11);
+        fetchTexelPairs8<L>(t.texels, p.c00.v, q.c00, q.c10);
+        fetchTexelPairs8<L>(t.texels, p.c01.v, q.c01, q.c11);
     } else {
         const auto* texels = reinterpret_cast<const std::int32_t*>(t.texels);
-        q.c00 = loadLanes8<L>(texels, p.c00);
-        q.c10 = loadLanes8<L>(texels, p.c10);
-        q.c01 = loadLanes8<L>(texels, p.c01);
-        q.c11 = loadLanes8<L>(texels, p.c11);
+        q.c00 = loadLanes8<L>(texels, p.c00.v);
+        q.c10 = loadLanes8<L>(texels, p.c10.v);
+        q.c01 = loadLanes8<L>(texels, p.c01.v);
+        q.c11 = loadLanes8<L>(texels, p.c11.v);
     }
     return q;
 }
@@ -304,9 +277,10 @@ inline Rgba8 fetchBilinear8(const TextureView& t, const Bilinear8Plan& p, Texel 
 
     // (1 - a)(1 - b) c00 + a (1 - b) c10 + (1 - a) b c01 + a b c11, summed left to right.
     const __m256 one = _mm256_set1_ps(1.0f);
-    const __m256 na = _mm256_sub_ps(one, p.a), nb = _mm256_sub_ps(one, p.b);
-    const __m256 w00 = _mm256_mul_ps(na, nb), w10 = _mm256_mul_ps(p.a, nb), w01 = _mm256_mul_ps(na, p.b),
-                 w11 = _mm256_mul_ps(p.a, p.b);
+    const __m256 a = p.a.v, b = p.b.v;
+    const __m256 na = _mm256_sub_ps(one, a), nb = _mm256_sub_ps(one, b);
+    const __m256 w00 = _mm256_mul_ps(na, nb), w10 = _mm256_mul_ps(a, nb), w01 = _mm256_mul_ps(na, b),
+                 w11 = _mm256_mul_ps(a, b);
     const auto blend = [&](__m256 p00, __m256 p10, __m256 p01, __m256 p11) {
         __m256 sum = _mm256_add_ps(_mm256_mul_ps(w00, p00), _mm256_mul_ps(w10, p10));
         sum = _mm256_add_ps(sum, _mm256_mul_ps(w01, p01));
@@ -316,49 +290,19 @@ inline Rgba8 fetchBilinear8(const TextureView& t, const Bilinear8Plan& p, Texel 
             blend(c00.a, c10.a, c01.a, c11.a)};
 }
 
-// The classic model's 8-bit fixed-point filter (filterWeight, lerpRgba8) on eight lanes, with
-// lerpRgba8's split of the channels: R and B in the 16-bit halves of a lane of `rb`, G and A in
-// those of `ga`, each in [0, 255]. Splitting takes a mask and a shift where unpacking to words
-// takes shuffles, and Intel cores run shuffles on one port only.
-struct Split8 {
-    __m256i rb, ga;
-};
-
-inline Split8 splitChannels8(__m256i c) {
-    return {_mm256_and_si256(c, _mm256_set1_epi32(0x00FF00FF)), _mm256_srli_epi16(c, 8)};
-}
-
-inline __m256i joinChannels8(const Split8& c) { return _mm256_or_si256(c.rb, _mm256_slli_epi16(c.ga, 8)); }
-
-// filterWeight per lane (a NaN truncates to INT_MIN, which gives 0 as there), in both 16-bit
-// halves of its lane.
-inline __m256i filterWeights8(__m256 f) {
-    const __m256 w = _mm256_add_ps(_mm256_mul_ps(f, _mm256_set1_ps(256.0f)), _mm256_set1_ps(0.5f));
-    const __m256i i = _mm256_max_epi32(_mm256_cvttps_epi32(w), _mm256_setzero_si256());
-    return _mm256_or_si256(i, _mm256_slli_epi32(i, 16));
-}
-
-// lerpRgba8 on split channels: the products and their sum fit 16 bits unsigned.
-inline Split8 lerpSplit8(const Split8& x0, const Split8& x1, __m256i w) {
-    const __m256i nw = _mm256_sub_epi16(_mm256_set1_epi16(256), w), half = _mm256_set1_epi16(128);
-    const auto lerp = [&](__m256i a, __m256i b) {
-        const __m256i sum = _mm256_add_epi16(_mm256_mullo_epi16(a, nw), _mm256_mullo_epi16(b, w));
-        return _mm256_srli_epi16(_mm256_add_epi16(sum, half), 8);
-    };
-    return {lerp(x0.rb, x1.rb), lerp(x0.ga, x1.ga)};
-}
+// The classic model's 8-bit fixed-point filter on eight lanes, its channels split
+// (lanes::Split).
+using Split8 = lanes::Split<I32Lanes8>;
 
 // filterBilinear8 on eight lanes, split.
 template <IndexedLoads L> inline Split8 filterBilinearSplit8(const TextureView& t, const Bilinear8Plan& p) {
     const Texels8 q = fetchTexels8<L>(t, p);
-    const __m256i a = filterWeights8(p.a);
-    return lerpSplit8(lerpSplit8(splitChannels8(q.c00), splitChannels8(q.c10), a),
-                      lerpSplit8(splitChannels8(q.c01), splitChannels8(q.c11), a), filterWeights8(p.b));
+    return lanes::filterBilinearSplit(p, I32Lanes8(q.c00), I32Lanes8(q.c10), I32Lanes8(q.c01), I32Lanes8(q.c11));
 }
 
 // filterBilinear8 on eight lanes, packed.
 template <IndexedLoads L> inline __m256i filterBilinear8x8(const TextureView& t, const Bilinear8Plan& p) {
-    return joinChannels8(filterBilinearSplit8<L>(t, p));
+    return lanes::joinChannels(filterBilinearSplit8<L>(t, p)).v;
 }
 
 // sampleNearest on level 0 for four lanes: the texel indices, then the fetch.
@@ -458,9 +402,10 @@ inline Rgba4 fetchSamples4(const TextureView& t, const SamplePlan4& p, Texel tex
 // 0-3), in the low half.
 template <IndexedLoads L> inline __m128i filterSamples4(const TextureView& t, const SamplePlan4& p) {
     const Split8 both = filterBilinearSplit8<L>(t, p.bilinear);
-    const auto upper = [](__m256i c) { return _mm256_permute2x128_si256(c, c, 0x01); };
-    const Split8 mixed = lerpSplit8(both, {upper(both.rb), upper(both.ga)}, filterWeights8(_mm256_set_m128(p.f, p.f)));
-    return _mm256_castsi256_si128(joinChannels8(mixed));
+    const auto upper = [](I32Lanes8 c) { return I32Lanes8(_mm256_permute2x128_si256(c.v, c.v, 0x01)); };
+    const Split8 mixed = lanes::lerpSplit(both, {upper(both.rb), upper(both.ga)},
+                                          lanes::filterWeights(F32Lanes8(_mm256_set_m128(p.f, p.f))));
+    return _mm256_castsi256_si128(lanes::joinChannels(mixed).v);
 }
 
 // sampleNearest's texels, fetched: packed, and unpacked.

@@ -3,7 +3,7 @@
 // Pixels sampling one level take sixteen to a vector (simd::planBilinear8 and
 // filterBilinear8x8 take eight); pixels blending two take eight, each on its lo level in lanes
 // 0-7 and on its hi level in lanes 8-15 (simd::planSamples4 and filterSamples4 take four). The
-// same integer and float steps lane by lane, so the same bits
+// plan and the blends are cpu/bilinear_lanes.h's, as the AVX2 passes' are, so the same bits
 // (tests/cpu_raster_equivalence_test.cpp).
 #pragma once
 
