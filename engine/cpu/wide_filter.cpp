@@ -93,37 +93,40 @@ inline Level16 loadLevels(const WideLevels& levels) {
             I32x16(_mm512_load_si512(levels.offset))};
 }
 
-// Up to eight vectors are planned before any is fetched: their gathers then overlap (as the
-// AVX2 passes plan theirs, cpu/raster_triangle.cpp).
-constexpr int kPlans = 8;
+// Pixels [0, count), `step` to a vector: up to eight vectors planned (`plan(first)`) before
+// any is fetched, so their gathers overlap (as the AVX2 passes plan theirs,
+// cpu/raster_triangle.cpp), then each filtered and stored (`finish(first, plan)`).
+template <int step, class Plan, class Finish> inline void filterVectors(int count, Plan plan, Finish finish) {
+    constexpr int kPlans = 8;
+    Plan16 plans[kPlans];
+    for (int start = 0; start < count; start += step * kPlans) {
+        const int vectors = std::min(kPlans, (count - start + step - 1) / step);
+        for (int g = 0; g < vectors; ++g) plans[g] = plan(start + step * g);
+        for (int g = 0; g < vectors; ++g) finish(start + step * g, plans[g]);
+    }
+}
 
 } // namespace
 
 [[gnu::flatten]] void filterOneLevel16(const TextureView& t, const WideLevels& levels, const WidePixels& p,
                                        std::uint32_t* colors) {
     const Level16 table = loadLevels(levels);
-    Plan16 plans[kPlans];
-    for (int start = 0; start < p.count; start += 16 * kPlans) {
-        const int vectors = std::min(kPlans, (p.count - start + 15) / 16);
-        for (int g = 0; g < vectors; ++g) plans[g] = planOneLevel(table, p, start + 16 * g);
-        for (int g = 0; g < vectors; ++g)
-            _mm512_storeu_si512(colors + start + 16 * g, lanes::joinChannels(filterBilinear16(t, plans[g])).v);
-    }
+    filterVectors<16>(
+        p.count, [&](int first) { return planOneLevel(table, p, first); },
+        [&](int first, const Plan16& plan) {
+            _mm512_storeu_si512(colors + first, lanes::joinChannels(filterBilinear16(t, plan)).v);
+        });
 }
 
 [[gnu::flatten]] void filterTwoLevels16(const TextureView& t, const WideLevels& levels, const WidePixels& p,
                                         std::uint32_t* colors) {
     const Level16 table = loadLevels(levels);
-    Plan16 plans[kPlans];
-    for (int start = 0; start < p.count; start += 8 * kPlans) {
-        const int vectors = std::min(kPlans, (p.count - start + 7) / 8);
-        for (int g = 0; g < vectors; ++g) plans[g] = planTwoLevels(table, p, start + 8 * g);
-        for (int g = 0; g < vectors; ++g) {
-            const int first = start + 8 * g;
+    filterVectors<8>(
+        p.count, [&](int first) { return planTwoLevels(table, p, first); },
+        [&](int first, const Plan16& plan) {
             _mm256_store_si256(reinterpret_cast<__m256i*>(colors + first),
-                               blendLevels16(filterBilinear16(t, plans[g]), p.f + first));
-        }
-    }
+                               blendLevels16(filterBilinear16(t, plan), p.f + first));
+        });
 }
 
 } // namespace facet
