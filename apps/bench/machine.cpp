@@ -29,7 +29,12 @@ std::string texelReads() {
     return how + (loads == IndexedLoads::ByLane ? " (this CPU's gathers are slowed)" : "");
 }
 
-// The model name from /proc/cpuinfo, the vector path and the texel reads.
+// Which texture filters the classic look takes (cpu/isa.h).
+std::string textureFilters() {
+    return wideFilterChosen() ? "texture filters AVX-512" : "texture filters AVX2";
+}
+
+// The model name from /proc/cpuinfo, the vector path, the texel reads and the texture filters.
 std::string cpuModel() {
     std::ifstream in("/proc/cpuinfo");
     std::string model = "unknown (no model name in /proc/cpuinfo)";
@@ -40,7 +45,7 @@ std::string cpuModel() {
             break;
         }
     }
-    return model + ", " + vectorPath() + ", " + texelReads();
+    return model + ", " + vectorPath() + ", " + texelReads() + ", " + textureFilters();
 }
 
 } // namespace
