@@ -198,6 +198,22 @@ struct TriangleSlot {
     TriangleAttributes* attributes;
 };
 
+// Hands on a set-up triangle of mesh corners `corner`, all inside every plane: its side record
+// to `colors` (where the mesh keeps them), then the triangle to `emit` (see setupMeshTriangleIn).
+template <class Emit, class Colors>
+FACET_HD void emitInside(const TriangleStageInput& in, const std::uint32_t* corner, const TriangleSlot& place,
+                         Emit&& emit, Colors&& colors) {
+    if constexpr (kKeepsColors<Colors>) {
+        if (keepsSideRecords(in.mesh)) {
+            ClipVertex v[3];
+            for (int k = 0; k < 3; ++k) v[k] = meshClipVertex(in.mesh, in.dx, in.dy, in.dz, corner[k]);
+            colors(setupSideRecord(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]], v[0],
+                                   v[1], v[2], in.mesh.cr != nullptr));
+        }
+    }
+    emit(static_cast<const ScreenTriangle&>(place.tri), place.attributes);
+}
+
 // Mesh triangle t: culled (outside one plane, non-finite, back-facing, degenerate, covering no
 // pixel centre) or emitted as set-up screen triangles, in a fixed order. Both backends draw
 // exactly what this emits, in mesh order. Each triangle is set up in `slot()` (a TriangleSlot
@@ -221,15 +237,7 @@ FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::
         if (setupTriangle(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]], in.cullBackFaces,
                           in.width, in.height, place.tri, gradients, in.sampleReach,
                           place.attributes) == SetupResult::Ok) {
-            if constexpr (kKeepsColors<Colors>) {
-                if (keepsSideRecords(in.mesh)) {
-                    ClipVertex v[3];
-                    for (int k = 0; k < 3; ++k) v[k] = meshClipVertex(in.mesh, in.dx, in.dy, in.dz, corner[k]);
-                    colors(setupSideRecord(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]],
-                                           v[0], v[1], v[2], in.mesh.cr != nullptr));
-                }
-            }
-            emit(static_cast<const ScreenTriangle&>(place.tri), place.attributes);
+            emitInside(in, corner, place, emit, colors);
             outcome.drawn = 1;
         }
         return outcome;

@@ -8,6 +8,7 @@
 #include "cpu/block_depth_bounds.h"
 #include "cpu/isa.h"
 #include "cpu/multisample_tile.h"
+#include "cpu/set_up_front.h"
 #include "cpu/stream_store.h"
 
 #include <algorithm>
@@ -128,7 +129,7 @@ TriangleStageInput CpuRenderer::vertexStage(const Mesh& mesh, const ViewParams& 
     const float* dx = transform ? dx_.data() : given.dx;
     const float* dy = transform ? dy_.data() : given.dy;
     const float* dz = transform ? dz_.data() : given.dz;
-    outside_.resize(vertexCount);
+    outside_.resize(vertexCount + 3); // setupFront8 reads each vertex's flags as 4 bytes
     projected_.resize(vertexCount);
     const ClipPlanes planes = makeClipPlanes(view, target.width, target.height);
     const MeshView meshPointers = triangleStageMesh(meshView(mesh), settings.shading == ShadingModel::Lit);
@@ -195,28 +196,50 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
     // branches: whether a triangle is clipped or drawn follows no pattern.
     std::size_t clipped = 0, drawn = 0; // mesh triangles clipped, drawn (as one or more)
     RisingMaterials materials(input.mesh, std::uint32_t(begin));
+    // Eight triangles at a time, their fronts in AVX2 lanes (cpu/set_up_front.h), each one drawn
+    // then finished on its own; a clipped one, and the chunk's last few, set up whole.
+    const bool batched = setupFrontFits(input);
     // Two instantiations: for a mesh without vertex colours, the set-up has no colour code;
     // two more for the views that keep each triangle's mesh index (`keep`, a std::bool_constant).
     const auto setUp = [&](auto&& colors, auto keep) {
-        for (std::size_t t = begin; t < end; ++t) {
+        std::size_t t = begin; // the triangle being set up
+        const auto slot = [&] {
+            return TriangleSlot{chunk.triangles.place(count), chunk.triangles.placeAttributes(count)};
+        };
+        const auto emit = [&](const ScreenTriangle& tri, const TriangleAttributes*) {
+            const TileSpan span = tileSpan(grid, tri.minX, tri.minY, tri.maxX, tri.maxY);
+            forEachTile(span, grid.tilesX, [&](std::size_t tile) { ++chunk.binOffsets[tile + 1]; });
+            chunk.spans[count] = span;
+            chunk.materials[count] = materials.at(std::uint32_t(t));
+            if constexpr (decltype(keep)::value) chunk.sources[count] = std::uint32_t(t);
+            ++count;
+        };
+        const auto whole = [&] {
             makeRoom(count + kMaxFanTriangles);
-            const TriangleOutcome outcome = setupMeshTriangleIn(
-                input, std::uint32_t(t),
-                [&] {
-                    return TriangleSlot{chunk.triangles.place(count), chunk.triangles.placeAttributes(count)};
-                },
-                [&](const ScreenTriangle& tri, const TriangleAttributes*) {
-                    const TileSpan span = tileSpan(grid, tri.minX, tri.minY, tri.maxX, tri.maxY);
-                    forEachTile(span, grid.tilesX, [&](std::size_t tile) { ++chunk.binOffsets[tile + 1]; });
-                    chunk.spans[count] = span;
-                    chunk.materials[count] = materials.at(std::uint32_t(t));
-                    if constexpr (decltype(keep)::value) chunk.sources[count] = std::uint32_t(t);
-                    ++count;
-                },
-                true, colors);
+            const TriangleOutcome outcome = setupMeshTriangleIn(input, std::uint32_t(t), slot, emit, true, colors);
             clipped += std::size_t(outcome.clipped);
             drawn += std::size_t(outcome.drawn > 0);
-        }
+        };
+        const auto batch = [&](std::size_t first) {
+            const SetupFront8 front = setupFront8(input, std::uint32_t(first));
+            for (std::uint32_t left = front.ready | front.scalar; left != 0; left &= left - 1) {
+                const int k = __builtin_ctz(left);
+                t = first + std::size_t(k);
+                if (front.scalar >> k & 1u) {
+                    whole();
+                    continue;
+                }
+                makeRoom(count + kMaxFanTriangles);
+                const std::uint32_t* corner = input.mesh.indices + 3 * t;
+                const TriangleSlot place = slot();
+                setUpReady(input, corner, front, k, place, true);
+                emitInside(input, corner, place, emit, colors);
+            }
+            drawn += std::size_t(__builtin_popcount(front.ready));
+        };
+        std::size_t first = begin;
+        for (; batched && first + 8 <= end; first += 8) batch(first);
+        for (t = first; t < end; ++t) whole();
     };
     const auto setUpAll = [&](auto keep) {
         if (colored)

@@ -106,7 +106,7 @@ private:
     // Per vertex, also from the vertex stage: the clip planes it is outside of (or kNonFinite),
     // and its projection when it is inside them all. A vertex is shared by about six
     // triangles, and most triangles need no clipping, so they reuse these as they are.
-    std::vector<std::uint8_t> outside_;
+    std::vector<std::uint8_t> outside_;  // one per vertex, and 3 bytes more (setupFront8)
     LazyVector<ScreenVertex> projected_; // lazy: written for the vertices inside the planes only
     std::vector<Chunk> chunks_;
     std::vector<ShadeMaterial> materials_;
