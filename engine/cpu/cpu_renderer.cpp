@@ -159,10 +159,13 @@ std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const Ti
     const std::size_t chunkSize = std::max<std::size_t>(4096, (triangleCount + threads * 16 - 1) / (threads * 16));
     const std::size_t chunkCount = (triangleCount + chunkSize - 1) / chunkSize;
     if (chunks_.size() < chunkCount) chunks_.resize(chunkCount);
+    // The set-up's front eight triangles at a time where gathers run at full speed: it reads
+    // the corners by gathers, 9 for 8 triangles (not measured where microcode slows them).
+    const bool batched = setupFrontFits(input) && chosenIndexedLoads() == IndexedLoads::Gather;
     pool_.run(chunkCount, [&](std::size_t c, int) {
         const std::size_t begin = c * chunkSize, end = std::min(triangleCount, begin + chunkSize);
         requireIndex(highestIndex(input.mesh.indices + 3 * begin, 3 * (end - begin)), input.mesh.vertexCount, source);
-        setupChunk(chunks_[c], input, grid, begin, end, keepSources, keepAttributes);
+        setupChunk(chunks_[c], input, grid, begin, end, keepSources, keepAttributes, batched);
         binChunk(chunks_[c], grid);
     });
     return chunkCount;
@@ -170,7 +173,7 @@ std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const Ti
 
 // Triangles [begin, end) set up into the chunk, their bins counted.
 void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end,
-                             bool keepSources, bool keepAttributes) {
+                             bool keepSources, bool keepAttributes, bool batched) {
     const std::size_t tileCount = std::size_t(grid.tilesX) * std::size_t(grid.tilesY);
     chunk.binOffsets.assign(tileCount + 1, 0);
     // Each triangle is set up straight into the chunk's storage, which has room for the
@@ -196,9 +199,8 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
     // branches: whether a triangle is clipped or drawn follows no pattern.
     std::size_t clipped = 0, drawn = 0; // mesh triangles clipped, drawn (as one or more)
     RisingMaterials materials(input.mesh, std::uint32_t(begin));
-    // Eight triangles at a time, their fronts in AVX2 lanes (cpu/set_up_front.h), each one drawn
-    // then finished on its own; a clipped one, and the chunk's last few, set up whole.
-    const bool batched = setupFrontFits(input);
+    // Batched, eight triangles at a time, their fronts in AVX2 lanes (cpu/set_up_front.h), each
+    // one drawn then finished on its own; a clipped one, and the chunk's last few, set up whole.
     // Two instantiations: for a mesh without vertex colours, the set-up has no colour code;
     // two more for the views that keep each triangle's mesh index (`keep`, a std::bool_constant).
     const auto setUp = [&](auto&& colors, auto keep) {

@@ -66,9 +66,10 @@ private:
     std::size_t triangleStage(const TriangleStageInput& input, const TileGrid& grid, bool keepSources,
                               bool keepAttributes, const std::string& source);
     // The set-up and binning take their inputs by value: the chunk's stores cannot alias a
-    // local, so the compiler keeps them in registers.
+    // local, so the compiler keeps them in registers. `batched`: the set-up's front takes eight
+    // triangles at a time (cpu/set_up_front.h).
     static void setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end,
-                           bool keepSources, bool keepAttributes);
+                           bool keepSources, bool keepAttributes, bool batched);
     static void binChunk(Chunk& chunk, TileGrid grid);
     std::size_t rasterStage(const RasterContext& context, const TileGrid& grid, std::size_t chunkCount);
     static void clearTile(const RasterContext& context, const TileRect& rect);
