@@ -50,6 +50,12 @@ void cornersNear(std::mt19937& rng, int kind, glm::vec2 centre, glm::vec2 size, 
         p[1][1 - axis] = p[0][1 - axis] + 0.6f * d(rng);
         p[2][1 - axis] = p[0][1 - axis] + 0.6f * d(rng);
     }
+    if (kind == 9) {
+        const float leg = float(kSmallTriangleExtent - int(rng() % 2)) / float(kSubpixelOne);
+        p[0] = glm::floor(centre);
+        p[1] = p[0] + glm::vec2(leg, 0.0f);
+        p[2] = p[0] + glm::vec2(0.0f, leg);
+    }
     if (kind == 10) { // a right angle in a corner pixel of the target, its legs reaching far out
         const float far = 10.0f + 500.0f * std::abs(d(rng));
         const glm::vec2 inside(0.1f + 1.3f * std::abs(d(rng)), 0.1f + 1.3f * std::abs(d(rng)));
@@ -57,12 +63,6 @@ void cornersNear(std::mt19937& rng, int kind, glm::vec2 centre, glm::vec2 size, 
         p[0] = glm::vec2(out.x < 0.0f ? inside.x : size.x - inside.x, out.y < 0.0f ? inside.y : size.y - inside.y);
         p[1] = p[0] + glm::vec2(out.x * far, 0.0f);
         p[2] = p[0] + glm::vec2(0.0f, out.y * far);
-    }
-    if (kind == 9) {
-        const float leg = float(kSmallTriangleExtent - int(rng() % 2)) / float(kSubpixelOne);
-        p[0] = glm::floor(centre);
-        p[1] = p[0] + glm::vec2(leg, 0.0f);
-        p[2] = p[0] + glm::vec2(0.0f, leg);
     }
 }
 
