@@ -92,6 +92,12 @@ inline __m128i laneMask(unsigned bits) {
     return _mm_cmpgt_epi32(_mm_and_si128(_mm_set1_epi32(int(bits)), _mm_setr_epi32(1, 2, 4, 8)), _mm_setzero_si128());
 }
 
+// Lane k of an 8-bit mask as an all-ones or all-zeros 32-bit lane (bits above 8 ignored).
+inline __m256i laneMask8(unsigned bits) {
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(int(bits)), bit), bit);
+}
+
 // 4x2 blocks: lane k is pixel (x + (k & 3), y + (k >> 2)). Every edge value the walk meets
 // fits 32 bits (see kSmallTriangleExtent).
 struct SmallBlock {

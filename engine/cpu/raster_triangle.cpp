@@ -1222,12 +1222,6 @@ struct QuadPairIds {
     }
 };
 
-// Lane k of an 8-bit mask as an all-ones or all-zeros 32-bit lane.
-inline __m256i laneMask8(unsigned bits) {
-    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(int(bits)), bit), bit);
-}
-
 // The lanes `mask` of a quad pair's colours (in QuadPairLanes's lanes) into the colour buffer
 // whose element 0 is the pair's pixel 0, a row's four at once; its other pixels keep theirs.
 inline void storePairColors(std::uint32_t* c0, __m256i colors, unsigned mask) {
@@ -1291,7 +1285,7 @@ public:
             unsigned mask;
             const TileTriangle& t = drawn_.triangles[ids.next(mask) - 1];
             if (flat.flat(t.material)) {
-                painted = _mm256_blendv_epi8(painted, flat.color(), laneMask8(mask));
+                painted = _mm256_blendv_epi8(painted, flat.color(), lanes::laneMask8(mask));
                 found |= mask;
             } else if (streamed_ && streamedMaterial(*t.material, ctx_)) {
                 pairs_.add(t, qx, qy, mask);

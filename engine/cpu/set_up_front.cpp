@@ -1,5 +1,7 @@
 #include "cpu/set_up_front.h"
 
+#include "cpu/quad_coverage.h"
+
 #include <immintrin.h>
 
 #include <limits>
@@ -15,12 +17,6 @@ static_assert(sizeof(ScreenVertex) % 4 == 0, "the gathers index projected vertic
 // Bit k of a mask of eight 32-bit lanes: lane k's top bit.
 inline std::uint32_t bitsOf(__m256i lanes) {
     return static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(lanes)));
-}
-
-// All ones in lane k where bit k is set.
-inline __m256i lanesOf(std::uint32_t bits) {
-    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(bits)), bit), bit);
 }
 
 // 64-bit products of 32-bit lanes, those of the even lanes and those of the odd ones.
@@ -69,7 +65,7 @@ inline __m256i edgeCovers(__m256i ax, __m256i ay, __m256i bx, __m256i by, __m256
 // coversCentre for each lane's corners in orientTriangle's order (a, then b and c swapped
 // where the area is not positive) and the centre of pixel (x, y).
 inline std::uint32_t coverCentres(const Corners& c, std::uint32_t positive, __m256i x, __m256i y) {
-    const __m256i swap = _mm256_andnot_si256(lanesOf(positive), _mm256_set1_epi32(-1));
+    const __m256i swap = lanes::laneMask8(~positive);
     const __m256i sx = _mm256_blendv_epi8(c.x[1], c.x[2], swap), sy = _mm256_blendv_epi8(c.y[1], c.y[2], swap);
     const __m256i tx = _mm256_blendv_epi8(c.x[2], c.x[1], swap), ty = _mm256_blendv_epi8(c.y[2], c.y[1], swap);
     const __m256i half = _mm256_set1_epi32(kSubpixelOne / 2);
