@@ -1,7 +1,7 @@
 // Concurrency under ThreadSanitizer (scripts/test.sh's TSan pass runs Concurrency.*): the thread
 // pool's per-thread promise (no two tasks share a `thread` index at once) at every thread
-// count, sections back to back and failing ones, and the viewer's background loader asked for
-// file after file while it loads.
+// count, sections back to back, after the workers have gone to sleep and failing ones, an idle
+// pool's sleep, and the viewer's background loader asked for file after file while it loads.
 #include "test_support.h"
 
 #include "core/error.h"
@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <ctime>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -42,6 +43,48 @@ TEST(Concurrency, ThreadPoolScratchIsPrivateToEachThreadAtEveryCount) {
         for (const std::uint64_t s : scratch) total += s;
         EXPECT_EQ(total, expected) << threads << " threads";
     }
+}
+
+// Sections further apart than the workers spin (ThreadPool::kSpin): each wakes the sleeping
+// workers and runs whole, and tasks of one section still never share a `thread`.
+TEST(Concurrency, ThreadPoolSectionsRunWholeAfterTheWorkersSleep) {
+    for (int threads = 2; threads <= 4; ++threads) {
+        ThreadPool pool(threads);
+        std::vector<int> scratch(std::size_t(threads), 0);
+        for (int section = 0; section < 8; ++section) {
+            std::this_thread::sleep_for(ThreadPool::kSpin * 10);
+            std::atomic<int> ran{0};
+            pool.run(40, [&](std::size_t, int thread) {
+                ++scratch[std::size_t(thread)];
+                ran++;
+            });
+            EXPECT_EQ(ran.load(), 40) << threads << " threads, section " << section;
+        }
+        int total = 0;
+        for (const int s : scratch) total += s;
+        EXPECT_EQ(total, 8 * 40) << threads << " threads";
+    }
+}
+
+// Process CPU time in seconds.
+double cpuSeconds() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+// An idle pool sleeps once its workers have spun for ThreadPool::kSpin: over a fifth of a
+// second, seven workers spinning on would keep every core busy (0.4 s of CPU time on two);
+// sleeping, they use almost none.
+TEST(Concurrency, ThreadPoolIdleCostsNoCpuTime) {
+    ThreadPool pool(8);
+    std::atomic<int> ran{0};
+    pool.run(64, [&](std::size_t, int) { ran++; });
+    ASSERT_EQ(ran.load(), 64);
+    const double before = cpuSeconds();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const double spent = cpuSeconds() - before;
+    EXPECT_LT(spent, 0.05) << "an idle pool of 8 threads used " << spent << " s of CPU time in 0.2 s";
 }
 
 // A failing task stops the section; the error reaches the caller and the next section runs

@@ -153,10 +153,11 @@ std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const Ti
                                        bool keepAttributes, const std::string& source) {
     const std::size_t triangleCount = input.mesh.triangleCount;
     const auto threads = std::size_t(pool_.threadCount());
-    // Sixteen chunks a thread (of 4096 triangles at least): a view's cost lies unevenly along the
+    // Sixteen chunks a thread (of 1024 triangles at least): a view's cost lies unevenly along the
     // mesh (what is on screen costs most), and with four a thread, the last chunks of a close
-    // view left one thread idle for a tenth of the stage.
-    const std::size_t chunkSize = std::max<std::size_t>(4096, (triangleCount + threads * 16 - 1) / (threads * 16));
+    // view left one thread idle for a tenth of the stage. With 4096 at least, the 12k-triangle
+    // textured sheet made three chunks for two threads, one thread taking two.
+    const std::size_t chunkSize = std::max<std::size_t>(1024, (triangleCount + threads * 16 - 1) / (threads * 16));
     const std::size_t chunkCount = (triangleCount + chunkSize - 1) / chunkSize;
     if (chunks_.size() < chunkCount) chunks_.resize(chunkCount);
     // The set-up's front eight triangles at a time where gathers run at full speed: it reads
