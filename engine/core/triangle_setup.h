@@ -164,6 +164,31 @@ FACET_HD SetupResult setupInBounds(const ScreenVertex& a, const ScreenVertex& b,
     return SetupResult::Ok;
 }
 
+// The scalar lanes of axisBounds (the CPU's lane types have their own, cpu/quad_coverage.h).
+FACET_HD std::int32_t laneMin(std::int32_t x, std::int32_t y) { return glm::min(x, y); }
+FACET_HD std::int32_t laneMax(std::int32_t x, std::int32_t y) { return glm::max(x, y); }
+
+// A triangle's pixel-centre bounds on one axis, as setupTriangle finds them: its snapped
+// corners' extent grown by the sample reach, the first and last pixel centres within that,
+// and those clamped to the target's [0, last]. For one triangle (I = std::int32_t) or lanes of
+// triangles (the CPU's set-up front, eight in AVX2 lanes), with the same operations. Per axis,
+// without arrays, so that the host compiler keeps every value in a register.
+template <class I> struct AxisBounds {
+    I first, last; // the first and last centres, unclamped
+    I min, max;    // clamped to the target
+    I extent;      // the corners' extent (hi - lo), for `small`
+};
+
+template <class I> FACET_HD_INLINED AxisBounds<I> axisBounds(I p0, I p1, I p2, I reach, I last) {
+    // First centre >= lo: ceil((lo - half) / one); last centre <= hi: floor((hi - half) / one),
+    // each a floor division by the power of two kSubpixelOne, an arithmetic shift.
+    static_assert((-1 >> 1) == -1, "the bounds' floor division needs an arithmetic right shift");
+    const I lo = laneMin(p0, laneMin(p1, p2)), hi = laneMax(p0, laneMax(p1, p2));
+    const I first = (lo - reach + I(kSubpixelOne - 1 - kSubpixelOne / 2)) >> kSubpixelBits;
+    const I lastCentre = (hi + reach - I(kSubpixelOne / 2)) >> kSubpixelBits;
+    return AxisBounds<I>{first, lastCentre, laneMax(first, I(0)), laneMin(lastCentre, last), hi - lo};
+}
+
 // Orients the triangle, applies back-face culling (front faces are counter-clockwise in
 // OpenGL's y-up window coordinates, i.e. negative area on our y-down screen) and computes
 // pixel bounds. Pixel i is a candidate when its centre lies within the snapped bounds grown by
@@ -186,21 +211,9 @@ FACET_HD_INLINED SetupResult setupTriangle(const ScreenVertex& a, const ScreenVe
     if (area == 0) return SetupResult::Degenerate;
     if (cullBackFaces && area > 0) return SetupResult::Culled;
 
-    const std::int32_t cornersMinX = glm::min(a.p.x, glm::min(b.p.x, c.p.x));
-    const std::int32_t cornersMaxX = glm::max(a.p.x, glm::max(b.p.x, c.p.x));
-    const std::int32_t cornersMinY = glm::min(a.p.y, glm::min(b.p.y, c.p.y));
-    const std::int32_t cornersMaxY = glm::max(a.p.y, glm::max(b.p.y, c.p.y));
-    const std::int32_t loX = cornersMinX - sampleReach, hiX = cornersMaxX + sampleReach;
-    const std::int32_t loY = cornersMinY - sampleReach, hiY = cornersMaxY + sampleReach;
-    // First centre >= lo: ceil((lo - half) / one); last centre <= hi: floor((hi - half) / one),
-    // each a floor division by the power of two kSubpixelOne, an arithmetic shift.
-    static_assert((-1 >> 1) == -1, "the bounds' floor division needs an arithmetic right shift");
-    const auto firstCentre = [](std::int32_t lo) {
-        return (lo - kSubpixelOne / 2 + kSubpixelOne - 1) >> kSubpixelBits;
-    };
-    const auto lastCentre = [](std::int32_t hi) { return (hi - kSubpixelOne / 2) >> kSubpixelBits; };
-    const int minX = glm::max(firstCentre(loX), 0), minY = glm::max(firstCentre(loY), 0);
-    const int maxX = glm::min(lastCentre(hiX), width - 1), maxY = glm::min(lastCentre(hiY), height - 1);
+    const AxisBounds<std::int32_t> bx = axisBounds(a.p.x, b.p.x, c.p.x, sampleReach, width - 1);
+    const AxisBounds<std::int32_t> by = axisBounds(a.p.y, b.p.y, c.p.y, sampleReach, height - 1);
+    const int minX = bx.min, minY = by.min, maxX = bx.max, maxY = by.max;
     tri.minX = minX;
     tri.minY = minY;
     tri.maxX = maxX;
@@ -208,8 +221,7 @@ FACET_HD_INLINED SetupResult setupTriangle(const ScreenVertex& a, const ScreenVe
     if (minX > maxX || minY > maxY) return SetupResult::Offscreen;
     // Both extents (not negative) are under the power of two when their OR is.
     static_assert((kSmallTriangleExtent & (kSmallTriangleExtent - 1)) == 0, "a power of two");
-    tri.small =
-        static_cast<std::uint8_t>(((cornersMaxX - cornersMinX) | (cornersMaxY - cornersMinY)) < kSmallTriangleExtent);
+    tri.small = static_cast<std::uint8_t>((bx.extent | by.extent) < kSmallTriangleExtent);
     return setupInBounds(a, b, c, area, tri, attributes, gradients, sampleReach == 0 && minX == maxX && minY == maxY,
                          minX, minY);
 }

@@ -7,7 +7,7 @@
 //
 // A lane type is a float vector F, a 32-bit integer vector I and a comparison's result M, with
 // F and I made from a scalar (every lane), F's + - * floor and truncate (to I), I's + * & |
-// max, toFloat (to F), > (to M) and lowWordsUp (each 32-bit lane shifted left 16), its 16-bit
+// laneMax, toFloat (to F), > (to M) and lowWordsUp (each 32-bit lane shifted left 16), its 16-bit
 // halves' addWords, subWords, mulWords, highBytesDown and lowBytesUp (each shifted 8 right or
 // left), M's & and all, addWhere (x + w where m, else x) and subUnless (x - w where not m, else
 // x), store/load to int arrays of I::kLanes, and wrapOutOfRange: wrapLanes below, inlined or
@@ -106,7 +106,7 @@ template <class I> inline I joinChannels(const Split<I>& c) { return c.rb | lowB
 // filterWeight per lane (a NaN truncates to INT_MIN, which gives 0 as there), in both 16-bit
 // halves of its lane.
 template <class F> inline auto filterWeights(F f) {
-    const auto i = max(truncate(f * F(256.0f) + F(0.5f)), decltype(truncate(f))(0));
+    const auto i = laneMax(truncate(f * F(256.0f) + F(0.5f)), decltype(truncate(f))(0));
     return i | lowWordsUp(i);
 }
 

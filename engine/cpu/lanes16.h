@@ -53,7 +53,7 @@ inline I32x16 truncate(F32x16 x) { return I32x16(_mm512_cvttps_epi32(x.v)); }
 inline F32x16 toFloat(I32x16 x) { return F32x16(_mm512_cvtepi32_ps(x.v)); }
 inline I32x16 operator&(I32x16 a, I32x16 b) { return I32x16(_mm512_and_si512(a.v, b.v)); }
 inline I32x16 operator|(I32x16 a, I32x16 b) { return I32x16(_mm512_or_si512(a.v, b.v)); }
-inline I32x16 max(I32x16 a, I32x16 b) { return I32x16(_mm512_max_epi32(a.v, b.v)); }
+inline I32x16 laneMax(I32x16 a, I32x16 b) { return I32x16(_mm512_max_epi32(a.v, b.v)); }
 inline I32x16 lowWordsUp(I32x16 a) { return I32x16(_mm512_slli_epi32(a.v, 16)); }
 inline I32x16 addWords(I32x16 a, I32x16 b) { return I32x16(_mm512_add_epi16(a.v, b.v)); }
 inline I32x16 subWords(I32x16 a, I32x16 b) { return I32x16(_mm512_sub_epi16(a.v, b.v)); }

@@ -70,7 +70,13 @@ FACET_FLOAT_LANE_OPERATORS(F32x8, Mask8, _mm256)
 #undef FACET_FLOAT_LANE_OPERATORS
 
 inline I32x8 operator+(I32x8 a, I32x8 b) { return I32x8(_mm256_add_epi32(a.v, b.v)); }
+inline I32x8 operator-(I32x8 a, I32x8 b) { return I32x8(_mm256_sub_epi32(a.v, b.v)); }
 inline I32x8 operator*(I32x8 a, I32x8 b) { return I32x8(_mm256_mullo_epi32(a.v, b.v)); }
+inline I32x8 operator>>(I32x8 a, int bits) { return I32x8(_mm256_srai_epi32(a.v, bits)); } // arithmetic
+inline I32x8 operator&(I32x8 a, I32x8 b) { return I32x8(_mm256_and_si256(a.v, b.v)); }
+inline I32x8 operator|(I32x8 a, I32x8 b) { return I32x8(_mm256_or_si256(a.v, b.v)); }
+inline I32x8 laneMin(I32x8 a, I32x8 b) { return I32x8(_mm256_min_epi32(a.v, b.v)); }
+inline I32x8 laneMax(I32x8 a, I32x8 b) { return I32x8(_mm256_max_epi32(a.v, b.v)); }
 inline Mask8 operator>(I32x8 a, I32x8 b) { return {_mm256_castsi256_ps(_mm256_cmpgt_epi32(a.v, b.v))}; }
 
 inline I64x4 operator+(I64x4 a, I64x4 b) { return I64x4(_mm256_add_epi64(a.v, b.v)); }

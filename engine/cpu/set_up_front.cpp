@@ -46,7 +46,7 @@ inline void storeInOrder(__m256i even, __m256i odd, std::int64_t (&to)[8]) {
 
 // The eight triangles' corners (snapped positions, where all three are inside every plane).
 struct Corners {
-    __m256i x[3], y[3];
+    lanes::I32x8 x[3], y[3];
 };
 
 // Whether each lane's edge a -> b covers pixel centre (px, py) (coversCentre's terms), in 32
@@ -66,14 +66,14 @@ inline __m256i edgeCovers(__m256i ax, __m256i ay, __m256i bx, __m256i by, __m256
 // where the area is not positive) and the centre of pixel (x, y).
 inline std::uint32_t coverCentres(const Corners& c, std::uint32_t positive, __m256i x, __m256i y) {
     const __m256i swap = lanes::laneMask8(~positive);
-    const __m256i sx = _mm256_blendv_epi8(c.x[1], c.x[2], swap), sy = _mm256_blendv_epi8(c.y[1], c.y[2], swap);
-    const __m256i tx = _mm256_blendv_epi8(c.x[2], c.x[1], swap), ty = _mm256_blendv_epi8(c.y[2], c.y[1], swap);
+    const __m256i sx = _mm256_blendv_epi8(c.x[1].v, c.x[2].v, swap), sy = _mm256_blendv_epi8(c.y[1].v, c.y[2].v, swap);
+    const __m256i tx = _mm256_blendv_epi8(c.x[2].v, c.x[1].v, swap), ty = _mm256_blendv_epi8(c.y[2].v, c.y[1].v, swap);
     const __m256i half = _mm256_set1_epi32(kSubpixelOne / 2);
     const __m256i px = _mm256_add_epi32(_mm256_slli_epi32(x, kSubpixelBits), half);
     const __m256i py = _mm256_add_epi32(_mm256_slli_epi32(y, kSubpixelBits), half);
     return bitsOf(_mm256_and_si256(
-        _mm256_and_si256(edgeCovers(sx, sy, tx, ty, px, py), edgeCovers(tx, ty, c.x[0], c.y[0], px, py)),
-        edgeCovers(c.x[0], c.y[0], sx, sy, px, py)));
+        _mm256_and_si256(edgeCovers(sx, sy, tx, ty, px, py), edgeCovers(tx, ty, c.x[0].v, c.y[0].v, px, py)),
+        edgeCovers(c.x[0].v, c.y[0].v, sx, sy, px, py)));
 }
 
 // What the front decides from the corners' clip flags: the triangles inside every plane, and
@@ -119,8 +119,8 @@ Corners gatherCorners(const TriangleStageInput& in, const __m256i (&corner)[3], 
     const int* projected = reinterpret_cast<const int*>(in.projected);
     for (int c = 0; c < 3; ++c) {
         const __m256i at = _mm256_mullo_epi32(corner[c], _mm256_set1_epi32(kVertexUnits));
-        v.x[c] = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), projected, at, insideLanes, 4);
-        v.y[c] = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), projected + 1, at, insideLanes, 4);
+        v.x[c].v = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), projected, at, insideLanes, 4);
+        v.y[c].v = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), projected + 1, at, insideLanes, 4);
     }
     return v;
 }
@@ -132,54 +132,44 @@ struct AreaSigns {
 };
 
 AreaSigns areas(const Corners& v, std::int64_t (&area)[8]) {
-    const Products p = multiply(_mm256_sub_epi32(v.x[1], v.x[0]), _mm256_sub_epi32(v.y[2], v.y[0]));
-    const Products q = multiply(_mm256_sub_epi32(v.y[1], v.y[0]), _mm256_sub_epi32(v.x[2], v.x[0]));
+    const Products p = multiply((v.x[1] - v.x[0]).v, (v.y[2] - v.y[0]).v);
+    const Products q = multiply((v.y[1] - v.y[0]).v, (v.x[2] - v.x[0]).v);
     storeInOrder(_mm256_sub_epi64(p.even, q.even), _mm256_sub_epi64(p.odd, q.odd), area);
     return {interleaved(_mm256_cmpeq_epi64(p.even, q.even), _mm256_cmpeq_epi64(p.odd, q.odd)),
             interleaved(_mm256_cmpgt_epi64(p.even, q.even), _mm256_cmpgt_epi64(p.odd, q.odd))};
 }
 
-// setupTriangle's pixel bounds: the corners' extent grown by the sample reach, its first and
-// last pixel centres on each axis (x, y), and those clamped to the target.
-struct PixelBounds8 {
-    __m256i first[2], last[2], min[2], max[2];
-    __m256i extent; // the corners' extents on the two axes, ORed (ScreenTriangle::small)
-
-    // Lanes with no pixel centre in the target.
-    std::uint32_t offscreen() const {
-        return bitsOf(_mm256_or_si256(_mm256_cmpgt_epi32(min[0], max[0]), _mm256_cmpgt_epi32(min[1], max[1])));
-    }
-    // Lanes whose bounds hold one centre.
-    std::uint32_t oneCentre() const {
-        return bitsOf(_mm256_and_si256(_mm256_cmpeq_epi32(min[0], max[0]), _mm256_cmpeq_epi32(min[1], max[1])));
-    }
-    // Lanes whose bounds the target cut.
-    std::uint32_t clamped() const {
-        return bitsOf(_mm256_or_si256(
-            _mm256_or_si256(_mm256_cmpgt_epi32(min[0], first[0]), _mm256_cmpgt_epi32(last[0], max[0])),
-            _mm256_or_si256(_mm256_cmpgt_epi32(min[1], first[1]), _mm256_cmpgt_epi32(last[1], max[1]))));
-    }
+// The eight triangles' centre bounds on the two axes (setupTriangle's: axisBounds), and what the
+// front asks of them.
+struct Bounds8 {
+    AxisBounds<lanes::I32x8> axis[2]; // x, y
 };
 
-PixelBounds8 boundsOf(const Corners& v, const TriangleStageInput& in) {
-    const __m256i reach = _mm256_set1_epi32(in.sampleReach);
-    const __m256i up = _mm256_set1_epi32(kSubpixelOne - 1 - kSubpixelOne / 2),
-                  down = _mm256_set1_epi32(kSubpixelOne / 2);
-    const __m256i limit[2] = {_mm256_set1_epi32(in.width - 1), _mm256_set1_epi32(in.height - 1)};
-    const __m256i* axis[2] = {v.x, v.y};
-    PixelBounds8 b;
-    __m256i extents[2];
-    for (int a = 0; a < 2; ++a) {
-        const __m256i lo = _mm256_min_epi32(axis[a][0], _mm256_min_epi32(axis[a][1], axis[a][2]));
-        const __m256i hi = _mm256_max_epi32(axis[a][0], _mm256_max_epi32(axis[a][1], axis[a][2]));
-        b.first[a] = _mm256_srai_epi32(_mm256_add_epi32(_mm256_sub_epi32(lo, reach), up), kSubpixelBits);
-        b.last[a] = _mm256_srai_epi32(_mm256_sub_epi32(_mm256_add_epi32(hi, reach), down), kSubpixelBits);
-        b.min[a] = _mm256_max_epi32(b.first[a], _mm256_setzero_si256());
-        b.max[a] = _mm256_min_epi32(b.last[a], limit[a]);
-        extents[a] = _mm256_sub_epi32(hi, lo);
-    }
-    b.extent = _mm256_or_si256(extents[0], extents[1]);
-    return b;
+Bounds8 boundsOf(const Corners& v, const TriangleStageInput& in) {
+    const lanes::I32x8 reach(in.sampleReach);
+    return {{axisBounds(v.x[0], v.x[1], v.x[2], reach, lanes::I32x8(in.width - 1)),
+             axisBounds(v.y[0], v.y[1], v.y[2], reach, lanes::I32x8(in.height - 1))}};
+}
+
+// Lanes whose bounds hold no pixel centre in the target.
+std::uint32_t offscreen(const Bounds8& b) {
+    const auto none = [&b](int a) { return _mm256_cmpgt_epi32(b.axis[a].min.v, b.axis[a].max.v); };
+    return bitsOf(_mm256_or_si256(none(0), none(1)));
+}
+
+// Lanes whose bounds hold one centre.
+std::uint32_t oneCentre(const Bounds8& b) {
+    const auto one = [&b](int a) { return _mm256_cmpeq_epi32(b.axis[a].min.v, b.axis[a].max.v); };
+    return bitsOf(_mm256_and_si256(one(0), one(1)));
+}
+
+// Lanes whose bounds the target cut.
+std::uint32_t clamped(const Bounds8& b) {
+    const auto cut = [&b](int a) {
+        const AxisBounds<lanes::I32x8>& x = b.axis[a];
+        return _mm256_or_si256(_mm256_cmpgt_epi32(x.min.v, x.first.v), _mm256_cmpgt_epi32(x.last.v, x.max.v));
+    };
+    return bitsOf(_mm256_or_si256(cut(0), cut(1)));
 }
 
 } // namespace
@@ -198,25 +188,27 @@ SetupFront8 setupFront8(const TriangleStageInput& in, std::uint32_t first) {
     if (flags.inside == 0) return front;
     const Corners v = gatherCorners(in, corner, flags.insideLanes);
     const AreaSigns area = areas(v, front.area);
-    const PixelBounds8 bounds = boundsOf(v, in);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(front.minX), bounds.min[0]);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(front.minY), bounds.min[1]);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(front.maxX), bounds.max[0]);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(front.maxY), bounds.max[1]);
-    front.small = bitsOf(_mm256_cmpgt_epi32(_mm256_set1_epi32(kSmallTriangleExtent), bounds.extent));
+    const Bounds8 bounds = boundsOf(v, in);
+    const AxisBounds<lanes::I32x8>& bx = bounds.axis[0];
+    const AxisBounds<lanes::I32x8>& by = bounds.axis[1];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(front.minX), bx.min.v);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(front.minY), by.min.v);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(front.maxX), bx.max.v);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(front.maxY), by.max.v);
+    front.small = bitsOf(_mm256_cmpgt_epi32(_mm256_set1_epi32(kSmallTriangleExtent), (bx.extent | by.extent).v));
     const std::uint32_t live =
-        flags.inside & ~area.zero & (in.cullBackFaces ? ~area.positive : ~0u) & ~bounds.offscreen() & 0xffu;
+        flags.inside & ~area.zero & (in.cullBackFaces ? ~area.positive : ~0u) & ~offscreen(bounds) & 0xffu;
     // One centre in bounds: refused if it misses it. Where the target cut the bounds, the
     // corners may lie far from that centre, beyond 32-bit products: left to the scalar set-up.
-    const std::uint32_t missable = in.sampleReach == 0 ? bounds.oneCentre() & live : 0u;
+    const std::uint32_t missable = in.sampleReach == 0 ? oneCentre(bounds) & live : 0u;
     if (missable == 0) {
         front.ready = live;
         return front;
     }
-    const std::uint32_t clamped = bounds.clamped();
-    const std::uint32_t covered = coverCentres(v, area.positive, bounds.min[0], bounds.min[1]);
-    front.ready = live & ~(missable & (clamped | ~covered));
-    front.scalar |= missable & clamped;
+    const std::uint32_t cut = clamped(bounds);
+    const std::uint32_t covered = coverCentres(v, area.positive, bx.min.v, by.min.v);
+    front.ready = live & ~(missable & (cut | ~covered));
+    front.scalar |= missable & cut;
     return front;
 }
 

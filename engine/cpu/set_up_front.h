@@ -5,7 +5,8 @@
 // front cost about 150 instructions a triangle (its values spilled around the loop); the
 // triangles it finds drawn are finished one by one (setUpReady), the rare rest (clipped, or one
 // centre in bounds clamped to the target) left to setupMeshTriangleIn whole. Every decision
-// equals setupTriangle's (tests/set_up_front_test.cpp).
+// equals setupTriangle's (tests/set_up_front_test.cpp); the bounds are found by the same
+// template over the lane type (axisBounds, core/triangle_setup.h).
 #pragma once
 
 #include "core/triangle_stage.h"

@@ -29,9 +29,6 @@ namespace facet::lanes {
 inline F32x8 floor(F32x8 x) { return F32x8(_mm256_floor_ps(x.v)); }
 inline I32x8 truncate(F32x8 x) { return I32x8(_mm256_cvttps_epi32(x.v)); }
 inline F32x8 toFloat(I32x8 x) { return F32x8(_mm256_cvtepi32_ps(x.v)); }
-inline I32x8 operator&(I32x8 a, I32x8 b) { return I32x8(_mm256_and_si256(a.v, b.v)); }
-inline I32x8 operator|(I32x8 a, I32x8 b) { return I32x8(_mm256_or_si256(a.v, b.v)); }
-inline I32x8 max(I32x8 a, I32x8 b) { return I32x8(_mm256_max_epi32(a.v, b.v)); }
 inline I32x8 lowWordsUp(I32x8 a) { return I32x8(_mm256_slli_epi32(a.v, 16)); }
 inline I32x8 addWords(I32x8 a, I32x8 b) { return I32x8(_mm256_add_epi16(a.v, b.v)); }
 inline I32x8 subWords(I32x8 a, I32x8 b) { return I32x8(_mm256_sub_epi16(a.v, b.v)); }
