@@ -166,8 +166,9 @@ std::uint32_t oneCentre(const Bounds8& b) {
 // Lanes whose bounds the target cut.
 std::uint32_t clamped(const Bounds8& b) {
     const auto cut = [&b](int a) {
-        const AxisBounds<lanes::I32x8>& x = b.axis[a];
-        return _mm256_or_si256(_mm256_cmpgt_epi32(x.min.v, x.first.v), _mm256_cmpgt_epi32(x.last.v, x.max.v));
+        const AxisBounds<lanes::I32x8>& axis = b.axis[a];
+        return _mm256_or_si256(_mm256_cmpgt_epi32(axis.min.v, axis.first.v),
+                               _mm256_cmpgt_epi32(axis.last.v, axis.max.v));
     };
     return bitsOf(_mm256_or_si256(cut(0), cut(1)));
 }
