@@ -38,7 +38,8 @@ Isa chosenIsa();
 // Whether the multisampled walk takes AVX-512's sample pairs (cpu/sample_pair_walk.h): only
 // when FACET_ISA=avx512 asks for it. Otherwise it takes the 8-lane AVX2 walk, faster on both
 // AVX-512 CPUs measured: 2-, 4- and 8-sample frames 8-20% on an AMD EPYC (Zen 4), 4-sample
-// frames 2-6% on an Intel Xeon (Cascade Lake).
+// frames 2-6% on an Intel Xeon (Cascade Lake). On an Intel Xeon of model 207 (Emerald Rapids)
+// the two were within that host's noise of each other.
 bool samplePairWalkChosen();
 
 // Whether this CPU runs cpu/wide_filter.h's AVX-512 texture filters: AVX-512 F, VL and BW.
@@ -46,15 +47,17 @@ bool wideFilterSupported();
 
 // Whether the classic model's bilinear and trilinear pixels take those filters (sixteen lanes
 // to a vector where AVX2 takes eight): where chosenIsa() is AVX-512, wideFilterSupported() and
-// texels are read by gathers (chosenIndexedLoads(); the filters have no other way). On an AMD
-// EPYC (Zen 4) the textured scenes' frames took 0.94-0.98 of their time; no Intel CPU with
-// AVX-512 and full-speed gathers was at hand to measure.
+// texels are read by gathers (chosenIndexedLoads(); the filters have no other way). The
+// textured scenes' frames took 0.94-0.98 of the AVX2 filters' time on an AMD EPYC (Zen 4),
+// 0.90-0.94 on an Intel Xeon of model 207 (Emerald Rapids), whose gathers run at full speed.
 bool wideFilterChosen();
 
-// How the texture sampling passes read by index (texels, the sRGB table): gather instructions,
-// or one load per lane. Intel's microcode against Gather Data Sampling (INTEL-SA-00828, 2023)
-// makes gathers several times slower on the cores it affects: on a Cascade Lake Xeon an
-// eight-lane gather from L1 took about 24 cycles, eight loads about 7.
+// How the texture sampling passes read by index (texels, the sRGB table), gather instructions
+// or one load per lane; and whether the triangle stage's set-up front takes eight triangles at
+// a time (it reads their corners by gathers) or the set-up takes them one by one. Intel's
+// microcode against Gather Data Sampling (INTEL-SA-00828, 2023) makes gathers several times
+// slower on the cores it affects: on a Cascade Lake Xeon an eight-lane gather from L1 took
+// about 24 cycles, eight loads about 7.
 enum class IndexedLoads { Gather, ByLane };
 
 template <>
@@ -65,12 +68,13 @@ struct Names<IndexedLoads> {
 
 // Whether this CPU is one of the Intel cores Gather Data Sampling affects (Skylake to Tiger Lake
 // and Rocket Lake, as Intel's advisory lists them), whose microcode slows gathers. Other cores
-// keep gathers: AMD's were not measured against loads by lane.
+// keep gathers: by lane, the textured scenes' frames took 1.01 of their time on an AMD EPYC
+// (Zen 4) and 1.15 on an Intel Xeon of model 207 (Emerald Rapids).
 bool gathersSlowed();
 
-// The loads the sampling passes take: what FACET_INDEXED_LOADS=gather|by-lane asks for when set
-// (facet::Error for another name; the tests run both), else by lane where gathersSlowed(),
-// else gathers. Either way the same bytes.
+// The loads the sampling passes and the set-up front take: what
+// FACET_INDEXED_LOADS=gather|by-lane asks for when set (facet::Error for another name; the
+// tests run both), else by lane where gathersSlowed(), else gathers. Either way the same bytes.
 IndexedLoads chosenIndexedLoads();
 
 } // namespace facet
