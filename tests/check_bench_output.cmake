@@ -40,6 +40,26 @@ foreach(key cpu hardware_threads gpu gl)
     message(FATAL_ERROR "bench.json: machine.${key}: ${error}")
   endif()
 endforeach()
+# The CPU's family, model and stepping numbers as /proc/cpuinfo gives them, where it does (x86):
+# a hypervisor may pass on a generic model name that does not tell the core.
+string(JSON cpu GET "${json}" machine cpu)
+set(identity "")
+foreach(key "cpu family" model stepping)
+  file(STRINGS /proc/cpuinfo lines REGEX "^${key}[ \t]*: ")
+  if(lines)
+    list(GET lines 0 line)
+    string(REGEX REPLACE "^[^:]*: " "" number "${line}")
+    string(REPLACE "cpu " "" word "${key}")
+    string(APPEND identity " ${word} ${number}")
+  endif()
+endforeach()
+if(identity MATCHES "^ family .* model .* stepping ")
+  string(STRIP "${identity}" identity)
+  string(FIND "${cpu}" "(${identity})" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "bench.json: machine.cpu '${cpu}' does not name the CPU's numbers (${identity})")
+  endif()
+endif()
 
 
 # CMake has integer arithmetic only: a decimal number as a 9-digit integer mantissa and a

@@ -34,17 +34,30 @@ std::string textureFilters() {
     return wideFilterChosen() ? "texture filters AVX-512" : "texture filters AVX2";
 }
 
-// The model name from /proc/cpuinfo, the vector path, the texel reads and the texture filters.
-std::string cpuModel() {
+// The value of the first line of /proc/cpuinfo whose key is `key` exactly ("model" is not
+// "model name"), or empty where none is.
+std::string cpuinfoField(const std::string& key) {
     std::ifstream in("/proc/cpuinfo");
-    std::string model = "unknown (no model name in /proc/cpuinfo)";
     for (std::string line; std::getline(in, line);) {
         const auto colon = line.find(':');
-        if (line.rfind("model name", 0) == 0 && colon != std::string::npos) {
-            model = line.substr(std::min(line.size(), colon + 2));
-            break;
-        }
+        if (colon == std::string::npos) continue;
+        std::string name = line.substr(0, colon);
+        name.erase(name.find_last_not_of(" \t") + 1);
+        if (name == key) return line.substr(std::min(line.size(), colon + 2));
     }
+    return {};
+}
+
+// The model name from /proc/cpuinfo with its family, model and stepping numbers (a hypervisor
+// may pass on a generic name, "Intel(R) Xeon(R) Processor", where the numbers still tell the
+// core), then the vector path, the texel reads and the texture filters.
+std::string cpuModel() {
+    std::string model = cpuinfoField("model name");
+    if (model.empty()) model = "unknown (no model name in /proc/cpuinfo)";
+    const std::string family = cpuinfoField("cpu family"), number = cpuinfoField("model");
+    const std::string stepping = cpuinfoField("stepping");
+    if (!family.empty() && !number.empty())
+        model += " (family " + family + " model " + number + (stepping.empty() ? "" : " stepping " + stepping) + ")";
     return model + ", " + vectorPath() + ", " + texelReads() + ", " + textureFilters();
 }
 
