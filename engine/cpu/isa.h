@@ -69,7 +69,7 @@ struct Names<IndexedLoads> {
 // Whether this CPU is one of the Intel cores Gather Data Sampling affects (Skylake to Tiger Lake
 // and Rocket Lake, as Intel's advisory lists them), whose microcode slows gathers. Other cores
 // keep gathers: by lane, the textured scenes' frames took 1.01 of their time on an AMD EPYC
-// (Zen 4) and 1.15 on an Intel Xeon of model 207 (Emerald Rapids).
+// (Zen 4) and 1.15-1.16 on an Intel Xeon of model 207 (Emerald Rapids).
 bool gathersSlowed();
 
 // The loads the sampling passes and the set-up front take: what
