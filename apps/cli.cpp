@@ -166,8 +166,8 @@ bool CameraFlags::consume(const std::string& arg, Arguments& args) {
     return true;
 }
 
-Camera CameraFlags::camera(const Mesh& mesh, float aspect) const {
-    Camera c = Camera::framing(mesh, aspect, fov.value_or(60.0f));
+Camera CameraFlags::camera(const Mesh& mesh, float aspect, float coveredLeft) const {
+    Camera c = Camera::framing(mesh, aspect, fov.value_or(60.0f), coveredLeft);
     if (eye) c.eye = *eye;
     if (yaw) c.yawDegrees = *yaw;
     if (pitch) c.pitchDegrees = *pitch;

@@ -86,7 +86,8 @@ struct CameraFlags {
 
     // Takes `arg` (and its value) if it is a camera flag; false otherwise.
     bool consume(const std::string& arg, Arguments& args);
-    Camera camera(const Mesh& mesh, float aspect) const;
+    // `coveredLeft` as Camera::framing's: where the framing is not overridden.
+    Camera camera(const Mesh& mesh, float aspect, float coveredLeft = 0.0f) const;
 };
 
 // Runs body() and turns exceptions into a message on stderr and an exit code.

@@ -143,6 +143,7 @@ Renderer makeRenderer(const Options& options) {
 Viewer::Viewer(const Options& options, GLFWwindow* window, Renderer renderer)
     : options_(options), window_(window), renderer_(std::move(renderer)) {
     state_.settings = options.settings;
+    state_.headlightChosen = options.settings.headlight; // --light
     state_.resolutionScale = options.resolutionScale;
     state_.vsync = options.vsync;
     state_.showPanel = options.ui;
@@ -276,11 +277,18 @@ void Viewer::applyLoads(int renderWidth, int renderHeight) {
     state_.loadError.clear();
     for (const Warning& w : state_.model.warnings) std::cerr << "warning: " << w.toString() << "\n";
 
-    // The default view as facet-render computes it, so a scripted screenshot matches its PNG.
+    if (!state_.headlightChosen) state_.settings.headlight = state_.model.textures.empty();
+
+    // The default view as facet-render computes it, beside the panel where one is shown (so a
+    // scripted screenshot without the panel matches facet-render's PNG).
     const Mesh& mesh = state_.model.mesh;
     const float aspect = static_cast<float>(renderWidth) / static_cast<float>(renderHeight);
+    int windowWidth = 0, windowHeight = 0;
+    glfwGetWindowSize(window_, &windowWidth, &windowHeight);
+    const float cover = panelCover(state_, static_cast<float>(windowWidth));
     // A bad --near or --pitch is the command line's error: camera() throws and the run stops.
-    const Camera home = firstLoad_ ? options_.camera.camera(mesh, aspect) : Camera::framing(mesh, aspect);
+    const Camera home =
+        firstLoad_ ? options_.camera.camera(mesh, aspect, cover) : Camera::framing(mesh, aspect, 60.0f, cover);
     firstLoad_ = false;
     state_.home = state_.camera = home;
     state_.fly.setScene(mesh.bounds);
@@ -395,6 +403,7 @@ void Viewer::report() const {
               << "size " << state_.renderWidth << "x" << state_.renderHeight << ", " << state_.threads << " threads\n"
               << "msaa " << state_.settings.msaa << "\n"
               << "alpha-to-coverage " << (state_.settings.alphaToCoverage ? "on" : "off") << "\n"
+              << "headlight " << (state_.settings.headlight ? "on" : "off") << "\n"
               << "panel " << (state_.showPanel ? "shown" : "hidden") << "\n"
               << "panel-rect " << state_.panelX << " " << state_.panelY << " " << state_.panelWidth << " "
               << state_.panelHeight << " in " << ImGui::GetIO().DisplaySize.x << "x" << ImGui::GetIO().DisplaySize.y

@@ -6,6 +6,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 
 namespace facet {
@@ -128,8 +129,9 @@ TEST(Camera, InvalidValuesAreNamed) {
     EXPECT_THROW(Camera{}.view(0.0f), Error);
 }
 
-TEST(Camera, FramingFillsTheFrameWithTheWholeMesh) {
-    Mesh mesh; // the corners of a box, and one point inside it
+// The corners of a box, and one point inside it.
+Mesh boxCorners() {
+    Mesh mesh;
     for (int i = 0; i < 9; ++i) {
         const glm::vec3 p = i == 8 ? glm::vec3(1, 2, 2) : glm::vec3((i & 1) ? 5 : -3, (i & 2) ? 4 : 0, (i & 4) ? 6 : -2);
         mesh.px.push_back(p.x);
@@ -137,6 +139,11 @@ TEST(Camera, FramingFillsTheFrameWithTheWholeMesh) {
         mesh.pz.push_back(p.z);
     }
     computeBounds(mesh);
+    return mesh;
+}
+
+TEST(Camera, FramingFillsTheFrameWithTheWholeMesh) {
+    const Mesh mesh = boxCorners();
     for (const float aspect : {0.5f, 1.0f, 16.0f / 9.0f}) {
         const Camera cam = Camera::framing(mesh, aspect);
         EXPECT_NO_THROW(cam.validate());
@@ -154,6 +161,44 @@ TEST(Camera, FramingFillsTheFrameWithTheWholeMesh) {
         EXPECT_NEAR(widest, 0.9f, 1e-4f) << "the mesh should fill the frame up to the margin, aspect " << aspect;
     }
     EXPECT_NO_THROW(Camera::framing(Mesh{}, 1.0f).validate());
+}
+
+// Framed beside a covered share c of the width (the viewer's panel): every vertex inside 90% of
+// the uncovered part, x in NDC [2c - 1, 1], up to that margin on some side; the bounds' centre
+// at its middle, x = c; the direction of view that of the uncovered framing.
+TEST(Camera, FramingBesideACoveredShareFillsTheRest) {
+    const Mesh mesh = boxCorners();
+    for (const float aspect : {1.0f, 16.0f / 9.0f})
+        for (const float c : {0.25f, 0.3125f, 0.5f}) {
+            const Camera cam = Camera::framing(mesh, aspect, 60.0f, c);
+            EXPECT_NO_THROW(cam.validate());
+            const Camera whole = Camera::framing(mesh, aspect);
+            EXPECT_EQ(cam.yawDegrees, whole.yawDegrees);
+            EXPECT_EQ(cam.pitchDegrees, whole.pitchDegrees);
+            const ViewParams vp = cam.view(aspect);
+            const float h = 1.0f - c;
+            float widest = 0.0f;
+            for (std::size_t i = 0; i < mesh.vertexCount(); ++i) {
+                const glm::vec3 d = rotate(vp.rotation, shift(mesh.position(i), vp.eye));
+                EXPECT_GT(d.z, vp.nearPlane);
+                EXPECT_LT(d.z, vp.farPlane);
+                const glm::vec2 ndc = perspectiveDivide(d, vp.focus, vp.aspect);
+                EXPECT_LE(std::abs(ndc.x - c), 0.9f * h + 1e-5f) << "aspect " << aspect << ", covered " << c;
+                EXPECT_LE(std::abs(ndc.y), 0.9f + 1e-5f);
+                widest = std::max({widest, std::abs(ndc.x - c) / h, std::abs(ndc.y)});
+            }
+            EXPECT_NEAR(widest, 0.9f, 1e-4f) << "aspect " << aspect << ", covered " << c;
+            const glm::vec3 centre = rotate(vp.rotation, shift(mesh.bounds.center(), vp.eye));
+            EXPECT_NEAR(perspectiveDivide(centre, vp.focus, vp.aspect).x, c, 1e-5f);
+        }
+    for (const float bad : {-0.1f, 1.0f, std::numeric_limits<float>::quiet_NaN()}) {
+        try {
+            Camera::framing(mesh, 1.0f, 60.0f, bad);
+            FAIL() << "a covered share of " << bad << " must be refused";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("covered share"), std::string::npos) << e.what();
+        }
+    }
 }
 
 } // namespace

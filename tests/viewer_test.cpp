@@ -332,6 +332,70 @@ fs::path writeCube(const fs::path& dir) {
                                                     "f 2 6 7 3\nf 3 7 8 4\nf 5 1 4 8\n");
 }
 
+// A scripted run of the viewer with its panel shown: its report, and facet's frame (which the
+// panel does not cover) in `frame`.
+std::map<std::string, std::string> runWithPanel(const std::string& display, const fs::path& dir,
+                                                const std::vector<std::string>& args, facet::Image& frame) {
+    std::vector<std::string> viewer = {kViewer.string(), "--frames", "3", "--vsync", "off", "--stage", "cpu",
+                                       "--screenshot", (dir / "frame.png").string(), "--report"};
+    viewer.insert(viewer.end(), args.begin(), args.end());
+    Process::Setup setup;
+    setup.env = {{"DISPLAY", display}};
+    setup.out = dir / "report.txt";
+    setup.err = dir / "viewer_err.txt";
+    EXPECT_EQ(runCommand(viewer, setup, 30000ms), 0) << readText(setup.err);
+    frame = facet::loadImage(dir / "frame.png");
+    return parseReport(readText(setup.out));
+}
+
+// A mesh opens beside the panel, not under it, where the panel leaves at least half the window:
+// at 1280x720 the panel (10 + 380 pixels, and a margin) covers 400 / 1280 of the width, so the
+// cube is framed in the rest (Camera::framing's coveredLeft) and no pixel of it lies under the
+// panel. The cube has no texture, so the headlight is on: its faces are shaded, not one flat
+// colour.
+TEST(Viewer, AMeshOpensBesideThePanelAndAnUntexturedOneLit) {
+    VirtualDisplay display;
+    FACET_REQUIRE_DISPLAY(display);
+    const fs::path dir = facet::test::scratchDir("viewer_beside_panel");
+    const fs::path cube = writeCube(dir);
+    facet::Image frame;
+    const auto report = runWithPanel(display.name(), dir, {cube.string(), "--size", "1280x720"}, frame);
+    ASSERT_TRUE(report.count("eye") && report.count("headlight")) << readText(dir / "viewer_err.txt");
+    EXPECT_EQ(report.at("panel-rect").substr(0, 10), "10 10 380 ") << report.at("panel-rect");
+    const facet::Camera home =
+        facet::Camera::framing(facet::loadObj(cube).mesh, 1280.0f / 720.0f, 60.0f, 400.0f / 1280.0f);
+    glm::vec3 eye;
+    std::stringstream(report.at("eye")) >> eye.x >> eye.y >> eye.z;
+    EXPECT_LT(glm::length(eye - home.eye), 1e-3f) << report.at("eye");
+
+    ASSERT_EQ(frame.width, 1280u);
+    const std::uint32_t background = frame.pixels[0];
+    std::uint32_t leftmost = frame.width;
+    std::vector<std::uint32_t> colours;
+    for (std::uint32_t y = 0; y < frame.height; ++y)
+        for (std::uint32_t x = 0; x < frame.width; ++x) {
+            const std::uint32_t p = frame.pixels[std::size_t(y) * frame.width + x];
+            if (p == background) continue;
+            leftmost = std::min(leftmost, x);
+            if (std::find(colours.begin(), colours.end(), p) == colours.end()) colours.push_back(p);
+        }
+    EXPECT_GE(leftmost, 400u) << "the cube reaches under the panel";
+    EXPECT_LT(leftmost, 640u) << "the cube should fill the part beside the panel";
+    EXPECT_EQ(report.at("headlight"), "on");
+    EXPECT_GE(colours.size(), 3u) << "the untextured cube's faces should be shaded apart";
+}
+
+// A textured mesh keeps the classic look's unlit colours (the default scene), and --light is
+// the user's choice, kept whatever the mesh.
+TEST(Viewer, ATexturedMeshOpensUnlitAndLightIsKept) {
+    VirtualDisplay display;
+    FACET_REQUIRE_DISPLAY(display);
+    const fs::path dir = facet::test::scratchDir("viewer_headlight");
+    facet::Image frame;
+    EXPECT_EQ(runWithPanel(display.name(), dir, {"--size", "320x240"}, frame)["headlight"], "off");
+    EXPECT_EQ(runWithPanel(display.name(), dir, {"--size", "320x240", "--light"}, frame)["headlight"], "on");
+}
+
 // facet-viewer on a private display, driven through its window with xdotool. Each step that
 // must reach the viewer waits (bounded, with a message) for a sign that it did.
 class ViewerSession {

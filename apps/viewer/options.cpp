@@ -18,13 +18,16 @@ Controls: W/A/S/D move, Q/E down/up, hold the right mouse button to look around,
 change speed, Shift to go faster, R to reset the view, Ctrl+L to type a path, F1 to hide the
 panel, Esc to release the mouse or quit.
 
-Camera (defaults frame the whole mesh from the front right, slightly above):
+Camera (defaults frame the whole mesh from the front right, slightly above, in the part of
+the window the panel leaves free where that is at least half of it):
 %CAMERA%Picture:
   --size WxH         window size (default 1280x720); facet renders at the framebuffer size
   --scale S          render at S times the window size, 0.25 to 1 (default 1)
   --filter F         nearest | bilinear | trilinear (default trilinear)
   --cull C           none | back (default none: OBJ files mix windings)
-  --light            headlight Lambert shading
+  --light            headlight Lambert shading (without it: on for a mesh with no texture,
+                     which would otherwise be one flat colour; the panel's checkbox decides
+                     once touched)
   --msaa N           samples per pixel: 1 (default), 2, 4 or 8 (multisampling)
   --alpha-to-coverage
                      with --msaa 2, 4 or 8 and --shading lit: cut-outs keep each sample by

@@ -14,7 +14,6 @@ namespace facet::viewer {
 
 namespace {
 
-constexpr float kPanelWidth = 380.0f;
 const ImVec4 kErrorColor{1.0f, 0.45f, 0.4f, 1.0f};
 const ImVec4 kWarningColor{1.0f, 0.8f, 0.35f, 1.0f};
 
@@ -180,7 +179,7 @@ void renderSection(ViewerState& s) {
     bool cull = s.settings.cull == CullMode::Back;
     if (ImGui::Checkbox("cull back faces", &cull)) s.settings.cull = cull ? CullMode::Back : CullMode::None;
     ImGui::SameLine();
-    ImGui::Checkbox("headlight", &s.settings.headlight);
+    if (ImGui::Checkbox("headlight", &s.settings.headlight)) s.headlightChosen = true;
     ImGui::SameLine();
     ImGui::Checkbox("vsync", &s.vsync);
 }
@@ -262,10 +261,17 @@ void keepInsideDisplay(ViewerState& s) {
 
 void resetView(ViewerState& state) { state.camera = state.home; }
 
+float panelCover(const ViewerState& state, float windowWidth) {
+    if (!state.showPanel || !(windowWidth > 0.0f)) return 0.0f;
+    const float right = state.panelWidth > 0.0f ? state.panelX + state.panelWidth : kPanelMargin + kPanelWidth;
+    const float cover = std::max(right + kPanelMargin, 0.0f) / windowWidth;
+    return cover <= 0.5f ? cover : 0.0f;
+}
+
 void drawPanel(ViewerState& s) {
-    ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowPos(ImVec2(kPanelMargin, kPanelMargin), ImGuiCond_FirstUseEver);
     // As tall as its contents, but within the window: it scrolls when the window is short.
-    const float maxHeight = std::max(ImGui::GetIO().DisplaySize.y - 20.0f, 100.0f);
+    const float maxHeight = std::max(ImGui::GetIO().DisplaySize.y - 2.0f * kPanelMargin, 100.0f);
     ImGui::SetNextWindowSizeConstraints(ImVec2(kPanelWidth, 0.0f), ImVec2(kPanelWidth, maxHeight));
     ImGui::SetNextWindowBgAlpha(0.85f);
     if (ImGui::Begin("facet  (F1 hides this panel)", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {

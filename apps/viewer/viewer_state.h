@@ -60,6 +60,10 @@ struct ViewerState {
 
     // How to render.
     RenderSettings settings;
+    // Whether the headlight is the user's choice (--light, or the checkbox); until it is, each
+    // mesh loaded sets it: on where the mesh has no texture, which the classic look would
+    // otherwise draw as one flat colour, a silhouette.
+    bool headlightChosen = false;
     float resolutionScale = 1.0f; // of the framebuffer, 0.25 to 1
     int threads = 1;              // applied by the loop: a new CpuRenderer
     bool vsync = true;
@@ -95,8 +99,18 @@ struct ViewerState {
     SceneLoader loader;
 };
 
+// Where the panel first opens (its left and top margin) and its width, in window coordinates.
+constexpr float kPanelMargin = 10.0f, kPanelWidth = 380.0f;
+
 // Draws the ImGui panel for one frame (between ImGui::NewFrame and ImGui::Render).
 void drawPanel(ViewerState& state);
+
+// The share of a window `windowWidth` wide, from its left edge, that the panel hides, for
+// framing a new mesh beside it (Camera::framing's coveredLeft): up to the panel's right edge
+// and a margin, where it was last drawn (before its first frame, where it first opens). 0 where
+// the panel is hidden, or where it would leave less than half the window: a narrow window is
+// framed whole, as facet-render frames its picture.
+float panelCover(const ViewerState& state, float windowWidth);
 
 // Puts the view back to the scene's default.
 void resetView(ViewerState& state);

@@ -70,29 +70,34 @@ void Camera::turn(float yawDeltaDegrees, float pitchDeltaDegrees) {
     pitchDegrees = std::clamp(pitchDegrees + pitchDeltaDegrees, -kMaxPitchDegrees, kMaxPitchDegrees);
 }
 
-Camera Camera::framing(const Mesh& mesh, float aspect, float fovY) {
+Camera Camera::framing(const Mesh& mesh, float aspect, float fovY, float coveredLeft) {
     Camera camera;
     camera.fovYDegrees = fovY;
     camera.yawDegrees = 25.0f;
     camera.pitchDegrees = -20.0f;
     if (mesh.bounds.empty() || !(aspect > 0.0f)) return camera;
+    if (!(coveredLeft >= 0.0f && coveredLeft < 1.0f))
+        throw Error(describe("framing: the covered share of the image width must lie in [0, 1), got", coveredLeft));
     // Back away from the centre along -forward until every vertex lies inside 90% of the
-    // frustum: a vertex at (x, y, z) in camera axes needs |x| kx / (z + D) <= m, that is
-    // D >= |x| kx / m - z, and likewise for y.
+    // uncovered part of the frustum, whose x in NDC spans [2c - 1, 1]: centre c, half-width
+    // h = 1 - c. With the eye also moved by -s along right, s = c D / kx (the centre lands on
+    // x = c), a vertex at (x, y, z) in camera axes has x_ndc - c = (kx x - c z) / (z + D), so
+    // it needs D >= |kx x - c z| / (m h) - z, and for y, D >= |y| ky / m - z.
     constexpr float kMargin = 0.9f;
-    const float ky = camera.focus(), kx = ky / aspect;
+    const float ky = camera.focus(), kx = ky / aspect, c = coveredLeft, h = 1.0f - coveredLeft;
     const glm::vec3 centre = mesh.bounds.center(), right = camera.right(), up = camera.up(), fwd = camera.forward();
     float distance = 0.0f, nearest = std::numeric_limits<float>::max(), farthest = -nearest;
     for (std::size_t i = 0; i < mesh.vertexCount(); ++i) {
         const glm::vec3 r = mesh.position(i) - centre;
         const float z = glm::dot(r, fwd);
-        distance = std::max({distance, std::abs(glm::dot(r, right)) * kx / kMargin - z,
+        distance = std::max({distance, std::abs(kx * glm::dot(r, right) - c * z) / (kMargin * h) - z,
                              std::abs(glm::dot(r, up)) * ky / kMargin - z});
         nearest = std::min(nearest, z);
         farthest = std::max(farthest, z);
     }
     distance = std::max(distance, std::max(mesh.bounds.radius(), 1e-6f) * 1e-3f);
     camera.eye = centre - distance * fwd;
+    if (c > 0.0f) camera.eye -= (c * distance / kx) * right;
     camera.nearPlane = std::max(nearest + distance, distance * 1e-3f) * 0.5f;
     camera.farPlane = (farthest + distance) * 2.0f;
     return camera;

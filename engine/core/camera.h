@@ -41,7 +41,10 @@ struct Camera {
     // A view of the whole mesh from the front, slightly above and to the right, as close as
     // its vertices allow in an image of the given aspect ratio (they fill 90% of the frame),
     // with near and far planes that enclose it. An empty mesh gives the default camera.
-    static Camera framing(const Mesh& mesh, float aspect, float fovYDegrees = 60.0f);
+    // `coveredLeft`, in [0, 1): the share of the image's width, from its left edge, that
+    // something hides (the viewer's panel); the mesh is framed in the rest, centred there, by
+    // moving the eye sideways, so the view's direction stays that of the uncovered framing.
+    static Camera framing(const Mesh& mesh, float aspect, float fovYDegrees = 60.0f, float coveredLeft = 0.0f);
 };
 
 } // namespace facet
