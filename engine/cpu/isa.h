@@ -38,8 +38,9 @@ Isa chosenIsa();
 // Whether the multisampled walk takes AVX-512's sample pairs (cpu/sample_pair_walk.h): only
 // when FACET_ISA=avx512 asks for it. Otherwise it takes the 8-lane AVX2 walk, faster on both
 // AVX-512 CPUs measured: 2-, 4- and 8-sample frames 8-20% on an AMD EPYC (Zen 4), 4-sample
-// frames 2-6% on an Intel Xeon (Cascade Lake). On an Intel Xeon of model 207 (Emerald Rapids)
-// the two were within that host's noise of each other.
+// frames 2-6% on an Intel Xeon (Cascade Lake), and on an AMD EPYC of family 26 (Zen 5, 512-bit
+// units) the plaza view's 2-, 4- and 8-sample frames 5-37%. On an Intel Xeon of model 207
+// (Emerald Rapids) the two were within that host's noise of each other.
 bool samplePairWalkChosen();
 
 // Whether this CPU runs cpu/wide_filter.h's AVX-512 texture filters: AVX-512 F, VL and BW.
@@ -49,7 +50,8 @@ bool wideFilterSupported();
 // to a vector where AVX2 takes eight): where chosenIsa() is AVX-512, wideFilterSupported() and
 // texels are read by gathers (chosenIndexedLoads(); the filters have no other way). The
 // textured scenes' frames took 0.94-0.98 of the AVX2 filters' time on an AMD EPYC (Zen 4),
-// 0.90-0.94 on an Intel Xeon of model 207 (Emerald Rapids), whose gathers run at full speed.
+// 0.90-0.94 on an Intel Xeon of model 207 (Emerald Rapids), whose gathers run at full speed;
+// on an AMD EPYC of family 26 (Zen 5) the AVX2 filters took the sheet to 1.12-1.17.
 bool wideFilterChosen();
 
 // How the texture sampling passes read by index (texels, the sRGB table), gather instructions
