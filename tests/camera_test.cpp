@@ -142,54 +142,47 @@ Mesh boxCorners() {
     return mesh;
 }
 
+// Framed in an image of `aspect` with a share c of its width covered on the left: every vertex
+// between the planes and inside 90% of the uncovered part, whose x in NDC spans [2c - 1, 1]
+// (centre c, half-width h = 1 - c), up to that margin on some side, and the bounds' centre at
+// x = c.
+void expectFramedBeside(const Mesh& mesh, float aspect, float c) {
+    SCOPED_TRACE("aspect " + std::to_string(aspect) + ", covered " + std::to_string(c));
+    const Camera cam = Camera::framing(mesh, aspect, 60.0f, c);
+    EXPECT_NO_THROW(cam.validate());
+    const ViewParams vp = cam.view(aspect);
+    const float h = 1.0f - c;
+    float widest = 0.0f;
+    for (std::size_t i = 0; i < mesh.vertexCount(); ++i) {
+        const glm::vec3 d = rotate(vp.rotation, shift(mesh.position(i), vp.eye));
+        EXPECT_GT(d.z, vp.nearPlane);
+        EXPECT_LT(d.z, vp.farPlane);
+        const glm::vec2 ndc = perspectiveDivide(d, vp.focus, vp.aspect);
+        EXPECT_LE(std::abs(ndc.x - c), 0.9f * h + 1e-5f);
+        EXPECT_LE(std::abs(ndc.y), 0.9f + 1e-5f);
+        widest = std::max({widest, std::abs(ndc.x - c) / h, std::abs(ndc.y)});
+    }
+    EXPECT_NEAR(widest, 0.9f, 1e-4f) << "the mesh should fill the frame up to the margin";
+    const glm::vec3 centre = rotate(vp.rotation, shift(mesh.bounds.center(), vp.eye));
+    EXPECT_NEAR(perspectiveDivide(centre, vp.focus, vp.aspect).x, c, 1e-5f);
+}
+
 TEST(Camera, FramingFillsTheFrameWithTheWholeMesh) {
     const Mesh mesh = boxCorners();
-    for (const float aspect : {0.5f, 1.0f, 16.0f / 9.0f}) {
-        const Camera cam = Camera::framing(mesh, aspect);
-        EXPECT_NO_THROW(cam.validate());
-        const ViewParams vp = cam.view(aspect);
-        float widest = 0.0f;
-        for (std::size_t i = 0; i < mesh.vertexCount(); ++i) {
-            const glm::vec3 d = rotate(vp.rotation, shift(mesh.position(i), vp.eye));
-            EXPECT_GT(d.z, vp.nearPlane);
-            EXPECT_LT(d.z, vp.farPlane);
-            const glm::vec2 ndc = perspectiveDivide(d, vp.focus, vp.aspect);
-            EXPECT_LE(std::abs(ndc.x), 0.9f + 1e-5f);
-            EXPECT_LE(std::abs(ndc.y), 0.9f + 1e-5f);
-            widest = std::max({widest, std::abs(ndc.x), std::abs(ndc.y)});
-        }
-        EXPECT_NEAR(widest, 0.9f, 1e-4f) << "the mesh should fill the frame up to the margin, aspect " << aspect;
-    }
+    for (const float aspect : {0.5f, 1.0f, 16.0f / 9.0f}) expectFramedBeside(mesh, aspect, 0.0f);
     EXPECT_NO_THROW(Camera::framing(Mesh{}, 1.0f).validate());
 }
 
-// Framed beside a covered share c of the width (the viewer's panel): every vertex inside 90% of
-// the uncovered part, x in NDC [2c - 1, 1], up to that margin on some side; the bounds' centre
-// at its middle, x = c; the direction of view that of the uncovered framing.
+// Framed beside a covered share of the width (the viewer's panel): the mesh fills the rest,
+// and the direction of view is that of the uncovered framing.
 TEST(Camera, FramingBesideACoveredShareFillsTheRest) {
     const Mesh mesh = boxCorners();
     for (const float aspect : {1.0f, 16.0f / 9.0f})
         for (const float c : {0.25f, 0.3125f, 0.5f}) {
-            const Camera cam = Camera::framing(mesh, aspect, 60.0f, c);
-            EXPECT_NO_THROW(cam.validate());
-            const Camera whole = Camera::framing(mesh, aspect);
+            expectFramedBeside(mesh, aspect, c);
+            const Camera cam = Camera::framing(mesh, aspect, 60.0f, c), whole = Camera::framing(mesh, aspect);
             EXPECT_EQ(cam.yawDegrees, whole.yawDegrees);
             EXPECT_EQ(cam.pitchDegrees, whole.pitchDegrees);
-            const ViewParams vp = cam.view(aspect);
-            const float h = 1.0f - c;
-            float widest = 0.0f;
-            for (std::size_t i = 0; i < mesh.vertexCount(); ++i) {
-                const glm::vec3 d = rotate(vp.rotation, shift(mesh.position(i), vp.eye));
-                EXPECT_GT(d.z, vp.nearPlane);
-                EXPECT_LT(d.z, vp.farPlane);
-                const glm::vec2 ndc = perspectiveDivide(d, vp.focus, vp.aspect);
-                EXPECT_LE(std::abs(ndc.x - c), 0.9f * h + 1e-5f) << "aspect " << aspect << ", covered " << c;
-                EXPECT_LE(std::abs(ndc.y), 0.9f + 1e-5f);
-                widest = std::max({widest, std::abs(ndc.x - c) / h, std::abs(ndc.y)});
-            }
-            EXPECT_NEAR(widest, 0.9f, 1e-4f) << "aspect " << aspect << ", covered " << c;
-            const glm::vec3 centre = rotate(vp.rotation, shift(mesh.bounds.center(), vp.eye));
-            EXPECT_NEAR(perspectiveDivide(centre, vp.focus, vp.aspect).x, c, 1e-5f);
         }
     for (const float bad : {-0.1f, 1.0f, std::numeric_limits<float>::quiet_NaN()}) {
         try {
