@@ -36,7 +36,7 @@ Isa defaultIsa();
 Isa chosenIsa();
 
 // Whether the multisampled walk takes AVX-512's sample pairs (cpu/sample_pair_walk.h): only
-// when FACET_ISA=avx512 asks for it. Otherwise it takes the 8-lane AVX2 walk, faster on both
+// when FACET_ISA=avx512 asks for it. Otherwise it takes the 8-lane AVX2 walk, faster on the
 // AVX-512 CPUs measured: 2-, 4- and 8-sample frames 8-20% on an AMD EPYC (Zen 4), 4-sample
 // frames 2-6% on an Intel Xeon (Cascade Lake), and on an AMD EPYC of family 26 (Zen 5, 512-bit
 // units) the plaza view's 2-, 4- and 8-sample frames 5-37%. On an Intel Xeon of model 207
