@@ -8,6 +8,9 @@
 // with, and a quad's level of detail depends only on the triangle and the quad, so the picture
 // is the same bits (tests/cpu_raster_equivalence_test.cpp checks it against that plain
 // definition); but no fragment that a later triangle overwrites is shaded.
+// Pass 1 (and forward tiles, and the depth store) is raster_triangle.cpp; pass 2 is
+// tile_shading.cpp, which reads the ids into quad jobs (quad_jobs.h) and pair jobs
+// (pair_jobs.h), whose textured pixels the pixel stream samples (pixel_stream.h).
 #pragma once
 
 #include "core/frame.h"
@@ -66,6 +69,11 @@ struct TileBuffers {
     // Pixel (x, y)'s element in each buffer.
     std::size_t at(int x, int y) const { return std::size_t((y - originY) * kTileBufferStride + (x - originX)); }
 };
+
+// Pixel k's element of the quad whose pixel 0 is element `at` of a tile buffer.
+inline std::size_t quadElement(std::size_t at, int k) {
+    return at + std::size_t((k >> 1) * kTileBufferStride + (k & 1));
+}
 
 // What shadeTile needs to shade a triangle recorded in the ids. A tile's vertex colours, where
 // the mesh has them, are kept in an array beside these, so meshes without colours do not pay

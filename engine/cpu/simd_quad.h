@@ -211,7 +211,7 @@ private:
 // sampleBilinear on eight (uv, level) lanes, in two steps: planBilinear8 finds the four texels
 // of each lane and their weights (lanes::planBilinear), fetchBilinear8 reads and blends them.
 // (Splitting them lets a caller plan many quads before it waits for any texel: see
-// cpu/raster_triangle.cpp.)
+// cpu/pixel_stream.cpp.)
 using Bilinear8Plan = lanes::BilinearPlan<F32Lanes8, I32Lanes8>;
 
 [[gnu::always_inline]] inline Bilinear8Plan planBilinear8(const Level8& l, __m256 u, __m256 v) {

@@ -95,7 +95,7 @@ inline Level16 loadLevels(const WideLevels& levels) {
 
 // Pixels [0, count), `step` to a vector: up to eight vectors planned (`plan(first)`) before
 // any is fetched, so their gathers overlap (as the AVX2 passes plan theirs,
-// cpu/raster_triangle.cpp), then each filtered and stored (`finish(first, plan)`).
+// cpu/pixel_stream.cpp), then each filtered and stored (`finish(first, plan)`).
 template <int step, class Plan, class Finish> inline void filterVectors(int count, Plan plan, Finish finish) {
     constexpr int kPlans = 8;
     Plan16 plans[kPlans];
