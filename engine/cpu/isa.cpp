@@ -15,9 +15,22 @@ bool cpuSupports(Isa isa) {
     return false;
 }
 
-bool avx512LowersClock() {
-    return __builtin_cpu_is("skylake-avx512") || __builtin_cpu_is("cascadelake") || __builtin_cpu_is("cooperlake");
+CpuTraits thisCpu() {
+    __builtin_cpu_init();
+    CpuTraits cpu;
+    cpu.skylakeSpModel =
+        __builtin_cpu_is("skylake-avx512") || __builtin_cpu_is("cascadelake") || __builtin_cpu_is("cooperlake");
+    // __builtin_cpu_is("skylake") also answers for Kaby Lake, Coffee Lake and Comet Lake.
+    cpu.gdsModel = __builtin_cpu_is("skylake") || cpu.skylakeSpModel || __builtin_cpu_is("icelake-client") ||
+                   __builtin_cpu_is("icelake-server") || __builtin_cpu_is("tigerlake") ||
+                   __builtin_cpu_is("rocketlake");
+    cpu.sapphireRapidsOrLater = __builtin_cpu_supports("avx512fp16") || __builtin_cpu_supports("amx-tile");
+    return cpu;
 }
+
+bool avx512LowersClock(const CpuTraits& cpu) { return cpu.skylakeSpModel && !cpu.sapphireRapidsOrLater; }
+
+bool avx512LowersClock() { return avx512LowersClock(thisCpu()); }
 
 Isa defaultIsa() { return cpuSupports(Isa::Avx512) && !avx512LowersClock() ? Isa::Avx512 : Isa::Avx2; }
 
@@ -41,12 +54,9 @@ bool wideFilterChosen() {
     return chosenIsa() == Isa::Avx512 && wideFilterSupported() && chosenIndexedLoads() == IndexedLoads::Gather;
 }
 
-bool gathersSlowed() {
-    // __builtin_cpu_is("skylake") also answers for Kaby Lake, Coffee Lake and Comet Lake.
-    return __builtin_cpu_is("skylake") || __builtin_cpu_is("skylake-avx512") || __builtin_cpu_is("cascadelake") ||
-           __builtin_cpu_is("cooperlake") || __builtin_cpu_is("icelake-client") || __builtin_cpu_is("icelake-server") ||
-           __builtin_cpu_is("tigerlake") || __builtin_cpu_is("rocketlake");
-}
+bool gathersSlowed(const CpuTraits& cpu) { return cpu.gdsModel && !cpu.sapphireRapidsOrLater; }
+
+bool gathersSlowed() { return gathersSlowed(thisCpu()); }
 
 IndexedLoads chosenIndexedLoads() {
     const char* requested = std::getenv("FACET_INDEXED_LOADS");

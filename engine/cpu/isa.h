@@ -20,11 +20,26 @@ struct Names<Isa> {
 
 bool cpuSupports(Isa isa);
 
+// What the choices below read of a CPU to tell Intel's cores apart: which lists its model number
+// is in, and whether its features show a core from Sapphire Rapids on (AVX512-FP16 or AMX, which
+// no core on either list has). The features win over the number: a hypervisor may report another
+// core's model (a Xeon under KVM here reports model 167, Rocket Lake's, and has AMX and
+// AVX512-FP16), but it cannot give a CPU instructions it lacks.
+struct CpuTraits {
+    bool skylakeSpModel = false; // Skylake-SP and -X, Cascade Lake or Cooper Lake by model number
+    bool gdsModel = false;       // a core Gather Data Sampling affects, by model number
+    bool sapphireRapidsOrLater = false;
+};
+
+// This CPU's traits.
+CpuTraits thisCpu();
+
 // Whether this CPU lowers its clock for 512-bit instructions enough that the AVX-512 path loses
 // to AVX2: Intel's Skylake-SP family (Skylake-SP and -X, Cascade Lake, Cooper Lake), whose cores
 // drop to a lower frequency licence while they run them (licence-based downclocking; far milder
 // from Ice Lake on: Travis Downs, "Ice Lake AVX-512 Downclocking", 2020). Measured on a Cascade
 // Lake Xeon: the vertex stage at 10^5 to 10^7 vertices 10-23% slower on AVX-512 than on AVX2.
+bool avx512LowersClock(const CpuTraits& cpu);
 bool avx512LowersClock();
 
 // The path taken when FACET_ISA is not set: AVX-512 where the CPU has it and it does not lower
@@ -71,7 +86,10 @@ struct Names<IndexedLoads> {
 // Whether this CPU is one of the Intel cores Gather Data Sampling affects (Skylake to Tiger Lake
 // and Rocket Lake, as Intel's advisory lists them), whose microcode slows gathers. Other cores
 // keep gathers: by lane, the textured scenes' frames took 1.01 of their time on an AMD EPYC
-// (Zen 4) and 1.15-1.16 on an Intel Xeon of model 207 (Emerald Rapids).
+// (Zen 4) and 1.15-1.16 on an Intel Xeon of model 207 (Emerald Rapids). On the Xeon that
+// reports model 167 (CpuTraits), gathers and the AVX-512 filters took the textured scenes'
+// frames to 0.88-0.91 of by lane's with the AVX2 filters, and the 4M-triangle grid's to 0.70.
+bool gathersSlowed(const CpuTraits& cpu);
 bool gathersSlowed();
 
 // The loads the sampling passes and the set-up front take: what
