@@ -55,7 +55,9 @@ Isa chosenIsa();
 // AVX-512 CPUs measured: 2-, 4- and 8-sample frames 8-20% on an AMD EPYC (Zen 4), 4-sample
 // frames 2-6% on an Intel Xeon (Cascade Lake), and on an AMD EPYC of family 26 (Zen 5, 512-bit
 // units) the plaza view's 2-, 4- and 8-sample frames 5-37%. On an Intel Xeon of model 207
-// (Emerald Rapids) the two were within that host's noise of each other.
+// (Emerald Rapids) the two were within that host's noise of each other, and on the Xeon that
+// reports model 167 (CpuTraits) within 3%: 4-sample frames 0.97-0.99 (the default scene) and
+// 1.01-1.02 (the plaza close view).
 bool samplePairWalkChosen();
 
 // Whether this CPU runs cpu/wide_filter.h's AVX-512 texture filters: AVX-512 F, VL and BW.
@@ -66,7 +68,8 @@ bool wideFilterSupported();
 // texels are read by gathers (chosenIndexedLoads(); the filters have no other way). The
 // textured scenes' frames took 0.94-0.98 of the AVX2 filters' time on an AMD EPYC (Zen 4),
 // 0.90-0.94 on an Intel Xeon of model 207 (Emerald Rapids), whose gathers run at full speed;
-// on an AMD EPYC of family 26 (Zen 5) the AVX2 filters took the sheet to 1.12-1.17.
+// on an AMD EPYC of family 26 (Zen 5) the AVX2 filters took the sheet to 1.12-1.17, and on the
+// Xeon that reports model 167 to 1.10-1.13.
 bool wideFilterChosen();
 
 // How the texture sampling passes read by index (texels, the sRGB table), gather instructions
