@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 
+#include <cpuid.h>
 #include <cstdlib>
 
 namespace facet {
@@ -15,6 +16,19 @@ bool cpuSupports(Isa isa) {
     return false;
 }
 
+namespace {
+
+// AVX512-FP16 or AMX-TILE in CPUID leaf 7's EDX (bits 23 and 24, Intel's Software Developer's
+// Manual, vol. 2A, CPUID), read directly: clang 14's __builtin_cpu_supports knows neither name.
+// Only whether the CPU has them, to tell its core: facet runs neither.
+bool sapphireRapidsFeatures() {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+    return (d >> 23 & 1u) != 0 || (d >> 24 & 1u) != 0;
+}
+
+} // namespace
+
 CpuTraits thisCpu() {
     __builtin_cpu_init();
     CpuTraits cpu;
@@ -24,7 +38,7 @@ CpuTraits thisCpu() {
     cpu.gdsModel = __builtin_cpu_is("skylake") || cpu.skylakeSpModel || __builtin_cpu_is("icelake-client") ||
                    __builtin_cpu_is("icelake-server") || __builtin_cpu_is("tigerlake") ||
                    __builtin_cpu_is("rocketlake");
-    cpu.sapphireRapidsOrLater = __builtin_cpu_supports("avx512fp16") || __builtin_cpu_supports("amx-tile");
+    cpu.sapphireRapidsOrLater = sapphireRapidsFeatures();
     return cpu;
 }
 
