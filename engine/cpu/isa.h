@@ -91,7 +91,7 @@ struct Names<IndexedLoads> {
 // keep gathers: by lane, the textured scenes' frames took 1.01 of their time on an AMD EPYC
 // (Zen 4) and 1.15-1.16 on an Intel Xeon of model 207 (Emerald Rapids). On the Xeon that
 // reports model 167 (CpuTraits), gathers and the AVX-512 filters took the textured scenes'
-// frames to 0.88-0.91 of by lane's with the AVX2 filters, and the 4M-triangle grid's to 0.70.
+// frames to 0.88-0.91 of by lane's with the AVX2 filters, and the 4M-triangle grid's to 0.70-0.80.
 bool gathersSlowed(const CpuTraits& cpu);
 bool gathersSlowed();
 
