@@ -31,6 +31,9 @@ writes bench.csv and bench.json (plot them with scripts/plot_bench.py).
                      grid_1m, grid_4m, quads_200, plaza_close, textured_sheet; default all)
   --frames K         measured frames per raster case (default 10; 3 with --quick), taken in
                      rounds: each path one frame a round, so the load falls on every path alike
+  --paths LIST       only these raster paths (comma-separated: cpu, gpu, gl; default all):
+                     for an A/B of facet's own frames (scripts/bench_ab.py), `--paths cpu`
+                     spends no time on OpenGL; without gl the rows have no ratio to it
   --threads N        CPU threads at most (default: one per hardware thread)
   --device N         CUDA device (default: FACET_DEVICE, else 0)
   --msaa N           samples per pixel of the raster frames: 1 (default), 2, 4 or 8
@@ -57,6 +60,19 @@ void parseSections(const std::string& list, Options& o) {
         else throw cli::UsageError(expected);
     }
     if (!o.vertex && !o.raster) throw cli::UsageError(expected);
+}
+
+void parsePaths(const std::string& list, Options& o) {
+    const std::string expected = "--paths expects a list of cpu, gpu and gl, got '" + list + "'";
+    o.cpu = o.gpu = o.gl = false;
+    std::stringstream in(list);
+    for (std::string part; std::getline(in, part, ',');) {
+        if (part == "cpu") o.cpu = true;
+        else if (part == "gpu") o.gpu = true;
+        else if (part == "gl") o.gl = true;
+        else throw cli::UsageError(expected);
+    }
+    if (!o.cpu && !o.gpu && !o.gl) throw cli::UsageError(expected);
 }
 
 // Each name of a comma-separated list a GPU the model knows (or the list is 'list').
@@ -102,6 +118,8 @@ Options parseArguments(int argc, char** argv) {
             o.quick = true;
         } else if (arg == "--sections") {
             parseSections(args.value(), o);
+        } else if (arg == "--paths") {
+            parsePaths(args.value(), o);
         } else if (arg == "--frames") {
             o.frames = static_cast<int>(parseInteger(arg, args.value(), 1, 10000));
         } else if (arg == "--threads") {

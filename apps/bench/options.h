@@ -18,6 +18,7 @@ struct Options {
     int msaaCost = 0; // --msaa-cost: N-sample frames paired with 1-sample ones (0: not asked)
     std::optional<std::string> out;
     std::vector<std::string> scenes;    // --scenes: only these raster scenes (empty: the plan's)
+    bool cpu = true, gpu = true, gl = true; // --paths: the raster section's paths to run
     std::vector<std::string> gpuModels; // --gpu-model: GPUs to estimate the CUDA kernels' frame on
     bool listGpuModels = false;         // --gpu-model list
     bool help = false;

@@ -54,11 +54,13 @@ struct RasterPaths::Impl {
     }
 };
 
-RasterPaths::RasterPaths(int maxThreads, int gpuDevice) : impl_(std::make_unique<Impl>()) {
+RasterPaths::RasterPaths(int maxThreads, int gpuDevice, Wanted wanted)
+    : impl_(std::make_unique<Impl>()), wanted_(wanted) {
     std::string unused;
-    for (int t = 1; t <= maxThreads; ++t) impl_->cpus.push_back(tryMake(Backend::Cpu, t, -1, unused));
-    impl_->gpu = tryMake(Backend::Gpu, 0, gpuDevice, impl_->gpuWhy);
-    impl_->gl = tryMake(Backend::Gl, 0, -1, impl_->glWhy);
+    if (wanted.cpu)
+        for (int t = 1; t <= maxThreads; ++t) impl_->cpus.push_back(tryMake(Backend::Cpu, t, -1, unused));
+    if (wanted.gpu) impl_->gpu = tryMake(Backend::Gpu, 0, gpuDevice, impl_->gpuWhy);
+    if (wanted.gl) impl_->gl = tryMake(Backend::Gl, 0, -1, impl_->glWhy);
 }
 
 RasterPaths::~RasterPaths() = default;
@@ -66,8 +68,8 @@ RasterPaths::~RasterPaths() = default;
 std::vector<RasterPath> RasterPaths::paths() const {
     std::vector<RasterPath> all;
     for (const std::unique_ptr<Renderer>& cpu : impl_->cpus) all.push_back({RasterPathKind::Cpu, cpu->threadCount()});
-    all.push_back({RasterPathKind::Gpu, 0});
-    all.push_back({RasterPathKind::OpenGl, 0});
+    if (wanted_.gpu) all.push_back({RasterPathKind::Gpu, 0});
+    if (wanted_.gl) all.push_back({RasterPathKind::OpenGl, 0});
     return all;
 }
 

@@ -42,15 +42,20 @@ OpenGlStatus probeOpenGl();
 
 class RasterPaths {
 public:
+    // The kinds of path to make (facet-bench --paths); the others are not paths at all.
+    struct Wanted {
+        bool cpu = true, gpu = true, gl = true;
+    };
+
     // Makes the CPU renderers of 1..maxThreads threads, the GPU's (on CUDA device gpuDevice, -1
-    // for FACET_DEVICE or 0) and OpenGL's renderers; a
-    // renderer that cannot be made leaves its path absent, with the reason.
-    RasterPaths(int maxThreads, int gpuDevice);
+    // for FACET_DEVICE or 0) and OpenGL's renderers, those of the kinds wanted; a renderer that
+    // cannot be made leaves its path absent, with the reason.
+    RasterPaths(int maxThreads, int gpuDevice, Wanted wanted);
     ~RasterPaths();
     RasterPaths(const RasterPaths&) = delete;
     RasterPaths& operator=(const RasterPaths&) = delete;
 
-    // The paths in the table's order: CPU by thread count, GPU, OpenGL.
+    // The paths wanted, in the table's order: CPU by thread count, GPU, OpenGL.
     std::vector<RasterPath> paths() const;
 
     // The scene the next frames draw (kept by reference; the GPU uploads it now).
@@ -70,6 +75,7 @@ public:
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
+    Wanted wanted_;
 };
 
 } // namespace facet::bench
