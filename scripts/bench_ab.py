@@ -54,8 +54,10 @@ def pairs_of(args, extra):
         order = [("a", args.a, env_a), ("b", args.b, env_b)]
         if k % 2 == 0:
             order.reverse()
-        got = {tag: run(bench, env, os.path.join(args.out, f"{tag}-{k}"), extra, f"pair {k} of {args.pairs}, {tag.upper()}")
-               for tag, bench, env in order}
+        got = {}
+        for tag, bench, env in order:
+            what = f"pair {k} of {args.pairs}, {tag.upper()}"
+            got[tag] = run(bench, env, os.path.join(args.out, f"{tag}-{k}"), extra, what)
         for row, a in got["a"].items():
             b = got["b"].get(row)
             if b is None or a <= 0:
@@ -70,7 +72,8 @@ def report(args, ratios, times_a, times_b):
     if not ratios:
         sys.exit("bench_ab: A and B measured no row in common")
     rows = []
-    print(f"{'section':8} {'case':15} {'path':14} {'size':10} {'A ms':>9} {'B ms':>9} {'B/A':>6}  {'range':13} B faster")
+    print(f"{'section':8} {'case':15} {'path':14} {'size':10} {'A ms':>9} {'B ms':>9} {'B/A':>6}  {'range':13}"
+          " B faster")
     for row in sorted(ratios):
         section, case, path, n, width, height, samples = row
         r = ratios[row]
