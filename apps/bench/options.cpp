@@ -8,7 +8,9 @@
 #include "cuda/gpu_model.h"
 #endif
 
+#include <initializer_list>
 #include <sstream>
+#include <utility>
 
 namespace facet::bench {
 
@@ -50,29 +52,31 @@ writes bench.csv and bench.json (plot them with scripts/plot_bench.py).
   --version          print facet's version
 )";
 
-void parseSections(const std::string& list, Options& o) {
-    const std::string expected = "--sections expects a list of vertex and raster, got '" + list + "'";
-    o.vertex = o.raster = false;
+// A comma-separated list of names, each setting its flag (all cleared first); an unknown name,
+// or a list naming none, is refused with `expected`.
+void parseNames(const std::string& list, std::initializer_list<std::pair<const char*, bool*>> names,
+                const std::string& expected) {
+    for (const auto& [name, flag] : names) *flag = false;
+    bool any = false;
     std::stringstream in(list);
     for (std::string part; std::getline(in, part, ',');) {
-        if (part == "vertex") o.vertex = true;
-        else if (part == "raster") o.raster = true;
-        else throw cli::UsageError(expected);
+        bool known = false;
+        for (const auto& [name, flag] : names)
+            if (part == name) *flag = known = true;
+        if (!known) throw cli::UsageError(expected);
+        any = true;
     }
-    if (!o.vertex && !o.raster) throw cli::UsageError(expected);
+    if (!any) throw cli::UsageError(expected);
+}
+
+void parseSections(const std::string& list, Options& o) {
+    parseNames(list, {{"vertex", &o.vertex}, {"raster", &o.raster}},
+               "--sections expects a list of vertex and raster, got '" + list + "'");
 }
 
 void parsePaths(const std::string& list, Options& o) {
-    const std::string expected = "--paths expects a list of cpu, gpu and gl, got '" + list + "'";
-    o.cpu = o.gpu = o.gl = false;
-    std::stringstream in(list);
-    for (std::string part; std::getline(in, part, ',');) {
-        if (part == "cpu") o.cpu = true;
-        else if (part == "gpu") o.gpu = true;
-        else if (part == "gl") o.gl = true;
-        else throw cli::UsageError(expected);
-    }
-    if (!o.cpu && !o.gpu && !o.gl) throw cli::UsageError(expected);
+    parseNames(list, {{"cpu", &o.cpu}, {"gpu", &o.gpu}, {"gl", &o.gl}},
+               "--paths expects a list of cpu, gpu and gl, got '" + list + "'");
 }
 
 // Each name of a comma-separated list a GPU the model knows (or the list is 'list').
