@@ -75,7 +75,7 @@ void parseSections(const std::string& list, Options& o) {
 }
 
 void parsePaths(const std::string& list, Options& o) {
-    parseNames(list, {{"cpu", &o.cpu}, {"gpu", &o.gpu}, {"gl", &o.gl}},
+    parseNames(list, {{"cpu", &o.paths.cpu}, {"gpu", &o.paths.gpu}, {"gl", &o.paths.gl}},
                "--paths expects a list of cpu, gpu and gl, got '" + list + "'");
 }
 

@@ -8,6 +8,11 @@
 
 namespace facet::bench {
 
+// The kinds of raster path to make (--paths; RasterPaths): the others are not paths at all.
+struct RasterPathsWanted {
+    bool cpu = true, gpu = true, gl = true;
+};
+
 struct Options {
     bool quick = false;
     bool vertex = true, raster = true;
@@ -18,7 +23,7 @@ struct Options {
     int msaaCost = 0; // --msaa-cost: N-sample frames paired with 1-sample ones (0: not asked)
     std::optional<std::string> out;
     std::vector<std::string> scenes;    // --scenes: only these raster scenes (empty: the plan's)
-    bool cpu = true, gpu = true, gl = true; // --paths: the raster section's paths to run
+    RasterPathsWanted paths;            // --paths: the raster section's paths to run
     std::vector<std::string> gpuModels; // --gpu-model: GPUs to estimate the CUDA kernels' frame on
     bool listGpuModels = false;         // --gpu-model list
     bool help = false;

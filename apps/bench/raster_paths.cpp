@@ -54,7 +54,7 @@ struct RasterPaths::Impl {
     }
 };
 
-RasterPaths::RasterPaths(int maxThreads, int gpuDevice, Wanted wanted)
+RasterPaths::RasterPaths(int maxThreads, int gpuDevice, RasterPathsWanted wanted)
     : impl_(std::make_unique<Impl>()), wanted_(wanted) {
     std::string unused;
     if (wanted.cpu)

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "asset/model.h"
+#include "bench/options.h"
 #include "core/frame.h"
 #include "core/transform.h"
 
@@ -42,15 +43,10 @@ OpenGlStatus probeOpenGl();
 
 class RasterPaths {
 public:
-    // The kinds of path to make (facet-bench --paths); the others are not paths at all.
-    struct Wanted {
-        bool cpu = true, gpu = true, gl = true;
-    };
-
     // Makes the CPU renderers of 1..maxThreads threads, the GPU's (on CUDA device gpuDevice, -1
     // for FACET_DEVICE or 0) and OpenGL's renderers, those of the kinds wanted; a renderer that
     // cannot be made leaves its path absent, with the reason.
-    RasterPaths(int maxThreads, int gpuDevice, Wanted wanted);
+    RasterPaths(int maxThreads, int gpuDevice, RasterPathsWanted wanted);
     ~RasterPaths();
     RasterPaths(const RasterPaths&) = delete;
     RasterPaths& operator=(const RasterPaths&) = delete;
@@ -75,7 +71,7 @@ public:
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
-    Wanted wanted_;
+    RasterPathsWanted wanted_;
 };
 
 } // namespace facet::bench

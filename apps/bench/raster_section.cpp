@@ -199,7 +199,7 @@ void runRasterSection(const Options& o, const Machine& machine, std::vector<Reco
               << (plan.msaa > 1 ? ", " + std::to_string(plan.msaa) + " samples per pixel" : std::string())
               << (plan.paired ? ", each after one of 1 sample per pixel" : "") << ", the paths in rounds\n"
               << std::flush;
-    RasterPaths paths(o.threads > 0 ? o.threads : machine.hardwareThreads, machine.gpuDevice, {o.cpu, o.gpu, o.gl});
+    RasterPaths paths(o.threads > 0 ? o.threads : machine.hardwareThreads, machine.gpuDevice, o.paths);
     for (const SceneSpec& spec : plan.scenes) {
         if (cli::stopSignal()) return; // no scene is made and loaded after the signal
         std::cout << "  scene " << spec.name << "\n" << std::flush;
