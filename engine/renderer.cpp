@@ -99,6 +99,7 @@ struct Renderer::Impl {
     std::string gpuUnavailable; // empty while GPU stages can be chosen
     bool fallBack = false;      // Auto: a GPU that fails at set-up or upload gives way to the CPU
     const Model* model = nullptr;
+    ModelFacts facts; // the model's, for each frame's plan
     std::unique_ptr<CpuRenderer> cpu;
     std::unique_ptr<GpuRenderer> gpu;
     std::unique_ptr<GlReferenceRenderer> gl;
@@ -118,16 +119,25 @@ struct Renderer::Impl {
             placement.backend =
                 placement.vertex == Side::Gpu || placement.raster == Side::Gpu ? Backend::Gpu : Backend::Cpu;
     }
+    // The CPU backend, made when first needed, with the model.
     CpuRenderer& cpuRenderer() {
-        if (!cpu) cpu = std::make_unique<CpuRenderer>(options.threads);
+        if (!cpu) {
+            auto made = std::make_unique<CpuRenderer>(options.threads);
+            if (model) made->setModel(*model);
+            cpu = std::move(made);
+        }
         return *cpu;
     }
     void uploadToGpu();
     void moveToCpu(const std::string& note, const std::string& why);
-    FrameStats renderHost(const ViewParams& view, const RenderSettings& settings, const FrameView& target);
-    FrameStats renderPipeline(const ViewParams& view, const RenderSettings& settings, const FrameView& target);
-    FrameStats renderDisplay(const ViewParams& view, const RenderSettings& settings, DisplayTarget& target);
-    FrameStats renderInterop(const ViewParams& view, const RenderSettings& settings, DisplayTarget& target);
+    // The frame's plan: its settings checked against what the drawing backend can honour.
+    FramePlan planFrameFor(const ViewParams& view, const RenderSettings& settings, int width, int height) const {
+        return planFrame(settings, facts, view, width, height, gl ? gl->limits() : BackendLimits{});
+    }
+    FrameStats renderHost(const ViewParams& view, const FramePlan& plan, const FrameView& target);
+    FrameStats renderPipeline(const ViewParams& view, const FramePlan& plan, const FrameView& target);
+    FrameStats renderDisplay(const ViewParams& view, const FramePlan& plan, DisplayTarget& target);
+    FrameStats renderInterop(const ViewParams& view, const FramePlan& plan, DisplayTarget& target);
     CameraSpacePositions cpuVertexStage(const ViewParams& view, double& ms);
     CameraSpacePositions gpuVertexStage(const ViewParams& view, double& ms);
     float* depthFor(const FrameView& target);
@@ -194,12 +204,12 @@ void Renderer::Impl::moveToCpu(const std::string& note, const std::string& why) 
 
 void Renderer::Impl::makeGpu() {
     gpu = std::make_unique<GpuRenderer>(options.device);
-    if (model) gpu->upload(*model);
+    if (model) gpu->setModel(*model);
 }
 
 void Renderer::Impl::uploadToGpu() {
     try {
-        gpu->upload(*model);
+        gpu->setModel(*model);
     } catch (const Error& e) {
         if (!fallBack) throw;
         moveToCpu("rendering on the CPU: uploading the model failed: ", e.what());
@@ -239,67 +249,63 @@ CameraSpacePositions Renderer::Impl::gpuVertexStage(const ViewParams& view, doub
     return CameraSpacePositions{dx.data(), dy.data(), dz.data()};
 }
 
-FrameStats Renderer::Impl::renderPipeline(const ViewParams& view, const RenderSettings& settings,
-                                          const FrameView& target) {
+FrameStats Renderer::Impl::renderPipeline(const ViewParams& view, const FramePlan& plan, const FrameView& target) {
     double handMs = 0.0;
     FrameStats stats;
     if (placement.raster == Side::Gpu) {
         const CameraSpacePositions given =
             placement.vertex == Side::Cpu ? cpuVertexStage(view, handMs) : CameraSpacePositions{};
-        stats = fromKernels(gpu->renderToHost(view, settings, target, given));
+        stats = fromKernels(gpu->renderToHost(view, plan, target, given));
     } else {
         const CameraSpacePositions given =
             placement.vertex == Side::Gpu ? gpuVertexStage(view, handMs) : CameraSpacePositions{};
-        stats = fromCpu(cpuRenderer().render(*model, view, settings, target, given));
+        stats = fromCpu(cpuRenderer().render(view, plan, target, given));
     }
     stats.vertexMs += handMs;
     return stats;
 }
 
-FrameStats Renderer::Impl::renderHost(const ViewParams& view, const RenderSettings& settings,
-                                      const FrameView& target) {
+FrameStats Renderer::Impl::renderHost(const ViewParams& view, const FramePlan& plan, const FrameView& target) {
     if (placement.backend == Backend::Gl) {
-        gl->render(*model, view, settings, target);
+        gl->render(view, plan, target);
         return {};
     }
 #if defined(FACET_HAVE_KERNELS_HOST)
-    if (placement.backend == Backend::Kernels) return fromKernels(kernels->render(*model, view, settings, target));
+    if (placement.backend == Backend::Kernels) return fromKernels(kernels->render(view, plan, target));
 #endif
-    if (placement.backend == Backend::Cpu || !fallBack) return renderPipeline(view, settings, target);
+    if (placement.backend == Backend::Cpu || !fallBack) return renderPipeline(view, plan, target);
     try {
-        return renderPipeline(view, settings, target);
+        return renderPipeline(view, plan, target);
     } catch (const Error& e) {
         moveToCpu("rendering on the CPU: the GPU failed: ", e.what());
-        return renderPipeline(view, settings, target);
+        return renderPipeline(view, plan, target);
     }
 }
 
 // The GPU's raster stage into the display's buffer: mapped through interop where the window's
 // context is on the renderer's GPU, else drawn into device memory and copied through the host.
-FrameStats Renderer::Impl::renderInterop(const ViewParams& view, const RenderSettings& settings,
-                                         DisplayTarget& target) {
+FrameStats Renderer::Impl::renderInterop(const ViewParams& view, const FramePlan& plan, DisplayTarget& target) {
     double handMs = 0.0;
     const CameraSpacePositions given =
         placement.vertex == Side::Cpu ? cpuVertexStage(view, handMs) : CameraSpacePositions{};
     FrameStats stats;
     if (std::uint32_t* device = target.mapDevice(gpu->device(), gpu->stream())) {
-        stats = fromKernels(gpu->renderColor(view, settings, device, target.width(), target.height(), given));
+        stats = fromKernels(gpu->renderColor(view, plan, device, given));
         target.unmapDevice();
     } else {
         const FrameView host{target.mapHost(), nullptr, target.width(), target.height()};
-        stats = fromKernels(gpu->renderToHost(view, settings, FrameView{host.color, depthFor(host), host.width,
-                                                                        host.height}, given));
+        stats = fromKernels(
+            gpu->renderToHost(view, plan, FrameView{host.color, depthFor(host), host.width, host.height}, given));
         target.unmapHost();
     }
     stats.vertexMs += handMs;
     return stats;
 }
 
-FrameStats Renderer::Impl::renderDisplay(const ViewParams& view, const RenderSettings& settings,
-                                         DisplayTarget& target) {
+FrameStats Renderer::Impl::renderDisplay(const ViewParams& view, const FramePlan& plan, DisplayTarget& target) {
     if (placement.pipeline() && placement.raster == Side::Gpu) {
         try {
-            return renderInterop(view, settings, target);
+            return renderInterop(view, plan, target);
         } catch (const Error& e) {
             // The window must go on: the GPU is dropped, with the reason, and the CPU draws.
             target.abandonDevice();
@@ -308,8 +314,8 @@ FrameStats Renderer::Impl::renderDisplay(const ViewParams& view, const RenderSet
     }
     const FrameView host{target.mapHost(), nullptr, target.width(), target.height()};
     try {
-        const FrameStats stats = renderHost(view, settings, FrameView{host.color, depthFor(host), host.width,
-                                                                      host.height});
+        const FrameStats stats =
+            renderHost(view, plan, FrameView{host.color, depthFor(host), host.width, host.height});
         target.unmapHost();
         return stats;
     } catch (...) {
@@ -351,37 +357,38 @@ void Renderer::setThreads(int threads) {
 
 void Renderer::dropGpu(const std::string& why) { impl_->moveToCpu("GPU dropped, drawing on the CPU: ", why); }
 
+// Checked here first, so a refused model leaves the previous one in place; then each backend the
+// placement draws with takes it (the CPU backend, where first needed later, when it is made).
 void Renderer::setModel(const Model& model) {
+    Impl& r = *impl_;
     validateMesh(model.mesh, model.materials.size(), model.source);
-    impl_->model = &model;
-    if (impl_->gl) impl_->gl->setModel(model);
-    if (impl_->gpu) impl_->uploadToGpu();
+    r.model = &model;
+    r.facts = modelFacts(model);
+    if (r.gl) r.gl->setModel(model);
+#if defined(FACET_HAVE_KERNELS_HOST)
+    if (r.kernels) r.kernels->setModel(model);
+#endif
+    if (r.cpu) r.cpu->setModel(model);
+    if (r.gpu) r.uploadToGpu();
 }
-
-namespace {
-
-void requireModelAndTarget(const Model* model, int width, int height) {
-    if (!model) throw Error("no model to render: call setModel first");
-    requireTarget(width, height, true);
-}
-
-} // namespace
 
 FrameStats Renderer::render(const ViewParams& view, const RenderSettings& settings, const FrameView& target) {
-    requireModelAndTarget(impl_->model, target.width, target.height);
+    if (!impl_->model) throw Error("no model to render: call setModel first");
+    const FramePlan plan = impl_->planFrameFor(view, settings, target.width, target.height);
     if (!target.color) throw Error("render target has no colour buffer");
     const auto start = Clock::now();
     FrameStats stats =
-        impl_->renderHost(view, settings, FrameView{target.color, impl_->depthFor(target), target.width, target.height});
+        impl_->renderHost(view, plan, FrameView{target.color, impl_->depthFor(target), target.width, target.height});
     stats.frameMs = millisecondsSince(start);
     stats.placement = impl_->placement;
     return stats;
 }
 
 FrameStats Renderer::render(const ViewParams& view, const RenderSettings& settings, DisplayTarget& target) {
-    requireModelAndTarget(impl_->model, target.width(), target.height());
+    if (!impl_->model) throw Error("no model to render: call setModel first");
+    const FramePlan plan = impl_->planFrameFor(view, settings, target.width(), target.height());
     const auto start = Clock::now();
-    FrameStats stats = impl_->renderDisplay(view, settings, target);
+    FrameStats stats = impl_->renderDisplay(view, plan, target);
     stats.frameMs = millisecondsSince(start);
     stats.placement = impl_->placement;
     return stats;

@@ -1,6 +1,7 @@
 // Bump and normal mapping (MTL map_Bump / bump / norm): the tangents generated from the UVs, a
 // height map made into a normal map at load, the loader's handling of each statement and of bad
 // input, and the lit model's perturbed normal on a surface whose colour can be worked out.
+#include "draw_with.h"
 #include "asset/bump_map.h"
 #include "asset/image.h"
 #include "asset/obj_loader.h"
@@ -195,7 +196,7 @@ Model bumpedSquare() {
 
 std::uint32_t centre(const Model& model, const RenderSettings& s) {
     test::Frame frame(16, 16);
-    CpuRenderer(1).render(model, test::facingView(), s, frame.view());
+    test::drawWith(CpuRenderer(1), model, test::facingView(), s, frame.view());
     return frame.color[8 * 16 + 8];
 }
 

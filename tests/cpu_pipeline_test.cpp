@@ -1,6 +1,7 @@
 // The CPU pipeline's machinery: the vectorised vertex stage equals the kernel's per-thread
 // function bit for bit, the thread pool runs every task once, and the picture does not depend
 // on the thread count.
+#include "draw_with.h"
 #include "core/camera.h"
 #include "core/error.h"
 #include "cpu/cpu_renderer.h"
@@ -95,7 +96,7 @@ TEST(CpuPipeline, PictureIsTheSameForAnyThreadCount) {
         RenderSettings s;
         s.headlight = true;
         CpuRenderer r(threads);
-        const CpuFrameStats stats = r.render(model, view, s, FrameView{color.data(), depth.data(), w, h});
+        const CpuFrameStats stats = test::drawWith(r, model, view, s, FrameView{color.data(), depth.data(), w, h});
         EXPECT_EQ(stats.trianglesIn, 6000u);
         EXPECT_GT(stats.fragmentsShaded, 0u);
         if (reference.empty()) {
@@ -123,7 +124,7 @@ TEST(CpuPipeline, FramesWithAndWithoutAttributesAlternate) {
         std::vector<float> depth(color.size());
         RenderSettings s;
         s.headlight = headlight;
-        r.render(model, view, s, FrameView{color.data(), depth.data(), w, h});
+        test::drawWith(r, model, view, s, FrameView{color.data(), depth.data(), w, h});
         return color;
     };
     CpuRenderer lit(2), flat(2);
@@ -160,7 +161,7 @@ TEST(CpuPipeline, BadMaterialRangeIsAnError) {
     model.mesh.ranges[0].material = 3;
     std::vector<std::uint32_t> color(16);
     std::vector<float> depth(16);
-    EXPECT_THROW(CpuRenderer(1).render(model, Camera{}.view(1.0f), RenderSettings{}, FrameView{color.data(), depth.data(), 4, 4}),
+    EXPECT_THROW(test::drawWith(CpuRenderer(1), model, Camera{}.view(1.0f), RenderSettings{}, FrameView{color.data(), depth.data(), 4, 4}),
                  Error);
 }
 
@@ -170,7 +171,7 @@ TEST(CpuPipeline, InvalidHandBuiltMeshesAreNamed) {
         std::vector<std::uint32_t> color(16);
         std::vector<float> depth(16);
         try {
-            CpuRenderer(1).render(model, Camera{}.view(1.0f), RenderSettings{}, FrameView{color.data(), depth.data(), 4, 4});
+            test::drawWith(CpuRenderer(1), model, Camera{}.view(1.0f), RenderSettings{}, FrameView{color.data(), depth.data(), 4, 4});
         } catch (const Error& e) {
             return std::string(e.what());
         }
@@ -205,7 +206,7 @@ TEST(CpuPipeline, BadIndexInAnyPartOfALargeMeshIsNamed) {
     CpuRenderer renderer(2);
     const auto draw = [&renderer](const Model& model, std::vector<std::uint32_t>& color) {
         std::vector<float> depth(color.size());
-        renderer.render(model, Camera{}.view(1.0f), RenderSettings{}, FrameView{color.data(), depth.data(), 32, 32});
+        test::drawWith(renderer, model, Camera{}.view(1.0f), RenderSettings{}, FrameView{color.data(), depth.data(), 32, 32});
     };
     std::vector<std::uint32_t> expected(32 * 32);
     draw(good, expected);
@@ -435,7 +436,7 @@ TEST(CpuPipeline, FrameMemoryFollowsTheDrawnTrianglesNotTheMesh) {
     CpuRenderer r(2);
     const std::size_t before = residentBytes();
     const CpuFrameStats stats =
-        r.render(model, cam.view(float(w) / h), RenderSettings{}, FrameView{color.data(), depth.data(), w, h});
+        test::drawWith(r, model, cam.view(float(w) / h), RenderSettings{}, FrameView{color.data(), depth.data(), w, h});
     const std::size_t grown = residentBytes() - std::min(before, residentBytes());
     EXPECT_EQ(stats.trianglesIn, model.mesh.triangleCount());
     EXPECT_GT(stats.trianglesCulled, stats.trianglesIn * 9 / 10); // most cover no pixel centre

@@ -1,5 +1,6 @@
 // The CPU backend's fast paths against the straightforward evaluation of the shared functions
 // they stand in for: they must agree bit for bit, since the CUDA backend runs the originals.
+#include "draw_with.h"
 #include "asset/image.h"
 #include "core/camera.h"
 #include "core/clip.h"
@@ -1003,7 +1004,7 @@ TEST(CpuRasterEquivalence, DeferredRendererMatchesTrianglesDrawnInOrder) {
             std::vector<std::uint32_t> color(pixels);
             std::vector<float> depth(pixels);
             for (int frame = 0; frame < 2; ++frame) { // the second frame reuses the scratch
-                const CpuFrameStats stats = renderer.render(model, view, settings, FrameView{color.data(), depth.data(), w, h});
+                const CpuFrameStats stats = test::drawWith(renderer, model, view, settings, FrameView{color.data(), depth.data(), w, h});
                 ASSERT_EQ(stats.fragmentsShaded, refFragments) << "scene " << scene << " variant " << variant;
                 for (std::size_t i = 0; i < pixels; ++i) {
                     ASSERT_EQ(color[i], refColor[i]) << "scene " << scene << " variant " << variant << " pixel "

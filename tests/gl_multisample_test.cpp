@@ -2,6 +2,7 @@
 // the sample positions, the number of covered samples per pixel (white triangles on black, so
 // the resolved colour counts them) and the resolved colour's PSNR. Skipped where no OpenGL 3.3
 // context can be made; a sample count beyond the GL's GL_MAX_SAMPLES is skipped with a message.
+#include "draw_with.h"
 #include "asset/image.h"
 #include "asset/load_model.h"
 #include "core/camera.h"
@@ -82,8 +83,8 @@ struct Pictures {
 Pictures renderBoth(GlReferenceRenderer& gl, const Model& model, const ViewParams& view, const RenderSettings& settings,
                     int width, int height) {
     Pictures p{test::Frame(width, height), test::Frame(width, height)};
-    CpuRenderer(2).render(model, view, settings, p.cpu.view());
-    gl.render(model, view, settings, p.gl.view());
+    test::drawWith(CpuRenderer(2), model, view, settings, p.cpu.view());
+    test::drawWith(gl, model, view, settings, p.gl.view());
     return p;
 }
 

@@ -1,6 +1,7 @@
 // The OpenGL reference path against the CPU backend: the same scenes rendered both ways must
 // agree on coverage (pixel covered iff depth < 1), on colour where both cover, and on depth.
 // Skipped where no OpenGL 3.3 context can be made. Each comparison prints its numbers.
+#include "draw_with.h"
 #include "asset/image.h"
 #include "asset/load_model.h"
 #include "core/camera.h"
@@ -124,9 +125,9 @@ Agreement renderBoth(const std::string& scene, const Model& model, const ViewPar
                      double minCoverageAgreement = kExactCoverage) {
     Frame cpu(width, height), gl(width, height);
     CpuRenderer cpuRenderer(2);
-    cpuRenderer.render(model, view, settings, cpu.view());
+    test::drawWith(cpuRenderer, model, view, settings, cpu.view());
     GlReferenceRenderer glRenderer;
-    glRenderer.render(model, view, settings, gl.view());
+    test::drawWith(glRenderer, model, view, settings, gl.view());
     const Agreement a = compare(cpu, gl);
     std::cout << "[ GL vs CPU ] " << scene << " (" << width << "x" << height << "): " << a.summary() << "\n";
     if (minCoverageAgreement == kExactCoverage)
@@ -200,7 +201,7 @@ TEST(GlReference, ClearsToTheClearColourAndFarDepth) {
     settings.clearColor = 0x80C04020u;
     Frame gl(33, 17);
     GlReferenceRenderer renderer;
-    renderer.render(empty, pixelView(), settings, gl.view());
+    test::drawWith(renderer, empty, pixelView(), settings, gl.view());
     for (std::size_t i = 0; i < gl.color.size(); ++i) {
         ASSERT_EQ(gl.color[i], settings.clearColor) << i;
         ASSERT_EQ(gl.depth[i], 1.0f) << i;
@@ -214,7 +215,7 @@ TEST(GlReference, RowZeroIsTheTop) {
     finish(m);
     Frame gl(kCraftedSize, kCraftedSize);
     GlReferenceRenderer renderer;
-    renderer.render(m, pixelView(), RenderSettings{}, gl.view());
+    test::drawWith(renderer, m, pixelView(), RenderSettings{}, gl.view());
     EXPECT_LT(gl.depth[2 * kCraftedSize + 2], 1.0f);
     EXPECT_EQ(gl.depth[(kCraftedSize - 3) * kCraftedSize + 2], 1.0f);
 }

@@ -3,6 +3,7 @@
 // bit; the tolerances allow for another compiler or C library rounding a float function
 // differently: coverage identical, colour within 2 per channel on 99.9% of pixels.
 // FACET_UPDATE_GOLDEN=1 rewrites the pictures (look at them before committing).
+#include "draw_with.h"
 #include "asset/image.h"
 #include "asset/obj_loader.h"
 #include "core/camera.h"
@@ -31,7 +32,7 @@ Image renderDefaultScene(const Model& model, const GoldenCase& c) {
     settings.headlight = c.headlight;
     Image image{std::uint32_t(c.width), std::uint32_t(c.height), std::vector<std::uint32_t>(std::size_t(c.width) * c.height)};
     std::vector<float> depth(image.pixels.size());
-    CpuRenderer(2).render(model, Camera::framing(model.mesh, aspect).view(aspect), settings,
+    test::drawWith(CpuRenderer(2), model, Camera::framing(model.mesh, aspect).view(aspect), settings,
                           FrameView{image.pixels.data(), depth.data(), c.width, c.height});
     return image;
 }

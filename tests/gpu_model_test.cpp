@@ -2,6 +2,7 @@
 // known inputs, the GPU table's look-up, and the work a frame of the CPU-run kernels counts,
 // exactly, on a scene whose counts are known by hand.
 #if defined(FACET_HAVE_KERNELS_HOST)
+#include "draw_with.h"
 #include "asset/image.h"
 #include "cuda/gpu_model.h"
 #include "cuda/host_kernel_renderer.h"
@@ -84,7 +85,7 @@ TEST(GpuModel, CountsTheRasterWalkAndTheShadingOfAKnownScene) {
     HostKernelRenderer kernels(2);
     kernels.setWorkCounting(true);
     test::Frame frame(64, 64);
-    const KernelFrameStats stats = kernels.render(model, view, RenderSettings{}, frame.view());
+    const KernelFrameStats stats = test::drawWith(kernels, model, view, RenderSettings{}, frame.view());
     ASSERT_EQ(stats.trianglesDrawn, 2u);
     ASSERT_EQ(stats.binEntries, 2u);
 
@@ -138,7 +139,7 @@ std::vector<KernelWorkItem> countedWork(const Model& model) {
     HostKernelRenderer kernels(2);
     kernels.setWorkCounting(true);
     test::Frame frame(64, 64);
-    kernels.render(model, view, RenderSettings{}, frame.view());
+    test::drawWith(kernels, model, view, RenderSettings{}, frame.view());
     return kernels.lastWork();
 }
 
@@ -164,8 +165,8 @@ TEST(GpuModel, CountingLeavesThePictureAsItWas) {
     HostKernelRenderer plain(2), counting(2);
     counting.setWorkCounting(true);
     test::Frame a(64, 64), b(64, 64);
-    plain.render(model, view, RenderSettings{}, a.view());
-    counting.render(model, view, RenderSettings{}, b.view());
+    test::drawWith(plain, model, view, RenderSettings{}, a.view());
+    test::drawWith(counting, model, view, RenderSettings{}, b.view());
     EXPECT_EQ(a.color, b.color);
     EXPECT_EQ(a.depth, b.depth);
     EXPECT_TRUE(plain.lastWork().empty());

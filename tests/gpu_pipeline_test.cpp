@@ -3,6 +3,7 @@
 // CPU's, mixed stages, the kernels on the device, the interop round trip) runs where one is
 // usable and otherwise reports itself skipped with the probe's reason. On a GPU machine:
 //   build/tests/facet_tests --gtest_filter='Gpu*:VertexKernels*'
+#include "draw_with.h"
 #include "asset/obj_loader.h"
 #include "core/camera.h"
 #include "core/error.h"
@@ -111,7 +112,7 @@ TEST(Gpu, DefaultScenePictureEqualsTheCpu) {
     FACET_REQUIRE_GPU();
     const Model model = loadObj(test::sourceDir() / "assets/default_scene/scene.obj");
     GpuRenderer gpu;
-    gpu.upload(model);
+    gpu.setModel(model);
     CpuRenderer cpu(2);
     for (const TextureFilter filter : {TextureFilter::Nearest, TextureFilter::Bilinear, TextureFilter::Trilinear})
         for (const auto& [w, h] : {std::pair{1280, 720}, std::pair{321, 241}}) {
@@ -120,12 +121,12 @@ TEST(Gpu, DefaultScenePictureEqualsTheCpu) {
             settings.headlight = true;
             const ViewParams view = Camera::framing(model.mesh, float(w) / float(h)).view(float(w) / float(h));
             Frame a(w, h), b(w, h), c(w, h);
-            gpu.renderToHost(view, settings, a.view());
-            cpu.render(model, view, settings, b.view());
+            gpu.renderToHost(view, test::planFor(model, view, settings, a.view()), a.view());
+            test::drawWith(cpu, model, view, settings, b.view());
             const std::string what = std::to_string(w) + "x" + std::to_string(h) + ", filter " + std::to_string(int(filter));
             expectMatchesCpu(a, b, settings, what);
             // Deterministic: the same frame again gives the same bytes.
-            gpu.renderToHost(view, settings, c.view());
+            gpu.renderToHost(view, test::planFor(model, view, settings, c.view()), c.view());
             EXPECT_EQ(a.color, c.color) << what;
             EXPECT_EQ(std::memcmp(a.depth.data(), c.depth.data(), a.depth.size() * 4), 0) << what;
         }
@@ -135,18 +136,19 @@ TEST(Gpu, MixedStagesEqualTheCpu) {
     FACET_REQUIRE_GPU();
     const Model model = loadObj(test::sourceDir() / "assets/default_scene/scene.obj");
     GpuRenderer gpu;
-    gpu.upload(model);
+    gpu.setModel(model);
     CpuRenderer cpu(2);
     const ViewParams view = Camera::framing(model.mesh, 2.0f).view(2.0f);
     const std::size_t n = model.mesh.vertexCount();
     std::vector<float> dx(n), dy(n), dz(n);
     Frame reference(400, 200), gpuVertex(400, 200), cpuVertex(400, 200);
-    cpu.render(model, view, RenderSettings{}, reference.view());
+    test::drawWith(cpu, model, view, RenderSettings{}, reference.view());
     gpu.cameraSpaceToHost(view, dx.data(), dy.data(), dz.data());
-    cpu.render(model, view, RenderSettings{}, gpuVertex.view(), CameraSpacePositions{dx.data(), dy.data(), dz.data()});
+    test::drawWith(cpu, model, view, RenderSettings{}, gpuVertex.view(), CameraSpacePositions{dx.data(), dy.data(), dz.data()});
     EXPECT_EQ(gpuVertex.color, reference.color);
     transformVertices(model.mesh, view, 0, n, dx.data(), dy.data(), dz.data());
-    gpu.renderToHost(view, RenderSettings{}, cpuVertex.view(), CameraSpacePositions{dx.data(), dy.data(), dz.data()});
+    gpu.renderToHost(view, test::planFor(model, view, RenderSettings{}, cpuVertex.view()), cpuVertex.view(),
+                     CameraSpacePositions{dx.data(), dy.data(), dz.data()});
     expectMatchesCpu(cpuVertex, reference, RenderSettings{}, "vertex cpu, raster gpu");
 }
 
@@ -261,7 +263,7 @@ TEST(Gpu, InteropRoundTrip) {
                         "so its buffers cannot be registered";
     const Model model = loadObj(test::sourceDir() / "assets/default_scene/scene.obj");
     GpuRenderer gpu(devices.front());
-    gpu.upload(model);
+    gpu.setModel(model);
     const ViewParams view = Camera::framing(model.mesh, 1.5f).view(1.5f);
     PixelBuffer pbo;
     InteropBuffer interop;
@@ -272,11 +274,12 @@ TEST(Gpu, InteropRoundTrip) {
         interop.attach(pbo);
         depth.ensure(std::size_t(w) * h);
         Frame expected(w, h);
-        gpu.renderToHost(view, RenderSettings{}, expected.view());
+        gpu.renderToHost(view, test::planFor(model, view, RenderSettings{}, expected.view()), expected.view());
         {
             MappedInterop mapped(interop, gpu.stream());
             ASSERT_GE(mapped.bytes(), std::size_t(w) * h * 4);
-            gpu.render(view, RenderSettings{}, FrameView{mapped.pixels(), depth.data(), w, h});
+            const FrameView target{mapped.pixels(), depth.data(), w, h};
+            gpu.render(view, test::planFor(model, view, RenderSettings{}, target), target);
             mapped.unmap();
         }
         std::vector<std::uint32_t> back(std::size_t(w) * h);

@@ -1,6 +1,7 @@
 // Whatever a user feeds facet, it answers with a clear message or a correct picture: huge
 // counts in small files, non-finite and enormous coordinates, degenerate triangles, cameras in
 // awkward places, extreme target and texture sizes, and the files fuzzing found.
+#include "draw_with.h"
 #include "asset/image.h"
 #include "asset/obj_loader.h"
 #include "core/camera.h"
@@ -154,7 +155,7 @@ TEST(HostileInput, NonFiniteAndHugeVerticesNeverReachThePicture) {
     for (float& n : m.mesh.nx)
         if (!std::isfinite(n)) n = 0.0f;
     Target t(64, 48);
-    const CpuFrameStats stats = CpuRenderer(2).render(m, frontView(64.0f / 48.0f), RenderSettings{}, t.view());
+    const CpuFrameStats stats = test::drawWith(CpuRenderer(2), m, frontView(64.0f / 48.0f), RenderSettings{}, t.view());
     EXPECT_EQ(stats.trianglesIn, 4u);
     EXPECT_GE(stats.trianglesCulled, 2u) << "the NaN and Inf triangles";
     EXPECT_TRUE(t.depthInRange());
@@ -169,7 +170,7 @@ TEST(HostileInput, ZeroAreaAndSliverTrianglesDrawAtMostTheirPixels) {
                               {0.5f, 0.5f, -5}, {0.5f, 0.5f, -5}, {0.5f, 0.5f, -5}, // a point
                               {-3, 0, -5}, {3, 0.0001f, -5}, {3, 0, -5}});   // a 1e-4-high sliver
     Target t(64, 48);
-    CpuRenderer(2).render(m, frontView(64.0f / 48.0f), RenderSettings{}, t.view());
+    test::drawWith(CpuRenderer(2), m, frontView(64.0f / 48.0f), RenderSettings{}, t.view());
     EXPECT_LE(t.covered(), 64u) << "at most one row of the sliver";
     EXPECT_TRUE(t.depthInRange());
 }
@@ -177,7 +178,7 @@ TEST(HostileInput, ZeroAreaAndSliverTrianglesDrawAtMostTheirPixels) {
 TEST(HostileInput, EverythingBehindTheCameraDrawsNothing) {
     Model m = trianglesModel({{-1, -1, 5}, {1, -1, 5}, {0, 1, 5}, {-100, -100, 0.5f}, {100, -100, 0.5f}, {0, 100, 0.5f}});
     Target t(64, 48);
-    const CpuFrameStats stats = CpuRenderer(2).render(m, frontView(64.0f / 48.0f), RenderSettings{}, t.view());
+    const CpuFrameStats stats = test::drawWith(CpuRenderer(2), m, frontView(64.0f / 48.0f), RenderSettings{}, t.view());
     EXPECT_EQ(t.covered(), 0u);
     EXPECT_EQ(stats.trianglesCulled, 2u);
     for (const std::uint32_t c : t.color) ASSERT_EQ(c, RenderSettings{}.clearColor);
@@ -195,7 +196,7 @@ TEST(HostileInput, CameraExactlyOnAVertex) {
     }
     Model m = trianglesModel(p);
     Target t(64, 48);
-    const CpuFrameStats stats = CpuRenderer(2).render(m, frontView(64.0f / 48.0f), RenderSettings{}, t.view());
+    const CpuFrameStats stats = test::drawWith(CpuRenderer(2), m, frontView(64.0f / 48.0f), RenderSettings{}, t.view());
     EXPECT_TRUE(t.depthInRange());
     EXPECT_EQ(stats.trianglesIn, 16u);
     for (int y = 0; y < 48; ++y) ASSERT_LT(t.depth[std::size_t(y) * 64 + 32], 1.0f) << "column 32, row " << y;
@@ -208,7 +209,7 @@ TEST(HostileInput, LongestSideTargets) {
     Model m = trianglesModel({{-1e6f, -1e6f, -5}, {1e6f, -1e6f, -5}, {0, 1e6f, -5}});
     for (const auto& [w, h] : {std::pair{16384, 2}, std::pair{2, 16384}, std::pair{1, 1}}) {
         Target t(w, h);
-        CpuRenderer(2).render(m, frontView(float(w) / float(h)), RenderSettings{}, t.view());
+        test::drawWith(CpuRenderer(2), m, frontView(float(w) / float(h)), RenderSettings{}, t.view());
         EXPECT_EQ(t.covered(), t.depth.size()) << w << "x" << h;
     }
 }
@@ -227,7 +228,7 @@ TEST(HostileInput, OneByOneAndLongestSideTextures) {
     m.textures.push_back(tex);
     m.materials[0] = Material{"one", {1.0f, 1.0f, 1.0f}, 0};
     Target t(32, 24);
-    CpuRenderer(2).render(m, frontView(32.0f / 24.0f), RenderSettings{}, t.view());
+    test::drawWith(CpuRenderer(2), m, frontView(32.0f / 24.0f), RenderSettings{}, t.view());
     for (const std::uint32_t c : t.color) ASSERT_EQ(c, 0xFF00FF00u);
 
     Image wide;

@@ -1,6 +1,7 @@
 // The CUDA pipeline's algorithm, run on the CPU: the kernels' per-thread functions launched by
 // the host executor (binning with atomics, scans and the stable sort included) must draw what the
 // CPU renderer draws, bit for bit, on crafted scenes, the default scene and corpus meshes.
+#include "draw_with.h"
 #include "asset/image.h"
 #include "asset/load_model.h"
 #include "core/camera.h"
@@ -53,8 +54,8 @@ void expectSameAsCpu(const Model& model, const ViewParams& view, const RenderSet
     CpuRenderer cpu(threads);
     HostKernelRenderer kernels(threads);
     Picture a(width, height), b(width, height);
-    const CpuFrameStats cs = cpu.render(model, view, settings, a.view());
-    const KernelFrameStats ks = kernels.render(model, view, settings, b.view());
+    const CpuFrameStats cs = test::drawWith(cpu, model, view, settings, a.view());
+    const KernelFrameStats ks = test::drawWith(kernels, model, view, settings, b.view());
     expectSamePicture(a, b, what);
     EXPECT_EQ(cs.trianglesIn, ks.trianglesIn) << what;
     EXPECT_EQ(cs.trianglesClipped, ks.trianglesClipped) << what;
@@ -103,8 +104,8 @@ TEST(KernelPipeline, SameBytesEveryTime) {
     const ViewParams view = Camera::framing(model.mesh, 2.0f).view(2.0f);
     HostKernelRenderer kernels(3);
     Picture a(200, 100), b(200, 100);
-    kernels.render(model, view, RenderSettings{}, a.view());
-    kernels.render(model, view, RenderSettings{}, b.view());
+    test::drawWith(kernels, model, view, RenderSettings{}, a.view());
+    test::drawWith(kernels, model, view, RenderSettings{}, b.view());
     expectSamePicture(a, b, "two frames");
 }
 
@@ -152,7 +153,7 @@ TEST(KernelPipeline, HostileMeshesAreRefusedOrDrawnLikeTheCpu) {
     HostKernelRenderer kernels(1);
     Picture p(8, 8);
     try {
-        kernels.render(model, camera.view(1.0f), RenderSettings{}, p.view());
+        test::drawWith(kernels, model, camera.view(1.0f), RenderSettings{}, p.view());
         ADD_FAILURE() << "an index past the last vertex was drawn";
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("index 6 names no vertex"), std::string::npos) << e.what();
@@ -186,7 +187,7 @@ TEST(KernelPipeline, BinEntriesAreOneTilePerTriangleAndTile) {
     const Model model = pictureCoveringTriangles(3);
     HostKernelRenderer kernels(2);
     Picture p(640, 640);
-    const KernelFrameStats stats = kernels.render(model, pictureCoveringView(), RenderSettings{}, p.view());
+    const KernelFrameStats stats = test::drawWith(kernels, model, pictureCoveringView(), RenderSettings{}, p.view());
     EXPECT_EQ(stats.trianglesDrawn, 3u);
     EXPECT_EQ(stats.trianglesClipped, 0u);
     EXPECT_EQ(stats.binEntries, 300u);
@@ -205,12 +206,12 @@ TEST(KernelPipeline, EveryFrameCountsFromZero) {
     CpuRenderer cpu(2);
     HostKernelRenderer kernels(2);
     Picture want(150, 100);
-    const CpuFrameStats cs = cpu.render(scene, inside, RenderSettings{}, want.view());
+    const CpuFrameStats cs = test::drawWith(cpu, scene, inside, RenderSettings{}, want.view());
     ASSERT_GT(cs.trianglesClipped, 0u);
     ASSERT_GT(cs.trianglesCulled, 0u);
     for (int frame = 1; frame <= 3; ++frame) { // 84,913 triangles, 6 tiles
         Picture p(150, 100);
-        const KernelFrameStats ks = kernels.render(scene, inside, RenderSettings{}, p.view());
+        const KernelFrameStats ks = test::drawWith(kernels, scene, inside, RenderSettings{}, p.view());
         const std::string what = "inside the default scene, frame " + std::to_string(frame);
         expectSamePicture(want, p, what);
         EXPECT_EQ(ks.trianglesClipped, cs.trianglesClipped) << what;
@@ -219,7 +220,7 @@ TEST(KernelPipeline, EveryFrameCountsFromZero) {
     const Model few = pictureCoveringTriangles(3);
     for (int frame = 1; frame <= 2; ++frame) { // 3 triangles, 100 tiles
         Picture p(640, 640);
-        const KernelFrameStats ks = kernels.render(few, pictureCoveringView(), RenderSettings{}, p.view());
+        const KernelFrameStats ks = test::drawWith(kernels, few, pictureCoveringView(), RenderSettings{}, p.view());
         const std::string what = "three covering triangles after the default scene, frame " + std::to_string(frame);
         EXPECT_EQ(ks.trianglesDrawn, 3u) << what;
         EXPECT_EQ(ks.binEntries, 300u) << what;
@@ -267,7 +268,7 @@ TEST(KernelPipeline, TileListsLongerThanABlockCullsAtOnceKeepTheDrawOrder) {
     HostKernelRenderer kernels(2);
     kernels.setWorkCounting(true);
     Picture p(128, 128);
-    kernels.render(model, pictureCoveringView(), RenderSettings{}, p.view());
+    test::drawWith(kernels, model, pictureCoveringView(), RenderSettings{}, p.view());
     const RasterCounts& r = kernels.lastRasterCounts();
     EXPECT_EQ(r.blocks, 16u);
     EXPECT_GE(r.bandChunks, 2 * r.blocks);
@@ -322,7 +323,7 @@ TEST(KernelPipeline, BinEntriesBeyond32BitsAreRefusedNotWrapped) {
     const std::unique_ptr<float[]> depth(new float[pixels]);
     HostKernelRenderer kernels(2);
     try {
-        kernels.render(model, pictureCoveringView(), RenderSettings{}, FrameView{color.get(), depth.get(), size, size});
+        test::drawWith(kernels, model, pictureCoveringView(), RenderSettings{}, FrameView{color.get(), depth.get(), size, size});
         ADD_FAILURE() << "2^32 bin entries were drawn";
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("4294967296 bin entries"), std::string::npos) << e.what();

@@ -2,6 +2,7 @@
 // per sample by their alpha), blended materials blended per sample, then the box resolve. The
 // CPU-run kernels must draw the CPU's bytes; the OpenGL reference (4 samples on llvmpipe) must
 // agree on the covered samples per pixel and the resolved colour.
+#include "draw_with.h"
 #include "asset/image.h"
 #include "asset/load_model.h"
 #include "core/camera.h"
@@ -87,7 +88,7 @@ TEST(LitMultisample, KernelsEqualTheCpuOnTheMaterialScene) {
         for (const bool toCoverage : {false, true}) {
             const RenderSettings s = litAt(samples, toCoverage);
             test::Frame cpu(width, height), kernels(width, height);
-            CpuRenderer(2).render(model, view, s, cpu.view());
+            test::drawWith(CpuRenderer(2), model, view, s, cpu.view());
             RendererOptions o;
             o.backend = Backend::Kernels;
             Renderer renderer(o);
@@ -110,11 +111,11 @@ TEST(LitMultisample, SamplesAndAlphaToCoverageChangeThePicture) {
     const ViewParams view = framing(model, width, height);
     test::Frame one(width, height), four(width, height), covered(width, height);
     CpuRenderer cpu(2);
-    cpu.render(model, view, litAt(1, true), one.view());
-    cpu.render(model, view, litAt(4, false), four.view());
-    cpu.render(model, view, litAt(4, true), covered.view());
+    test::drawWith(cpu, model, view, litAt(1, true), one.view());
+    test::drawWith(cpu, model, view, litAt(4, false), four.view());
+    test::drawWith(cpu, model, view, litAt(4, true), covered.view());
     test::Frame plain(width, height);
-    cpu.render(model, view, litAt(1, false), plain.view());
+    test::drawWith(cpu, model, view, litAt(1, false), plain.view());
     EXPECT_EQ(one.color, plain.color) << "alpha-to-coverage changed a one-sample picture";
     EXPECT_NE(one.color, four.color);
     EXPECT_NE(four.color, covered.color);
@@ -129,7 +130,7 @@ TEST(LitMultisample, AlphaToCoverageFollowsTheRamp) {
     RenderSettings s = litAt(4, true);
     s.clearColor = 0xFF000000u;
     test::Frame frame(width, height);
-    CpuRenderer(2).render(model, view, s, frame.view());
+    test::drawWith(CpuRenderer(2), model, view, s, frame.view());
     int seen[5] = {0, 0, 0, 0, 0};
     for (int x = 0; x < width; ++x) {
         const int red = channel(frame.color[std::size_t(height / 2) * width + std::size_t(x)], 0);
@@ -143,8 +144,8 @@ TEST(LitMultisample, AlphaToCoverageFollowsTheRamp) {
 void expectGlAgrees(const std::string& name, const Model& model, const ViewParams& view, const RenderSettings& s,
                     int width, int height, bool countRed, GlReferenceRenderer& gl) {
     test::Frame cpu(width, height), ref(width, height);
-    CpuRenderer(2).render(model, view, s, cpu.view());
-    gl.render(model, view, s, ref.view());
+    test::drawWith(CpuRenderer(2), model, view, s, cpu.view());
+    test::drawWith(gl, model, view, s, ref.view());
     const test::Agreement a = test::agreement(cpu, ref, countRed);
     std::cout << "[ GL vs CPU, lit msaa " << s.msaa << (s.alphaToCoverage ? ", alpha-to-coverage" : "") << " ] " << name
               << ": " << (countRed ? "covered samples" : "coverage") << " equal on " << 100.0 * a.pixels

@@ -2,6 +2,7 @@
 // power functions against the C library's, the lighting terms on pixels whose colour can be
 // worked out by hand, the CPU-run kernels drawing the CPU's bytes, and the OpenGL reference
 // (GLSL, sRGB textures and framebuffer) agreeing with the CPU on lit textured scenes.
+#include "draw_with.h"
 #include "asset/load_model.h"
 #include "core/camera.h"
 #include "core/quad_shading.h"
@@ -69,7 +70,7 @@ ViewParams facingView() { return test::facingView(); }
 
 std::uint32_t centrePixel(const Model& model, const RenderSettings& settings) {
     test::Frame frame(16, 16);
-    CpuRenderer(1).render(model, facingView(), settings, frame.view());
+    test::drawWith(CpuRenderer(1), model, facingView(), settings, frame.view());
     return frame.color[8 * 16 + 8];
 }
 
@@ -175,7 +176,7 @@ RenderSettings litWithTwoSuns(TextureFilter filter) {
 void expectLitAgreementAt(const std::string& name, const Model& model, const ViewParams& view, const RenderSettings& s,
                           int width, int height, GlReferenceRenderer* gl) {
     test::Frame cpu(width, height);
-    CpuRenderer(2).render(model, view, s, cpu.view());
+    test::drawWith(CpuRenderer(2), model, view, s, cpu.view());
 #if defined(FACET_HAVE_KERNELS_HOST)
     test::Frame kernels(width, height);
     RendererOptions o;
@@ -188,7 +189,7 @@ void expectLitAgreementAt(const std::string& name, const Model& model, const Vie
 #endif
     if (!gl) return;
     test::Frame ref(width, height);
-    gl->render(model, view, s, ref.view());
+    test::drawWith(*gl, model, view, s, ref.view());
     const test::Agreement a = test::agreement(cpu, ref);
     std::cout << "[ GL vs CPU, lit ] " << name << " " << width << "x" << height << " " << nameOf(s.filter)
               << ": coverage " << 100.0 * a.pixels << "%, PSNR " << a.psnr << " dB\n";
@@ -254,8 +255,8 @@ TEST(LitShading, MaterialSceneFloorIsBumpMappedOnEveryPath) {
     const float aspect = 480.0f / 300.0f;
     const ViewParams low = test::sceneCamera(model.mesh, aspect, true).view(aspect);
     test::Frame bumped(480, 300), plain(480, 300);
-    CpuRenderer(2).render(model, low, s, bumped.view());
-    CpuRenderer(2).render(flat, low, s, plain.view());
+    test::drawWith(CpuRenderer(2), model, low, s, bumped.view());
+    test::drawWith(CpuRenderer(2), flat, low, s, plain.view());
     std::size_t changed = 0;
     for (std::size_t i = 0; i < bumped.color.size(); ++i) changed += bumped.color[i] != plain.color[i];
     EXPECT_GT(changed, bumped.color.size() / 20) << "the bumps change the floor's light";
@@ -321,7 +322,7 @@ TEST(LitShading, BlendingFollowsDrawOrderAsOpenGl) {
                           {"glass behind an earlier wall", twoQuads(wall, 1.0f, glass, 2.0f), 0xFFFF0000u}};
     for (const Case& c : cases) {
         test::Frame frame(16, 16);
-        CpuRenderer(1).render(c.model, facingView(), s, frame.view());
+        test::drawWith(CpuRenderer(1), c.model, facingView(), s, frame.view());
         EXPECT_EQ(frame.color[8 * 16 + 8], c.expected) << c.name;
         expectLitAgreementAt(c.name, c.model, facingView(), s, 16, 16, gl.get());
     }

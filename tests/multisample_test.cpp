@@ -2,6 +2,7 @@
 // per-sample raster stage against a plain per-sample definition, the CUDA kernels run on the CPU
 // against the CPU renderer bit for bit at every sample count, refused counts, and a 16384x16384
 // target at 8 samples.
+#include "draw_with.h"
 #include "asset/load_model.h"
 #include "core/camera.h"
 #include "core/error.h"
@@ -78,7 +79,7 @@ TEST(Multisample, UnsupportedCountsAreRefused) {
         settings.msaa = bad;
         CpuRenderer cpu(1);
         try {
-            cpu.render(model, view, settings, frame.view());
+            test::drawWith(cpu, model, view, settings, frame.view());
             ADD_FAILURE() << "msaa " << bad << " was accepted";
         } catch (const Error& e) {
             EXPECT_NE(std::string(e.what()).find("msaa " + std::to_string(bad) + " is not supported"), std::string::npos)
@@ -356,7 +357,7 @@ TEST(Multisample, EdgesGetIntermediateColours) {
         settings.msaa = samples;
         settings.clearColor = 0xFF000000u;
         test::Frame frame(64, 64);
-        CpuRenderer(1).render(model, view, settings, frame.view());
+        test::drawWith(CpuRenderer(1), model, view, settings, frame.view());
         std::set<std::uint32_t> levels;
         for (const std::uint32_t c : frame.color) levels.insert(c & 0xFFu);
         if (samples == 1) EXPECT_EQ(levels, (std::set<std::uint32_t>{0u, 255u}));
@@ -407,8 +408,8 @@ void expectKernelsEqualCpu(const Model& model, const ViewParams& view, const Ren
     CpuRenderer cpu(2);
     HostKernelRenderer kernels(2);
     test::Frame a(width, height, 0xDEADBEEFu, -7.0f), b(width, height, 0xDEADBEEFu, -7.0f);
-    cpu.render(model, view, settings, a.view());
-    kernels.render(model, view, settings, b.view());
+    test::drawWith(cpu, model, view, settings, a.view());
+    test::drawWith(kernels, model, view, settings, b.view());
     std::size_t differ = 0;
     for (std::size_t i = 0; i < a.color.size(); ++i)
         differ += a.color[i] != b.color[i] || std::memcmp(&a.depth[i], &b.depth[i], sizeof(float)) != 0;

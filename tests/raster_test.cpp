@@ -1,5 +1,6 @@
 // The shared rasterization math and the CPU renderer: watertight edges, the top-left rule,
 // depth order, near-plane clipping, perspective-correct texture coordinates, mip selection.
+#include "draw_with.h"
 #include "asset/image.h"
 #include "core/camera.h"
 #include "core/error.h"
@@ -239,7 +240,7 @@ TEST(Raster, NearerSurfaceWinsWhateverTheOrder) {
         Frame f(32, 24);
         Camera cam;
         CpuRenderer r;
-        r.render(m, cam.view(32.0f / 24.0f), RenderSettings{}, f.view());
+        test::drawWith(r, m, cam.view(32.0f / 24.0f), RenderSettings{}, f.view());
         for (std::uint32_t c : f.color) ASSERT_EQ(c, 0xFF00FF00u);
         // Depth is OpenGL's window depth of z = 3.
         EXPECT_NEAR(f.depth[0], windowDepth(3.0f, cam.nearPlane, cam.farPlane), 1e-6f);
@@ -266,7 +267,7 @@ TEST(Raster, CameraInsideABoxSeesWallsEverywhere) {
             cam.pitchDegrees = pitch;
             const ViewParams view = cam.view(40.0f / 30.0f);
             Frame f(40, 30);
-            r.render(m, view, RenderSettings{}, f.view());
+            test::drawWith(r, m, view, RenderSettings{}, f.view());
             // Each triangle on its own: every pixel is covered by exactly one of them (none
             // missing, none doubled on a shared edge, none leaking in from behind the eye), and
             // the box's picture shows that one's depth there.
@@ -274,7 +275,7 @@ TEST(Raster, CameraInsideABoxSeesWallsEverywhere) {
             std::vector<float> depthOfCover(f.depth.size(), 1.0f);
             for (std::size_t t = 0; t < p.size(); t += 3) {
                 Frame one(40, 30);
-                r.render(makeModel({p[t], p[t + 1], p[t + 2]}, {}), view, RenderSettings{}, one.view());
+                test::drawWith(r, makeModel({p[t], p[t + 1], p[t + 2]}, {}), view, RenderSettings{}, one.view());
                 for (std::size_t i = 0; i < one.depth.size(); ++i)
                     if (one.depth[i] < 1.0f) ++covers[i], depthOfCover[i] = one.depth[i];
             }
@@ -307,7 +308,7 @@ TEST(Raster, PerspectiveCorrectTextureCoordinatesOnASlantedPlane) {
     RenderSettings settings;
     settings.filter = TextureFilter::Nearest;
     Frame f(w, h);
-    CpuRenderer().render(m, vp, settings, f.view());
+    test::drawWith(CpuRenderer(), m, vp, settings, f.view());
 
     int compared = 0;
     for (int y = 0; y < h; ++y)
@@ -358,7 +359,7 @@ Frame texturedScreenQuad(const Texture& tex, float uvSpan, TextureFilter filter)
     Frame f(64, 64);
     RenderSettings s;
     s.filter = filter;
-    CpuRenderer().render(m, cam.view(1.0f), s, f.view());
+    test::drawWith(CpuRenderer(), m, cam.view(1.0f), s, f.view());
     return f;
 }
 
@@ -452,7 +453,7 @@ TEST(Raster, EmptyTargetIsAnError) {
     Frame f(1, 1);
     FrameView v = f.view();
     v.width = 0;
-    EXPECT_THROW(CpuRenderer().render(m, Camera{}.view(1.0f), RenderSettings{}, v), Error);
+    EXPECT_THROW(test::drawWith(CpuRenderer(), m, Camera{}.view(1.0f), RenderSettings{}, v), Error);
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 // facet-render's outputs read back as a user's program would: --depth's layout against the
 // OpenGL reference's depth for the same camera, and --texture's picture against the texture.
+#include "draw_with.h"
 #include "asset/image.h"
 #include "asset/obj_loader.h"
 #include "core/camera.h"
@@ -60,7 +61,7 @@ TEST(RenderApp, DepthFileIsOpenGlsWindowDepthTopRowFirst) {
     cam.farPlane = 40.0f;
     const Model model = loadObj(test::sourceDir() / "assets" / "default_scene" / "scene.obj");
     test::Frame reference(w, h);
-    GlReferenceRenderer().render(model, cam.view(float(w) / float(h)), RenderSettings{}, reference.view());
+    test::drawWith(GlReferenceRenderer(), model, cam.view(float(w) / float(h)), RenderSettings{}, reference.view());
 
     // Coverage and depth as in gl_reference_test's file scenes: at most 0.1% of the pixels may
     // differ (vertices round differently on the two sides); upside down, most would.

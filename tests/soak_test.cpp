@@ -1,5 +1,6 @@
 // Soak: loading and dropping meshes and resizing the render target hundreds of times leaves
 // the heap where it started (no leak, no scratch buffer that only ever grows).
+#include "draw_with.h"
 #include "asset/load_model.h"
 #include "core/camera.h"
 #include "cpu/cpu_renderer.h"
@@ -55,7 +56,7 @@ TEST(Soak, LoadingAndResizingHundredsOfTimesReturnsTheHeapToItsStart) {
         std::vector<std::uint32_t> color(std::size_t(w) * h);
         std::vector<float> depth(color.size());
         Camera cam = Camera::framing(model.mesh, float(w) / float(h));
-        renderer.render(model, cam.view(float(w) / float(h)), RenderSettings{}, FrameView{color.data(), depth.data(), w, h});
+        test::drawWith(renderer, model, cam.view(float(w) / float(h)), RenderSettings{}, FrameView{color.data(), depth.data(), w, h});
         return std::count_if(depth.begin(), depth.end(), [](float d) { return d < 1.0f; });
     };
     // The first round of every size grows the renderer's scratch buffers to their largest.

@@ -1,6 +1,7 @@
 // Vertex colours drawn: interpolated perspective-correctly and multiplying the material colour
 // (or the texel), on the CPU renderer and on the CUDA kernels run on the CPU, which must give
 // the same bits. (The OpenGL reference's agreement is in gl_reference_test.cpp.)
+#include "draw_with.h"
 #include "asset/image.h"
 #include "cpu/cpu_renderer.h"
 #include "test_support.h"
@@ -77,7 +78,7 @@ void appendTriangles(Model& into, const Model& from) {
 test::Frame renderCpu(const Model& model, const RenderSettings& settings = {}) {
     test::Frame frame(kSize, kSize);
     CpuRenderer renderer(2);
-    renderer.render(model, straightView(), settings, frame.view());
+    test::drawWith(renderer, model, straightView(), settings, frame.view());
     return frame;
 }
 
@@ -167,7 +168,7 @@ TEST(VertexColors, ColoursForSomeVerticesOnlyAreRefused) {
     model.mesh.cg.pop_back();
     test::Frame frame(kSize, kSize);
     CpuRenderer renderer(1);
-    EXPECT_THROW(renderer.render(model, straightView(), RenderSettings{}, frame.view()), Error);
+    EXPECT_THROW(test::drawWith(renderer, model, straightView(), RenderSettings{}, frame.view()), Error);
 }
 
 TEST(VertexColors, KernelsOnTheCpuDrawTheSameBits) {
@@ -190,7 +191,7 @@ TEST(VertexColors, KernelsOnTheCpuDrawTheSameBits) {
             const test::Frame cpu = renderCpu(model, settings);
             test::Frame kernels(kSize, kSize);
             HostKernelRenderer renderer(2);
-            renderer.render(model, straightView(), settings, kernels.view());
+            test::drawWith(renderer, model, straightView(), settings, kernels.view());
             int covered = 0;
             for (std::size_t i = 0; i < cpu.color.size(); ++i) {
                 covered += cpu.depth[i] < 1.0f;
@@ -203,7 +204,7 @@ TEST(VertexColors, KernelsOnTheCpuDrawTheSameBits) {
     test::Frame kernels(kSize, kSize);
     HostKernelRenderer renderer(1);
     const Model plain = coloredTriangle(kSlanted, Material{"tinted", glm::vec3(1.0f, 0.6f, 0.2f), -1});
-    renderer.render(plain, straightView(), RenderSettings{}, kernels.view());
+    test::drawWith(renderer, plain, straightView(), RenderSettings{}, kernels.view());
     EXPECT_GT(expectInterpolated(kernels, kSlanted, glm::vec3(255.0f, 0.6f * 255.0f, 0.2f * 255.0f)), 900);
 #else
     GTEST_SKIP() << "built without the CUDA kernels' host executor (no CCCL headers)";

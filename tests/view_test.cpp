@@ -2,6 +2,7 @@
 // pixels of a small scene whose every value is known, the CUDA kernels run on the CPU drawing
 // every view byte for byte as the CPU backend does, and the OpenGL reference drawing the views
 // it can as facet does (and refusing tiles, saying why).
+#include "draw_with.h"
 #include "asset/image.h"
 #include "asset/load_model.h"
 #include "core/camera.h"
@@ -86,7 +87,7 @@ RenderSettings inView(View view) {
 
 Frame renderCpu(const Model& model, View view) {
     Frame f(kWidth, kHeight);
-    CpuRenderer(2).render(model, pixelView(), inView(view), f.view());
+    test::drawWith(CpuRenderer(2), model, pixelView(), inView(view), f.view());
     return f;
 }
 
@@ -224,7 +225,7 @@ TEST(Views, OverdrawCountsFragmentsThatPassTheDepthTest) {
 
     // The counts add up to the frame's fragments (here every count is 1 or 2).
     Frame g(kWidth, kHeight);
-    const CpuFrameStats stats = CpuRenderer(2).render(twoSquares(), pixelView(), inView(View::Overdraw), g.view());
+    const CpuFrameStats stats = test::drawWith(CpuRenderer(2), twoSquares(), pixelView(), inView(View::Overdraw), g.view());
     std::size_t sum = 0;
     for (const std::uint32_t c : g.color) sum += c == rgb(0, 0, 255) ? 1 : c == rgb(0, 255, 255) ? 2 : 0;
     EXPECT_EQ(sum, 2u * 32u * 32u);
@@ -321,8 +322,8 @@ TEST(Views, KernelsDrawEveryViewAsTheCpu) {
             RenderSettings s = inView(v);
             s.headlight = true;
             s.shading = c.shading;
-            cpu.render(*c.model, c.view, s, a.view());
-            kernels.render(*c.model, c.view, s, b.view());
+            test::drawWith(cpu, *c.model, c.view, s, a.view());
+            test::drawWith(kernels, *c.model, c.view, s, b.view());
             EXPECT_TRUE(a.color == b.color) << c.name << ", view " << nameOf(v);
             EXPECT_EQ(std::memcmp(a.depth.data(), b.depth.data(), a.depth.size() * sizeof(float)), 0)
                 << c.name << ", view " << nameOf(v);
@@ -338,7 +339,7 @@ TEST(Views, GlRefusesTilesSayingWhy) {
     GlReferenceRenderer gl;
     Frame f(kWidth, kHeight);
     try {
-        gl.render(twoSquares(), pixelView(), inView(View::Tiles), f.view());
+        test::drawWith(gl, twoSquares(), pixelView(), inView(View::Tiles), f.view());
         FAIL() << "the tiles view was drawn by OpenGL";
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("cannot draw the tiles view"), std::string::npos) << e.what();
@@ -373,7 +374,7 @@ TEST(Views, GlDrawsTheViewsAsTheCpuOnTheCraftedScene) {
                          View::Wireframe}) {
         const Frame cpu = renderCpu(squares, v);
         Frame g(kWidth, kHeight);
-        gl.render(squares, pixelView(), inView(v), g.view());
+        test::drawWith(gl, squares, pixelView(), inView(v), g.view());
         const int tolerance = v == View::Normals || v == View::Uv || v == View::Depth ? 1 : 0;
         const ViewAgreement r = compareViews(cpu, g, tolerance);
         std::cout << "[ GL vs CPU ] view " << nameOf(v) << ": " << r.differing << " of " << r.pixels
@@ -395,8 +396,8 @@ TEST(Views, GlDrawsTheViewsAsTheCpuOnTheDefaultScene) {
     const ViewParams view = Camera::framing(scene.mesh, float(w) / float(h)).view(float(w) / float(h));
     for (const View v : {View::Normals, View::Depth, View::Uv, View::Overdraw, View::Triangles, View::Wireframe}) {
         Frame cpu(w, h), g(w, h);
-        cpuRenderer.render(scene, view, inView(v), cpu.view());
-        gl.render(scene, view, inView(v), g.view());
+        test::drawWith(cpuRenderer, scene, view, inView(v), cpu.view());
+        test::drawWith(gl, scene, view, inView(v), g.view());
         const int tolerance = v == View::Wireframe ? 6 : v == View::Normals || v == View::Uv || v == View::Depth ? 2 : 0;
         const ViewAgreement r = compareViews(cpu, g, tolerance);
         std::cout << "[ GL vs CPU ] default scene, view " << nameOf(v) << ": " << r.differing << " of " << r.pixels

@@ -48,4 +48,9 @@ std::vector<ShadeMaterial> shadeMaterials(const Model& model) {
     return out;
 }
 
+ModelFacts modelFacts(const Model& model) {
+    const std::vector<ShadeMaterial> materials = shadeMaterials(model);
+    return modelFacts(model.mesh, materials.data(), materials.size());
+}
+
 } // namespace facet

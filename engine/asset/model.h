@@ -3,6 +3,7 @@
 // faces). Rendering a model with warnings uses the default material where one was missing.
 #pragma once
 
+#include "core/frame_plan.h"
 #include "core/material.h"
 #include "core/mesh.h"
 #include "core/shading.h"
@@ -43,6 +44,10 @@ struct Model {
 // at least one: the default 0.8 grey). Texture views point into model.textures, so they stay
 // valid while the model lives unchanged; a texture is used only where the mesh has UVs.
 std::vector<ShadeMaterial> shadeMaterials(const Model& model);
+
+// What a frame plan needs to know of the model (core/frame_plan.h), found from its mesh and
+// shadeMaterials(model).
+ModelFacts modelFacts(const Model& model);
 
 // Calls f(view, index) for each texture view of `shade` with the Model::textures index of the
 // map it shows (-1 for none): map_Kd first, then map_Ks, map_Ns, map_Ke, map_d and the bump map.

@@ -5,6 +5,7 @@
 // runs these in chunk loops; the CUDA kernels run one vertex or one triangle per thread.
 #pragma once
 
+#include "core/frame_plan.h"
 #include "core/mesh.h"
 #include "core/tiles.h"
 #include "core/triangle_setup.h"
@@ -142,6 +143,14 @@ struct TriangleStageInput {
     std::int32_t sampleReach; // sampleReach(RenderSettings::msaa): pixel bounds hold every sample (setupTriangle)
 };
 
+// The triangle stage's input as `plan` sets it up, over the vertex stage's outputs.
+inline TriangleStageInput triangleStageInput(const FramePlan& plan, const MeshView& mesh, const ViewParams& view,
+                                             const float* dx, const float* dy, const float* dz,
+                                             const std::uint8_t* outside, const ScreenVertex* projected) {
+    return TriangleStageInput{mesh,       dx,          dy,            dz,          outside,       projected,
+                              plan.planes, view,       plan.width,  plan.height,  plan.cullBack, plan.sampleReach};
+}
+
 // Beside the five plane bits of outsideMask: a camera-space coordinate is NaN or infinite.
 inline constexpr std::uint8_t kNonFiniteVertex = 1u << 5;
 
@@ -171,9 +180,10 @@ FACET_HD void classifyVertex(const MeshView& mesh, const float* dx, const float*
 FACET_HD bool keepsSideRecords(const MeshView& mesh) { return mesh.cr != nullptr || mesh.tx != nullptr; }
 
 // The mesh as the triangle stage reads it: tangents serve only the lit model's normal maps, so
-// under the classic model they are dropped and a mesh keeps side records for its colours only.
-inline MeshView triangleStageMesh(MeshView mesh, bool lit) {
-    if (!lit) mesh.tx = mesh.ty = mesh.tz = mesh.tw = nullptr;
+// unless the frame reads them (FramePlan::tangents) they are dropped and a mesh keeps side
+// records for its colours only.
+inline MeshView triangleStageMesh(MeshView mesh, bool tangents) {
+    if (!tangents) mesh.tx = mesh.ty = mesh.tz = mesh.tw = nullptr;
     return mesh;
 }
 

@@ -59,39 +59,38 @@ template <class Visit> inline void forEachTile(const TileSpan& span, int tilesX,
 CpuRenderer::CpuRenderer(int threads)
     : pool_(threads), tileScratch_(std::size_t(pool_.threadCount())) {}
 
-CpuFrameStats CpuRenderer::render(const Model& model, const ViewParams& view, const RenderSettings& settings,
-                                  const FrameView& target, const CameraSpacePositions& given) {
-    requireTarget(target);
-    if (const std::string problem = sampleCountProblem(settings.msaa, settings.view); !problem.empty())
-        throw Error(problem);
+void CpuRenderer::setModel(const Model& model) {
+    validateMesh(model.mesh, model.materials.size(), model.source);
+    // Material 0 exists even for a model without materials: it is the default grey.
+    materials_ = shadeMaterials(model);
+    for (ShadeMaterial& m : materials_) m.srgbTable = &srgbTable_;
+    model_ = &model;
+}
+
+CpuFrameStats CpuRenderer::render(const ViewParams& view, const FramePlan& plan, const FrameView& target,
+                                  const CameraSpacePositions& given) {
+    if (!model_) throw Error("no model to render: call setModel first");
+    plan.requireTarget(target);
     // Scratch buffers grow with the mesh and the target; running out of memory there is a
     // clear error, not a bare std::bad_alloc from deep inside a worker thread.
     try {
-        return renderFrame(model, view, settings, target, given);
+        return renderFrame(view, plan, target, given);
     } catch (const std::bad_alloc&) {
-        throw Error("not enough memory to render " + std::to_string(model.mesh.triangleCount()) + " triangles into " +
+        throw Error("not enough memory to render " + std::to_string(model_->mesh.triangleCount()) + " triangles into " +
                     std::to_string(target.width) + "x" + std::to_string(target.height) + " pixels");
     }
 }
 
-CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& view, const RenderSettings& settings,
-                                       const FrameView& target, const CameraSpacePositions& given) {
-    validateMeshLayout(model.mesh, model.materials.size(), model.source); // the indices: triangleStage
+CpuFrameStats CpuRenderer::renderFrame(const ViewParams& view, const FramePlan& plan, const FrameView& target,
+                                       const CameraSpacePositions& given) {
     CpuFrameStats stats;
     auto t0 = Clock::now();
-    const TriangleStageInput input = vertexStage(model.mesh, view, settings, target, given);
+    const TriangleStageInput input = vertexStage(view, plan, given);
     stats.vertexMs = msSince(t0);
 
     t0 = Clock::now();
-    const TileGrid grid = makeTileGrid(target.width, target.height);
-    // Material 0 exists even for a model without materials: it is the default grey.
-    materials_ = shadeMaterials(model);
-    const MaterialSummary summary = summarizeMaterials(materials_.data(), materials_.size(), settings);
-    forwardMaterials_ = summary.forward;
-    for (ShadeMaterial& m : materials_) m.srgbTable = &srgbTable_;
-    const bool attributes = shadingReadsAttributes(summary.textured, settings, keepsSideRecords(input.mesh));
-    const std::size_t chunkCount =
-        triangleStage(input, grid, viewNeedsSources(settings.view), attributes, model.source);
+    forwardMaterials_ = plan.forwardMaterials;
+    const std::size_t chunkCount = triangleStage(input, plan);
     for (std::size_t c = 0; c < chunkCount; ++c) {
         stats.trianglesIn += chunks_[c].stats.trianglesIn;
         stats.trianglesClipped += chunks_[c].stats.trianglesClipped;
@@ -101,11 +100,11 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
 
     t0 = Clock::now();
     stats.fragmentsShaded =
-        rasterStage(RasterContext{settings, viewForward(view), target, grid.quadRowOffset, keepsSideRecords(input.mesh),
+        rasterStage(RasterContext{plan.settings, plan.viewForward, target, plan.grid.quadRowOffset, plan.sideRecords,
                                   samplePairWalkChosen(), chosenIndexedLoads(), wideFilterChosen()},
-                    grid, chunkCount);
-    if (viewFinishesFrame(settings.view)) { // the debug views of the whole frame, a row at a time
-        const ViewFinish finish = makeViewFinish(settings.view, target, view, tileWork_.data());
+                    plan, chunkCount);
+    if (plan.finishesFrame) { // the debug views of the whole frame, a row at a time
+        const ViewFinish finish = makeViewFinish(plan.settings.view, target, view, tileWork_.data());
         const auto width = std::size_t(target.width);
         pool_.run(std::size_t(target.height), [&](std::size_t row, int) {
             for (std::size_t i = row * width; i < (row + 1) * width; ++i) finishViewPixel(finish, i);
@@ -117,8 +116,9 @@ CpuFrameStats CpuRenderer::renderFrame(const Model& model, const ViewParams& vie
 
 // 1. Vertex stage, in blocks of 4k vertices: camera space, then each vertex's outside mask
 // and, for the vertices inside every clip plane, their projection.
-TriangleStageInput CpuRenderer::vertexStage(const Mesh& mesh, const ViewParams& view, const RenderSettings& settings,
-                                            const FrameView& target, const CameraSpacePositions& given) {
+TriangleStageInput CpuRenderer::vertexStage(const ViewParams& view, const FramePlan& plan,
+                                            const CameraSpacePositions& given) {
+    const Mesh& mesh = model_->mesh;
     const std::size_t vertexCount = mesh.vertexCount();
     const bool transform = given.dx == nullptr;
     if (transform) {
@@ -131,26 +131,20 @@ TriangleStageInput CpuRenderer::vertexStage(const Mesh& mesh, const ViewParams& 
     const float* dz = transform ? dz_.data() : given.dz;
     outside_.resize(vertexCount + 3); // setupFront8 reads each vertex's flags as 4 bytes
     projected_.resize(vertexCount);
-    const ClipPlanes planes = makeClipPlanes(view, target.width, target.height);
-    const MeshView meshPointers = triangleStageMesh(meshView(mesh), settings.shading == ShadingModel::Lit);
+    const MeshView meshPointers = triangleStageMesh(meshView(mesh), plan.tangents);
     constexpr std::size_t kVertexBlock = 4096;
     pool_.run((vertexCount + kVertexBlock - 1) / kVertexBlock, [&](std::size_t block, int) {
         const std::size_t begin = block * kVertexBlock, end = std::min(vertexCount, begin + kVertexBlock);
         if (transform) transformVertices(mesh, view, begin, end, dx_.data(), dy_.data(), dz_.data());
-        classifyVertices(meshPointers, dx, dy, dz, planes, view, target.width, target.height, outside_.data(),
+        classifyVertices(meshPointers, dx, dy, dz, plan.planes, view, plan.width, plan.height, outside_.data(),
                          projected_.data(), begin, end);
     });
-    return TriangleStageInput{meshPointers, dx, dy, dz, outside_.data(), projected_.data(), planes, view,
-                              target.width, target.height, settings.cull == CullMode::Back,
-                              sampleReach(settings.msaa)};
+    return triangleStageInput(plan, meshPointers, view, dx, dy, dz, outside_.data(), projected_.data());
 }
 
 // 2. Triangle stage: chunks of the mesh in order, each set up and binned on its own, taken by
-// the threads as they come free. Returns the number of chunks. Each chunk's indices are
-// checked first (validateMesh's check, which renderFrame leaves to this stage): on the chunk's
-// thread, just before the set-up reads them.
-std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const TileGrid& grid, bool keepSources,
-                                       bool keepAttributes, const std::string& source) {
+// the threads as they come free. Returns the number of chunks. (setModel checked the indices.)
+std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const FramePlan& plan) {
     const std::size_t triangleCount = input.mesh.triangleCount;
     const auto threads = std::size_t(pool_.threadCount());
     // Sixteen chunks a thread (of 1024 triangles at least): a view's cost lies unevenly along the
@@ -165,9 +159,8 @@ std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const Ti
     const bool batched = setupFrontFits(input) && chosenIndexedLoads() == IndexedLoads::Gather;
     pool_.run(chunkCount, [&](std::size_t c, int) {
         const std::size_t begin = c * chunkSize, end = std::min(triangleCount, begin + chunkSize);
-        requireIndex(highestIndex(input.mesh.indices + 3 * begin, 3 * (end - begin)), input.mesh.vertexCount, source);
-        setupChunk(chunks_[c], input, grid, begin, end, keepSources, keepAttributes, batched);
-        binChunk(chunks_[c], grid);
+        setupChunk(chunks_[c], input, plan.grid, begin, end, plan.sources, plan.attributes, batched);
+        binChunk(chunks_[c], plan.grid);
     });
     return chunkCount;
 }
@@ -279,7 +272,8 @@ void CpuRenderer::binChunk(Chunk& chunk, TileGrid grid) {
 // clear colour and depth). Threads take the busiest tiles first, so no thread is left alone
 // with a heavy tile at the end (a scene's triangles crowd into a few tiles). Tiles share no
 // pixels: any order gives the same picture. Returns the fragments that passed the depth test.
-std::size_t CpuRenderer::rasterStage(const RasterContext& context, const TileGrid& grid, std::size_t chunkCount) {
+std::size_t CpuRenderer::rasterStage(const RasterContext& context, const FramePlan& plan, std::size_t chunkCount) {
+    const TileGrid& grid = plan.grid;
     const std::size_t tileCount = std::size_t(grid.tilesX) * std::size_t(grid.tilesY);
     tileWork_.assign(tileCount, 0);
     for (std::size_t c = 0; c < chunkCount; ++c)
@@ -295,7 +289,7 @@ std::size_t CpuRenderer::rasterStage(const RasterContext& context, const TileGri
     // The scratch grows before any tile is drawn, so a failed allocation leaves no tile half
     // drawn.
     // With multisampling, a plane of ids, depths and colours per sample.
-    const std::size_t planes = std::size_t(context.settings.msaa) * kTileBufferElements;
+    const std::size_t planes = std::size_t(plan.samples()) * kTileBufferElements;
     for (TileScratch& scratch : tileScratch_) {
         scratch.fragments = 0;
         if (scratch.ids.size() < planes) {
@@ -303,16 +297,16 @@ std::size_t CpuRenderer::rasterStage(const RasterContext& context, const TileGri
             scratch.depth.assign(planes, 1.0f);
             scratch.color.assign(planes, 0u);
         }
-        if (context.settings.msaa > 1 && scratch.sampleCounts.size() < kTileBufferElements)
+        if (plan.samples() > 1 && scratch.sampleCounts.size() < kTileBufferElements)
             scratch.sampleCounts.resize(kTileBufferElements);
         if (scratch.farthest.size() < std::size_t(kBoundBlocks)) scratch.farthest.resize(std::size_t(kBoundBlocks));
         if (scratch.triangles.size() < mostWork) scratch.triangles.resize(mostWork);
         if (context.vertexColors && scratch.colors.size() < mostWork) scratch.colors.resize(mostWork);
-        if (viewNeedsSources(context.settings.view) && scratch.sources.size() < mostWork) scratch.sources.resize(mostWork);
-        if (viewCountsFragments(context.settings.view) && scratch.counts.size() < kTileBufferElements)
+        if (plan.sources && scratch.sources.size() < mostWork) scratch.sources.resize(mostWork);
+        if (plan.countsFragments && scratch.counts.size() < kTileBufferElements)
             scratch.counts.assign(kTileBufferElements, 0u);
     }
-    const bool byWinners = viewShadesWinners(context.settings.view);
+    const bool byWinners = plan.shadesWinners;
     pool_.run(tileCount, [&](std::size_t task, int thread) {
         const std::uint32_t tile = tileOrder_[task];
         const TilePlace place = tilePlace(grid, tile);

@@ -12,6 +12,7 @@
 
 #include "asset/model.h"
 #include "core/frame.h"
+#include "core/frame_plan.h"
 #include "core/shading.h"
 #include "core/transform.h"
 #include "core/triangle_setup.h"
@@ -45,33 +46,36 @@ public:
 
     int threadCount() const { return pool_.threadCount(); }
 
-    // Renders the model into `target` (cleared first). Throws facet::Error for an empty or
-    // invalid target. Scratch buffers grow with the mesh and are reused from frame to frame.
+    // Validates the model and builds its material table: once per model, which must outlive
+    // its use here, unchanged. Throws facet::Error for an invalid mesh.
+    void setModel(const Model& model);
+    // What this backend draws: every setting facet has.
+    BackendLimits limits() const { return {}; }
+
+    // Renders the model into `target` (cleared first), as `plan` (planFrame, for this target's
+    // size) says. Scratch buffers grow with the mesh and are reused from frame to frame.
     // `given`: camera-space positions from another vertex stage (the GPU's), used instead of
     // this renderer's own.
-    CpuFrameStats render(const Model& model, const ViewParams& view, const RenderSettings& settings,
-                         const FrameView& target, const CameraSpacePositions& given = {});
+    CpuFrameStats render(const ViewParams& view, const FramePlan& plan, const FrameView& target,
+                         const CameraSpacePositions& given = {});
 
 private:
     struct Chunk;
     struct TileScratch;
 
-    CpuFrameStats renderFrame(const Model& model, const ViewParams& view, const RenderSettings& settings,
-                              const FrameView& target, const CameraSpacePositions& given);
+    CpuFrameStats renderFrame(const ViewParams& view, const FramePlan& plan, const FrameView& target,
+                              const CameraSpacePositions& given);
     // The stages of a frame (see the top of this file).
-    TriangleStageInput vertexStage(const Mesh& mesh, const ViewParams& view, const RenderSettings& settings,
-                                   const FrameView& target, const CameraSpacePositions& given);
-    // `keepAttributes`: the set-up triangles keep their attributes (the frame's shading reads
-    // them, shadingReadsAttributes). `source` names the mesh in the error for a bad index.
-    std::size_t triangleStage(const TriangleStageInput& input, const TileGrid& grid, bool keepSources,
-                              bool keepAttributes, const std::string& source);
+    TriangleStageInput vertexStage(const ViewParams& view, const FramePlan& plan, const CameraSpacePositions& given);
+    // Set-up triangles keep what `plan` says the stages after them read.
+    std::size_t triangleStage(const TriangleStageInput& input, const FramePlan& plan);
     // The set-up and binning take their inputs by value: the chunk's stores cannot alias a
     // local, so the compiler keeps them in registers. `batched`: the set-up's front takes eight
     // triangles at a time (cpu/set_up_front.h).
     static void setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end,
                            bool keepSources, bool keepAttributes, bool batched);
     static void binChunk(Chunk& chunk, TileGrid grid);
-    std::size_t rasterStage(const RasterContext& context, const TileGrid& grid, std::size_t chunkCount);
+    std::size_t rasterStage(const RasterContext& context, const FramePlan& plan, std::size_t chunkCount);
     static void clearTile(const RasterContext& context, const TileRect& rect);
     std::size_t drawTile(RasterContext context, std::uint32_t tile, TilePlace place, TileRect rect,
                          std::size_t chunkCount, TileScratch& scratch);
@@ -110,14 +114,15 @@ private:
     std::vector<std::uint8_t> outside_;  // one per vertex, and 3 bytes more (setupFront8)
     LazyVector<ScreenVertex> projected_; // lazy: written for the vertices inside the planes only
     std::vector<Chunk> chunks_;
-    std::vector<ShadeMaterial> materials_;
+    const Model* model_ = nullptr;         // setModel's
+    std::vector<ShadeMaterial> materials_; // the model's, as shading reads them (setModel)
     // Set-up triangle i of `chunk` as the raster stage's passes take it.
     TileTriangle tileTriangle(const Chunk& chunk, std::uint32_t i) const {
         return TileTriangle{&chunk.triangles.triangle(i), &chunk.triangles.attributes(i),
                             &materials_[chunk.materials[i]]};
     }
     SrgbTable srgbTable_ = makeSrgbTable(); // the lit model's sRGB decode, looked up
-    bool forwardMaterials_ = false; // some material is drawn forward (drawsForward): tiles may draw forward
+    bool forwardMaterials_ = false; // this frame's FramePlan::forwardMaterials: tiles may draw forward
     std::vector<std::uint32_t> tileOrder_; // raster stage: tiles, busiest first
     std::vector<std::uint32_t> tileWork_;  // triangles binned to each tile
     // Per thread, for the tile it is drawing: its visibility, depth and colour buffers

@@ -38,7 +38,6 @@ struct GpuRenderer::Impl {
     std::vector<DeviceBuffer<std::uint32_t>> texels;
     std::vector<DeviceBuffer<MipLevel>> levels;
     DeviceBuffer<ShadeMaterial> materials;
-    std::vector<ShadeMaterial> hostMaterials; // what `materials` holds, for the frame's MaterialSummary
     MeshView mesh;
 
     // The headless renderer's picture, and camera-space positions uploaded from the CPU.
@@ -86,7 +85,7 @@ int GpuRenderer::device() const { return impl_->device.index; }
 
 void* GpuRenderer::stream() const { return impl_->stream.get(); }
 
-void GpuRenderer::upload(const Model& model) {
+void GpuRenderer::setModel(const Model& model) {
     validateMesh(model.mesh, model.materials.size(), model.source);
     Impl& g = current();
     g.mesh = MeshView{}; // nothing is drawn from buffers an upload failed half way through
@@ -168,36 +167,31 @@ void GpuRenderer::Impl::upload(const Model& model) {
     g.materials.upload(materials.data(), materials.size(), g.stream.get());
     // The copies read the model's arrays and `materials` until here.
     FACET_CUDA_CHECK(cudaStreamSynchronize(g.stream.get()));
-    g.hostMaterials = std::move(materials);
     g.mesh = view;
 }
 
-KernelFrameStats GpuRenderer::render(const ViewParams& view, const RenderSettings& settings,
-                                     const FrameView& deviceTarget, const CameraSpacePositions& hostPositions) {
+KernelFrameStats GpuRenderer::render(const ViewParams& view, const FramePlan& plan, const FrameView& deviceTarget,
+                                     const CameraSpacePositions& hostPositions) {
     Impl& g = current();
-    return g.pipeline.render(g.mesh, g.materials.data(),
-                             summarizeMaterials(g.hostMaterials.data(), g.hostMaterials.size(), settings), view,
-                             settings, deviceTarget,
-                             g.uploadPositions(hostPositions));
+    return g.pipeline.render(g.mesh, g.materials.data(), view, plan, deviceTarget, g.uploadPositions(hostPositions));
 }
 
-KernelFrameStats GpuRenderer::renderColor(const ViewParams& view, const RenderSettings& settings,
-                                          std::uint32_t* deviceColor, int width, int height,
+KernelFrameStats GpuRenderer::renderColor(const ViewParams& view, const FramePlan& plan, std::uint32_t* deviceColor,
                                           const CameraSpacePositions& hostPositions) {
     Impl& g = current();
-    g.depth.ensure(std::size_t(width > 0 ? width : 0) * std::size_t(height > 0 ? height : 0));
-    return render(view, settings, FrameView{deviceColor, g.depth.data(), width, height}, hostPositions);
+    g.depth.ensure(std::size_t(plan.width) * std::size_t(plan.height));
+    return render(view, plan, FrameView{deviceColor, g.depth.data(), plan.width, plan.height}, hostPositions);
 }
 
-KernelFrameStats GpuRenderer::renderToHost(const ViewParams& view, const RenderSettings& settings,
-                                           const FrameView& hostTarget, const CameraSpacePositions& hostPositions) {
+KernelFrameStats GpuRenderer::renderToHost(const ViewParams& view, const FramePlan& plan, const FrameView& hostTarget,
+                                           const CameraSpacePositions& hostPositions) {
     Impl& g = current();
     const std::size_t pixels = std::size_t(hostTarget.width > 0 ? hostTarget.width : 0) *
                                std::size_t(hostTarget.height > 0 ? hostTarget.height : 0);
     g.color.ensure(pixels);
     g.depth.ensure(pixels);
     const FrameView device{g.color.data(), g.depth.data(), hostTarget.width, hostTarget.height};
-    const KernelFrameStats stats = render(view, settings, device, hostPositions);
+    const KernelFrameStats stats = render(view, plan, device, hostPositions);
     FACET_CUDA_CHECK(cudaMemcpyAsync(hostTarget.color, device.color, pixels * sizeof(std::uint32_t),
                                      cudaMemcpyDeviceToHost, g.stream.get()));
     FACET_CUDA_CHECK(cudaMemcpyAsync(hostTarget.depth, device.depth, pixels * sizeof(float), cudaMemcpyDeviceToHost,

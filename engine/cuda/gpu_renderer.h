@@ -11,6 +11,7 @@
 
 #include "asset/model.h"
 #include "core/frame.h"
+#include "core/frame_plan.h"
 #include "core/shading.h"
 #include "core/transform.h"
 #include "cuda/kernel_stats.h"
@@ -35,21 +36,22 @@ public:
     void* stream() const;
 
     // Validates the model and makes it resident, replacing the previous one.
-    void upload(const Model& model);
+    void setModel(const Model& model);
+    BackendLimits limits() const { return {}; }
 
-    // Renders the resident model into device memory (colour and depth device pointers).
-    // `hostPositions`, when given, are camera-space positions from the CPU's vertex stage
-    // (host arrays, uploaded: 12 bytes a vertex) instead of the GPU's own.
-    KernelFrameStats render(const ViewParams& view, const RenderSettings& settings, const FrameView& deviceTarget,
+    // Renders the resident model into device memory (colour and depth device pointers), as
+    // `plan` says. `hostPositions`, when given, are camera-space positions from the CPU's
+    // vertex stage (host arrays, uploaded: 12 bytes a vertex) instead of the GPU's own.
+    KernelFrameStats render(const ViewParams& view, const FramePlan& plan, const FrameView& deviceTarget,
                             const CameraSpacePositions& hostPositions = {});
 
     // The same with the depth buffer the renderer's own (for a display that shows only colour,
-    // e.g. a mapped interop pixel buffer).
-    KernelFrameStats renderColor(const ViewParams& view, const RenderSettings& settings, std::uint32_t* deviceColor,
-                                 int width, int height, const CameraSpacePositions& hostPositions = {});
+    // e.g. a mapped interop pixel buffer), of the plan's size.
+    KernelFrameStats renderColor(const ViewParams& view, const FramePlan& plan, std::uint32_t* deviceColor,
+                                 const CameraSpacePositions& hostPositions = {});
 
     // The same into host memory: drawn into the renderer's own device buffers, then copied.
-    KernelFrameStats renderToHost(const ViewParams& view, const RenderSettings& settings, const FrameView& hostTarget,
+    KernelFrameStats renderToHost(const ViewParams& view, const FramePlan& plan, const FrameView& hostTarget,
                                   const CameraSpacePositions& hostPositions = {});
 
     // The vertex stage alone, d = R (v - eye) for the resident mesh, copied into host arrays

@@ -17,16 +17,16 @@ GpuRenderer& GpuRenderer::operator=(GpuRenderer&&) noexcept = default;
 std::string GpuRenderer::deviceName() const { return {}; }
 int GpuRenderer::device() const { return -1; }
 void* GpuRenderer::stream() const { return nullptr; }
-void GpuRenderer::upload(const Model&) {}
-KernelFrameStats GpuRenderer::render(const ViewParams&, const RenderSettings&, const FrameView&,
+void GpuRenderer::setModel(const Model&) {}
+KernelFrameStats GpuRenderer::render(const ViewParams&, const FramePlan&, const FrameView&,
                                      const CameraSpacePositions&) {
     return {};
 }
-KernelFrameStats GpuRenderer::renderColor(const ViewParams&, const RenderSettings&, std::uint32_t*, int, int,
+KernelFrameStats GpuRenderer::renderColor(const ViewParams&, const FramePlan&, std::uint32_t*,
                                           const CameraSpacePositions&) {
     return {};
 }
-KernelFrameStats GpuRenderer::renderToHost(const ViewParams&, const RenderSettings&, const FrameView&,
+KernelFrameStats GpuRenderer::renderToHost(const ViewParams&, const FramePlan&, const FrameView&,
                                            const CameraSpacePositions&) {
     return {};
 }

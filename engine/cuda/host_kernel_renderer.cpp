@@ -6,19 +6,22 @@ namespace facet {
 
 HostKernelRenderer::HostKernelRenderer(int threads) : pool_(threads), exec_(pool_), pipeline_(exec_) {}
 
-KernelFrameStats HostKernelRenderer::render(const Model& model, const ViewParams& view,
-                                            const RenderSettings& settings, const FrameView& target) {
+void HostKernelRenderer::setModel(const Model& model) {
     validateMesh(model.mesh, model.materials.size(), model.source);
     materials_ = shadeMaterials(model);
+    model_ = &model;
+}
+
+KernelFrameStats HostKernelRenderer::render(const ViewParams& view, const FramePlan& plan, const FrameView& target) {
+    if (!model_) throw Error("no model to render: call setModel first");
+    const Model& model = *model_;
     work_.clear();
     raster_ = {};
     log_.clear();
     exec_.logLaunches(counting_ ? &log_ : nullptr);
     try {
-        const KernelFrameStats stats = pipeline_.render(
-            meshView(model.mesh), materials_.data(), summarizeMaterials(materials_.data(), materials_.size(), settings),
-            view, settings, target);
-        if (counting_) countWork(model, stats);
+        const KernelFrameStats stats = pipeline_.render(meshView(model.mesh), materials_.data(), view, plan, target);
+        if (counting_) countWork(stats);
         return stats;
     } catch (const std::bad_alloc&) {
         throw Error("not enough memory to render " + std::to_string(model.mesh.triangleCount()) +
@@ -27,9 +30,9 @@ KernelFrameStats HostKernelRenderer::render(const Model& model, const ViewParams
     }
 }
 
-void HostKernelRenderer::countWork(const Model& model, const KernelFrameStats& stats) {
+void HostKernelRenderer::countWork(const KernelFrameStats& stats) {
     exec_.logLaunches(nullptr);
-    const MeshView mesh = meshView(model.mesh);
+    const MeshView mesh = meshView(model_->mesh);
     FrameFacts facts;
     facts.texCoords = mesh.u != nullptr;
     facts.normals = mesh.nx != nullptr;

@@ -20,9 +20,10 @@ public:
 
     int threadCount() const { return pool_.threadCount(); }
 
-    // Like CpuRenderer::render, and the same picture.
-    KernelFrameStats render(const Model& model, const ViewParams& view, const RenderSettings& settings,
-                            const FrameView& target);
+    // The backend contract, as CpuRenderer's (cpu/cpu_renderer.h), and the same picture.
+    void setModel(const Model& model);
+    BackendLimits limits() const { return {}; }
+    KernelFrameStats render(const ViewParams& view, const FramePlan& plan, const FrameView& target);
 
     // For the GPU cost model (cuda/gpu_model.h): with counting on, each frame logs its kernel
     // launches, scans and sorts, and after it the raster kernel's work is counted from the
@@ -34,12 +35,13 @@ public:
     const RasterCounts& lastRasterCounts() const { return raster_; }
 
 private:
-    void countWork(const Model& model, const KernelFrameStats& stats);
+    void countWork(const KernelFrameStats& stats);
 
     ThreadPool pool_;
     HostExec exec_;
     KernelPipeline<HostExec> pipeline_;
-    std::vector<ShadeMaterial> materials_;
+    const Model* model_ = nullptr;         // setModel's
+    std::vector<ShadeMaterial> materials_; // the model's, as shading reads them (setModel)
     bool counting_ = false;
     std::vector<LaunchRecord> log_;
     std::vector<KernelWorkItem> work_;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "core/error.h"
+#include "core/frame_plan.h"
 #include "core/multisample.h"
 #include "cuda/kernel_stats.h"
 #include "shaders_cuda/frame_kernels.h"
@@ -39,31 +40,27 @@ public:
     explicit KernelPipeline(Exec& exec) : exec_(exec) {}
 
     // Renders `mesh` (executor memory, validated when it was made resident) with `materials`
-    // (at least one, and one for every material its ranges name; `summary`: what they hold,
-    // for these settings) into `target` (executor memory). Buffers grow with the mesh, the target
-    // and the number of set-up triangles, and are reused from frame to frame. A frame needing
-    // more set-up triangles or bin entries than 32-bit indices reach is refused with
-    // facet::Error before anything is written.
-    KernelFrameStats render(const MeshView& mesh, const ShadeMaterial* materials, MaterialSummary summary,
-                            const ViewParams& view, const RenderSettings& settings, const FrameView& target,
+    // (at least one, and one for every material its ranges name) into `target` (executor
+    // memory), as `plan` says. Buffers grow with the mesh, the target and the number of set-up
+    // triangles, and are reused from frame to frame. A frame needing more set-up triangles or
+    // bin entries than 32-bit indices reach is refused with facet::Error before anything is
+    // written.
+    KernelFrameStats render(const MeshView& mesh, const ShadeMaterial* materials, const ViewParams& view,
+                            const FramePlan& plan, const FrameView& target,
                             const CameraSpacePositions& given = {}) { // given: executor memory
-        requireTarget(target);
-        if (const std::string problem = sampleCountProblem(settings.msaa, settings.view); !problem.empty())
-            throw Error(problem);
-        const TileGrid grid = makeTileGrid(target.width, target.height);
-        sourcesWanted_ = viewNeedsSources(settings.view);
+        plan.requireTarget(target);
         KernelFrameStats stats;
         stats.trianglesIn = mesh.triangleCount;
         exec_.timerStart();
-        const TriangleStageInput in = vertexStage(mesh, view, settings, target, given);
+        const TriangleStageInput in = vertexStage(mesh, view, plan, given);
         exec_.timerMark(0);
-        attributesKept_ = shadingReadsAttributes(summary.textured, settings, keepsSideRecords(in.mesh));
-        triangleStage(in, grid, attributesKept_, stats);
+        triangleStage(in, plan, stats);
         exec_.timerMark(1);
-        rasterStage(materials, summary.forward, view, settings, target, grid);
-        finishViewStage(view, settings, target, grid);
+        rasterStage(materials, plan, target);
+        finishViewStage(view, plan, target);
         exec_.timerMark(2);
         finishFrame(stats);
+        attributesKept_ = plan.attributes;
         return stats;
     }
 
@@ -79,15 +76,14 @@ private:
     }
 
     // 1. Camera-space positions (computed here unless given), clip classification, projection.
-    TriangleStageInput vertexStage(const MeshView& mesh, const ViewParams& view, const RenderSettings& settings,
-                                   const FrameView& target, const CameraSpacePositions& given) {
+    TriangleStageInput vertexStage(const MeshView& mesh, const ViewParams& view, const FramePlan& plan,
+                                   const CameraSpacePositions& given) {
         const std::uint32_t v = mesh.vertexCount;
         outside_.ensure(v);
         projected_.ensure(v);
-        const ClipPlanes planes = makeClipPlanes(view, target.width, target.height);
         const float *dx = given.dx, *dy = given.dy, *dz = given.dz;
         if (dx) {
-            exec_.launch(ClassifyParams{mesh, view, planes, target.width, target.height, dx, dy, dz, outside_.data(),
+            exec_.launch(ClassifyParams{mesh, view, plan.planes, plan.width, plan.height, dx, dy, dz, outside_.data(),
                                         projected_.data()},
                          v);
         } else {
@@ -97,24 +93,21 @@ private:
             dx = dx_.data();
             dy = dy_.data();
             dz = dz_.data();
-            exec_.launch(VertexSetupParams{mesh, view, planes, target.width, target.height, dx_.data(), dy_.data(),
+            exec_.launch(VertexSetupParams{mesh, view, plan.planes, plan.width, plan.height, dx_.data(), dy_.data(),
                                            dz_.data(), outside_.data(), projected_.data()},
                          v);
         }
-        const bool lit = settings.shading == ShadingModel::Lit; // tangents only serve the lit model
-        const TriangleStageInput in{triangleStageMesh(mesh, lit), dx, dy, dz, outside_.data(), projected_.data(), planes, view,
-                                    target.width, target.height, settings.cull == CullMode::Back,
-                                    sampleReach(settings.msaa)};
-        return in;
+        return triangleStageInput(plan, triangleStageMesh(mesh, plan.tangents), view, dx, dy, dz, outside_.data(),
+                                  projected_.data());
     }
 
-    // 2. Set-up triangles and their tile bins: counted, given slots, written (with their
-    // attributes where `attributes`: the frame's shading may read them), sorted by tile.
-    void triangleStage(const TriangleStageInput& in, const TileGrid& grid, bool attributes, KernelFrameStats& stats) {
-        const TriangleOffsets totals = countTriangles(in, grid);
+    // 2. Set-up triangles and their tile bins: counted, given slots, written (with what `plan`
+    // says the stages after them read), sorted by tile.
+    void triangleStage(const TriangleStageInput& in, const FramePlan& plan, KernelFrameStats& stats) {
+        const TriangleOffsets totals = countTriangles(in, plan.grid);
         stats.trianglesDrawn = totals.triangles;
         stats.binEntries = totals.entries;
-        binTriangles(in, grid, totals, attributes);
+        binTriangles(in, plan, totals);
     }
 
     // Per mesh triangle: how many set-up triangles and bin entries; their exclusive scan (one
@@ -140,26 +133,25 @@ private:
 
     // The set-up triangles written to their slots with one (tile, triangle) entry per tile they
     // touch; the entries sorted by tile, draw order kept, and each tile's range scanned.
-    void binTriangles(const TriangleStageInput& in, const TileGrid& grid, const TriangleOffsets& totals,
-                      bool attributes) {
+    void binTriangles(const TriangleStageInput& in, const FramePlan& plan, const TriangleOffsets& totals) {
+        const TileGrid& grid = plan.grid;
         const std::uint32_t tiles = tileCount(grid);
         triangles_.ensure(totals.triangles);
         // Always as many as the triangles, so the raster parameters point at storage; written
         // only where the shading reads them.
         triangleAttributes_.ensure(totals.triangles);
         triangleMaterials_.ensure(totals.triangles);
-        const bool sideRecords = keepsSideRecords(in.mesh); // only a mesh with vertex colours or tangents keeps them
-        if (sideRecords) triangleColors_.ensure(totals.triangles);
-        colors_ = sideRecords ? triangleColors_.data() : nullptr;
-        if (sourcesWanted_) triangleSources_.ensure(totals.triangles); // only views that need them keep them
-        sources_ = sourcesWanted_ ? triangleSources_.data() : nullptr;
+        if (plan.sideRecords) triangleColors_.ensure(totals.triangles);
+        colors_ = plan.sideRecords ? triangleColors_.data() : nullptr;
+        if (plan.sources) triangleSources_.ensure(totals.triangles);
+        sources_ = plan.sources ? triangleSources_.data() : nullptr;
         entryTile_.ensure(totals.entries);
         entryTriangle_.ensure(totals.entries);
         sortedTile_.ensure(totals.entries);
         tileTriangles_.ensure(totals.entries);
         tileStart_.ensure(std::size_t(tiles) + 1);
         exec_.launch(TriangleWriteParams{in, grid, offsets_.data(), triangles_.data(),
-                                         attributes ? triangleAttributes_.data() : nullptr, triangleMaterials_.data(),
+                                         plan.attributes ? triangleAttributes_.data() : nullptr, triangleMaterials_.data(),
                                          entryTile_.data(), entryTriangle_.data(), tileCount_.data(), counters_.data(),
                                          colors_, sources_},
                      in.mesh.triangleCount);
@@ -171,19 +163,18 @@ private:
     }
 
     // 3. One thread per quad of every tile: visibility over the tile's triangles, then shading.
-    void rasterStage(const ShadeMaterial* materials, bool forward, const ViewParams& view,
-                     const RenderSettings& settings, const FrameView& target, const TileGrid& grid) {
+    void rasterStage(const ShadeMaterial* materials, const FramePlan& plan, const FrameView& target) {
         lastRaster_ = RasterParams{triangles_.data(), triangleAttributes_.data(), triangleMaterials_.data(),
-                                   materials, tileStart_.data(), tileTriangles_.data(), target, settings,
-                                   viewForward(view), grid, colors_, sources_, forward};
-        exec_.launch(lastRaster_, tileCount(grid) * kQuadsPerTile);
+                                   materials, tileStart_.data(), tileTriangles_.data(), target, plan.settings,
+                                   plan.viewForward, plan.grid, colors_, sources_, plan.forwardMaterials};
+        exec_.launch(lastRaster_, tileCount(plan.grid) * kQuadsPerTile);
     }
 
     // 4. The debug views of the whole frame (core/view_shading.h): the depth view's range of drawn
     // depths, then every pixel rewritten (tileCount_ still holds each tile's bin entries).
-    void finishViewStage(const ViewParams& view, const RenderSettings& settings, const FrameView& target,
-                         const TileGrid& grid) {
-        if (!viewFinishesFrame(settings.view)) return;
+    void finishViewStage(const ViewParams& view, const FramePlan& plan, const FrameView& target) {
+        if (!plan.finishesFrame) return;
+        const RenderSettings& settings = plan.settings;
         const std::uint32_t pixels = static_cast<std::uint32_t>(target.width) * static_cast<std::uint32_t>(target.height);
         DepthRange range;
         if (settings.view == View::Depth) {
@@ -196,7 +187,7 @@ private:
             if (bits[0] != 0u) range = DepthRange{bitsFloat(~bits[0]), bitsFloat(bits[1])};
         }
         exec_.launch(ViewFinishParams{ViewFinish{settings.view, target, view.nearPlane, view.farPlane, range,
-                                                 tileCount_.data(), grid}},
+                                                 tileCount_.data(), plan.grid}},
                      pixels);
     }
 
@@ -229,7 +220,6 @@ private:
     Buffer<TriangleColors> triangleColors_;
     TriangleColors* colors_ = nullptr; // this frame's triangleColors_, or null for a mesh without colours or tangents
     Buffer<std::uint32_t> triangleSources_, depthRange_;
-    bool sourcesWanted_ = false;        // this frame's view needs each set-up triangle's mesh triangle
     std::uint32_t* sources_ = nullptr;  // this frame's triangleSources_, or null
     Buffer<std::uint32_t> entryTile_, entryTriangle_, sortedTile_, tileTriangles_;
     Buffer<std::uint32_t> tileCount_, tileStart_;

@@ -208,41 +208,6 @@ private:
     const GlContext& context_;
 };
 
-// What identifies the uploaded data (see GlReferenceRenderer::setModel).
-struct ModelKey {
-    const Model* model = nullptr;
-    const float* positions = nullptr;
-    const float* texCoords = nullptr;
-    const float* normals = nullptr;
-    const std::uint32_t* indices = nullptr;
-    const Texture* textures = nullptr;
-    std::size_t vertexCount = 0, indexCount = 0, textureCount = 0;
-    bool hasTexCoords = false;
-    const float* colors = nullptr;
-    const float* tangents = nullptr;
-
-    static ModelKey of(const Model& m) {
-        return ModelKey{&m,
-                        m.mesh.px.data(),
-                        m.mesh.u.data(),
-                        m.mesh.nx.data(),
-                        m.mesh.indices.data(),
-                        m.textures.data(),
-                        m.mesh.vertexCount(),
-                        m.mesh.indices.size(),
-                        m.textures.size(),
-                        m.mesh.hasTexCoords,
-                        m.mesh.cr.data(),
-                        m.mesh.tx.data()};
-    }
-    bool operator==(const ModelKey& o) const {
-        return model == o.model && positions == o.positions && texCoords == o.texCoords && normals == o.normals &&
-               indices == o.indices && textures == o.textures && vertexCount == o.vertexCount &&
-               indexCount == o.indexCount && textureCount == o.textureCount && hasTexCoords == o.hasTexCoords &&
-               colors == o.colors && tangents == o.tangents;
-    }
-};
-
 // GL needs level i to be max(1, size >> i) on both axes, or the texture is incomplete and
 // samples as black; facet's chain is built that way, but a hand-made one might not be.
 void checkMipChain(const Texture& t, std::size_t index, GLint maxSize) {
@@ -262,26 +227,15 @@ void checkMipChain(const Texture& t, std::size_t index, GLint maxSize) {
     }
 }
 
-// The mesh checked and interleaved for GL: position, uv, normal a vertex (zeros for what the
-// mesh lacks).
+// The mesh (validated by setModel) interleaved for GL: position, uv, normal a vertex (zeros
+// for what the mesh lacks).
 std::vector<float> interleavedVertices(const Model& model) {
     const Mesh& mesh = model.mesh;
     const std::size_t n = mesh.vertexCount();
-    const std::string name = "model " + model.source;
-    if (mesh.py.size() != n || mesh.pz.size() != n) throw Error(name + ": position arrays differ in length");
     const bool uvs = mesh.hasTexCoords;
-    if (uvs && (mesh.u.size() != n || mesh.v.size() != n))
-        throw Error(name + ": texture coordinate arrays differ in length from the positions");
     // As the CPU backend: normals count only when there is one per vertex.
     const bool normals = mesh.nx.size() == n && mesh.ny.size() == n && mesh.nz.size() == n;
     const bool colors = mesh.hasVertexColors();
-    if (colors && (mesh.cg.size() != n || mesh.cb.size() != n))
-        throw Error(name + ": vertex colour arrays differ in length from the positions");
-    const std::size_t indexCount = mesh.triangleCount() * 3;
-    for (std::size_t i = 0; i < indexCount; ++i)
-        if (mesh.indices[i] >= n)
-            throw Error(name + ": triangle " + std::to_string(i / 3) + " uses vertex " + std::to_string(mesh.indices[i]) +
-                        " of " + std::to_string(n));
 
     std::vector<float> vertices(n * kVertexFloats, 0.0f);
     for (std::size_t i = 0; i < n; ++i) {
@@ -309,16 +263,6 @@ std::vector<float> interleavedVertices(const Model& model) {
         }
     }
     return vertices;
-}
-
-// Material 0 exists even for a model without materials: the default grey (as the CPU backend).
-void checkMaterialRanges(const Model& model) {
-    const std::size_t triangleCount = model.mesh.triangleCount();
-    const std::size_t materialCount = std::max<std::size_t>(1, model.materials.size());
-    for (const MaterialRange& range : model.mesh.ranges)
-        if (range.material >= materialCount || range.firstTriangle + std::size_t(range.triangleCount) > triangleCount)
-            throw Error("model " + model.source + ": a material range names material " + std::to_string(range.material) +
-                        " or triangles beyond the mesh");
 }
 
 // GL's row 0 is the bottom of the picture, facet's the top: read, then swap rows.
@@ -419,7 +363,8 @@ struct GlReferenceRenderer::Impl {
     GLint maxSamples = 0; // the fewest of GL_MAX_SAMPLES, GL_MAX_COLOR_TEXTURE_SAMPLES, GL_MAX_DEPTH_TEXTURE_SAMPLES
     std::optional<Objects> gl;
     Uniforms uniforms{};
-    std::optional<ModelKey> uploaded;
+    const Model* uploaded = nullptr;        // setModel's
+    std::vector<ShadeMaterial> materials;  // its materials as shading reads them
     int framebufferWidth = 0, framebufferHeight = 0;
     int sampleWidth = 0, sampleHeight = 0, sampleCount = 0; // the multisampled framebuffer's
     bool sampleSrgb = false;
@@ -465,12 +410,13 @@ void GlReferenceRenderer::Impl::createProgram() {
     checkGlError("glGetUniformLocation", __FILE__, __LINE__);
 }
 
-void GlReferenceRenderer::Impl::upload(const Model& model) {
-    const std::vector<float> vertices = interleavedVertices(model);
-    uploaded.reset();
-    uploadGeometry(vertices, model.mesh);
-    uploadTextures(model);
-    uploaded = ModelKey::of(model);
+void GlReferenceRenderer::Impl::upload(const Model& m) {
+    const std::vector<float> vertices = interleavedVertices(m);
+    uploaded = nullptr;
+    uploadGeometry(vertices, m.mesh);
+    uploadTextures(m);
+    materials = shadeMaterials(m);
+    uploaded = &m;
 }
 
 void GlReferenceRenderer::Impl::uploadGeometry(const std::vector<float>& vertices, const Mesh& mesh) {
@@ -676,8 +622,15 @@ std::vector<glm::vec2> GlReferenceRenderer::samplePositions(int samples) {
     return positions;
 }
 
+BackendLimits GlReferenceRenderer::limits() const {
+    return BackendLimits{maxSamples(), "this OpenGL (" + rendererName() + ")",
+                         "the OpenGL reference cannot draw the tiles view: it shows the triangles facet bins into each "
+                         "64x64 tile, and OpenGL has no tiles to show (use --stage cpu or kernels)"};
+}
+
 void GlReferenceRenderer::setModel(const Model& model) {
     if (!impl_) throw Error("GlReferenceRenderer used after being moved from");
+    validateMesh(model.mesh, model.materials.size(), model.source);
     const CurrentScope current(impl_->context);
     impl_->upload(model);
 }
@@ -762,7 +715,6 @@ void GlReferenceRenderer::Impl::drawLitSegments(const Model& model, const ViewPa
     for (int unit = 0; unit < 6; ++unit) FACET_GL(glUniform1i(at(samplers[unit]), unit));
     const auto [minFilter, magFilter] = glFilters(settings.filter);
     FACET_GL(glBindVertexArray(gl->vertexArray.get()));
-    const std::vector<ShadeMaterial> materials = shadeMaterials(model);
     const std::size_t segments = std::max<std::size_t>(1, model.mesh.ranges.size());
     for (std::size_t s = 0; s < segments; ++s) {
         const Segment g = segment(model, gl->textures, s);
@@ -815,18 +767,15 @@ void GlReferenceRenderer::Impl::drawLitSegments(const Model& model, const ViewPa
     FACET_GL(glDepthMask(GL_TRUE));
 }
 
-void GlReferenceRenderer::render(const Model& model, const ViewParams& view, const RenderSettings& settings,
-                                 const FrameView& target) {
+void GlReferenceRenderer::render(const ViewParams& view, const FramePlan& plan, const FrameView& target) {
     if (!impl_) throw Error("GlReferenceRenderer used after being moved from");
-    requireTarget(target);
-    requireGlView(settings.view);
-    checkMaterialRanges(model);
     Impl& im = *impl_;
+    if (!im.uploaded) throw Error("no model to render: call setModel first");
+    plan.requireTarget(target);
+    const Model& model = *im.uploaded;
+    const RenderSettings& settings = plan.settings;
     const CurrentScope current(im.context);
-    if (!im.uploaded || !(*im.uploaded == ModelKey::of(model))) im.upload(model);
-    const bool lit = settings.shading == ShadingModel::Lit;
-    if (const std::string problem = sampleCountProblem(settings.msaa, settings.view); !problem.empty())
-        throw Error(problem);
+    const bool lit = plan.lit;
     im.ensureFramebuffer(target.width, target.height, lit);
     if (settings.msaa > 1) im.ensureSampleFramebuffer(target.width, target.height, settings.msaa, lit);
     im.setState(settings, target);

@@ -8,6 +8,7 @@
 
 #include "asset/model.h"
 #include "core/frame.h"
+#include "core/frame_plan.h"
 #include "core/shading.h"
 #include "core/transform.h"
 
@@ -46,16 +47,16 @@ public:
     // convention, from the pixel's bottom-left corner. Throws facet::Error beyond maxSamples().
     std::vector<glm::vec2> samplePositions(int samples);
 
-    // Uploads the mesh and textures now. render() uploads by itself when handed a different
-    // model (another address, or vectors reallocated or resized since); call this after
-    // editing a model's vertices, indices or texels in place. Materials are read every frame.
+    // The backend contract (cpu/cpu_renderer.h): setModel validates the model and uploads its
+    // mesh, textures and materials, once; the model must outlive its use here, unchanged (call
+    // it again after editing the model). limits() says what a frame plan may ask of this GL.
     void setModel(const Model& model);
+    BackendLimits limits() const;
 
-    // Renders the model into `target` (cleared first to settings.clearColor and depth 1).
-    // Throws facet::Error for an empty target, an invalid model or a GL error.
+    // Renders the model into `target` (cleared first to the clear colour and depth 1), as
+    // `plan` says. Throws facet::Error for a target of another size than planned, or a GL error.
     // The context is current on the calling thread only during calls.
-    void render(const Model& model, const ViewParams& view, const RenderSettings& settings,
-                const FrameView& target);
+    void render(const ViewParams& view, const FramePlan& plan, const FrameView& target);
 
 private:
     struct Impl;

@@ -97,12 +97,6 @@ void setCamera(GLuint p, const ViewParams& view) {
 
 } // namespace
 
-void requireGlView(View view) {
-    if (view == View::Tiles)
-        throw Error("the OpenGL reference cannot draw the tiles view: it shows the triangles facet bins into each "
-                    "64x64 tile, and OpenGL has no tiles to show (use --stage cpu or kernels)");
-}
-
 bool glViewDrawsShaded(View view) { return view == View::Shaded || view == View::Depth || view == View::Wireframe; }
 
 GlViewPrograms::GlViewPrograms(const char* vertexShader)

@@ -3,7 +3,8 @@
 // fragment shader in place of the shading; overdraw by additive blending with the depth test
 // on, so each fragment that passes adds one; wireframe as a second pass over the shaded
 // picture, its edge distances from a geometry shader; depth from the depth buffer read back.
-// Tiles, facet's own binning, has no OpenGL counterpart and is refused. Internal to engine/gl.
+// Tiles, facet's own binning, has no OpenGL counterpart: GlReferenceRenderer::limits() refuses
+// it for the frame plan. Internal to engine/gl.
 #pragma once
 
 #include "core/frame.h"
@@ -14,9 +15,6 @@
 #include <cstddef>
 
 namespace facet {
-
-// Throws facet::Error, saying why, for a view the OpenGL reference cannot draw as facet does.
-void requireGlView(View view);
 
 // Whether the reference draws its shaded picture in `view` (shaded, depth, wireframe).
 bool glViewDrawsShaded(View view);

@@ -1,0 +1,27 @@
+// Draws a model once with one backend, as the front door (engine/renderer.cpp) would: the
+// backend takes the model (setModel), the frame is planned for the backend's limits
+// (core/frame_plan.h), then rendered. For the tests that speak to a backend directly.
+#pragma once
+
+#include "asset/model.h"
+#include "core/frame_plan.h"
+
+namespace facet::test {
+
+// The frame plan of `settings` for `model` into `target`, with facet's own pipelines' limits.
+inline FramePlan planFor(const Model& model, const ViewParams& view, const RenderSettings& settings,
+                         const FrameView& target) {
+    return planFrame(settings, modelFacts(model), view, target.width, target.height);
+}
+
+// `given`: what the backend's render takes after the target (camera-space positions).
+template <class Backend, class... Given>
+auto drawWith(Backend&& backend, const Model& model, const ViewParams& view, const RenderSettings& settings,
+              const FrameView& target, const Given&... given) {
+    backend.setModel(model);
+    const FramePlan plan =
+        planFrame(settings, modelFacts(model), view, target.width, target.height, backend.limits());
+    return backend.render(view, plan, target, given...);
+}
+
+} // namespace facet::test
