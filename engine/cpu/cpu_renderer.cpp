@@ -165,29 +165,38 @@ std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const Fr
     return chunkCount;
 }
 
+// Room for `size` set-up triangles at least, with what `layout` keeps beside each: the storage
+// doubles as it grows.
+inline void CpuRenderer::Chunk::makeRoom(std::size_t size, ChunkLayout layout) {
+    if (triangles.size() >= size) return;
+    const std::size_t grown = std::max(size, triangles.size() * 2);
+    triangles.resize(grown, layout.attributes);
+    materials.resize(grown);
+    spans.resize(grown);
+    if (layout.colors) colors.resize(grown);
+    if (layout.sources) sources.resize(grown);
+}
+
+// Ready for a frame of `layout`: bins for `tileCount` tiles counted from zero, and room for
+// `size` set-up triangles in this frame's layout.
+void CpuRenderer::Chunk::prepare(std::size_t tileCount, std::size_t size, ChunkLayout layout) {
+    binOffsets.assign(tileCount + 1, 0);
+    triangles.resize(triangles.size(), layout.attributes); // this frame's layout
+    makeRoom(size, layout);
+    if (layout.colors) colors.resize(triangles.size()); // the storage may have grown without them
+    if (layout.sources) sources.resize(triangles.size());
+}
+
 // Triangles [begin, end) set up into the chunk, their bins counted.
 void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end,
                              bool keepSources, bool keepAttributes, bool batched) {
-    const std::size_t tileCount = std::size_t(grid.tilesX) * std::size_t(grid.tilesY);
-    chunk.binOffsets.assign(tileCount + 1, 0);
     // Each triangle is set up straight into the chunk's storage, which has room for the
     // chunk's triangles unclipped and grows when clipping fans them out. Its tile span is
     // kept beside it and its bins counted at once, so binning never reads the triangles
     // again. Its attributes are written only where the frame's shading reads them.
     const bool colored = keepsSideRecords(input.mesh); // set-up triangles keep vertex colours, tangents beside them
-    chunk.triangles.resize(chunk.triangles.size(), keepAttributes); // this frame's layout
-    const auto makeRoom = [&chunk, colored, keepSources, keepAttributes](std::size_t size) {
-        if (chunk.triangles.size() >= size) return;
-        const std::size_t grown = std::max(size, chunk.triangles.size() * 2);
-        chunk.triangles.resize(grown, keepAttributes);
-        chunk.materials.resize(grown);
-        chunk.spans.resize(grown);
-        if (colored) chunk.colors.resize(grown);
-        if (keepSources) chunk.sources.resize(grown);
-    };
-    makeRoom(end - begin + kMaxFanTriangles);
-    if (colored) chunk.colors.resize(chunk.triangles.size()); // the storage may have grown without them
-    if (keepSources) chunk.sources.resize(chunk.triangles.size());
+    const ChunkLayout layout{colored, keepSources, keepAttributes};
+    chunk.prepare(std::size_t(grid.tilesX) * std::size_t(grid.tilesY), end - begin + kMaxFanTriangles, layout);
     std::size_t count = 0;
     // Counted here and stored once: the chunks are set up on different threads. Added without
     // branches: whether a triangle is clipped or drawn follows no pattern.
@@ -211,7 +220,7 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
             ++count;
         };
         const auto whole = [&] {
-            makeRoom(count + kMaxFanTriangles);
+            chunk.makeRoom(count + kMaxFanTriangles, layout);
             const TriangleOutcome outcome = setupMeshTriangleIn(input, std::uint32_t(t), slot, emit, true, colors);
             clipped += std::size_t(outcome.clipped);
             drawn += std::size_t(outcome.drawn > 0);
@@ -225,7 +234,7 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
                     whole();
                     continue;
                 }
-                makeRoom(count + kMaxFanTriangles);
+                chunk.makeRoom(count + kMaxFanTriangles, layout);
                 const std::uint32_t* corner = input.mesh.indices + 3 * t;
                 const TriangleSlot place = slot();
                 setUpReady(input, corner, front, k, place, true);

@@ -87,6 +87,13 @@ private:
     // The most set-up triangles one mesh triangle gives: its clipped polygon's fan.
     static constexpr std::size_t kMaxFanTriangles = kMaxClippedVertices - 2;
 
+    // What a chunk keeps beside each set-up triangle in this frame.
+    struct ChunkLayout {
+        bool colors;     // vertex colours, tangents (FramePlan::sideRecords)
+        bool sources;    // its mesh triangle (FramePlan::sources)
+        bool attributes; // its attributes (FramePlan::attributes)
+    };
+
     // A cache line of its own: each is written by the thread setting it up, and chunks sharing a
     // line made the threads of the triangle stage wait on each other.
     struct alignas(64) Chunk {
@@ -104,6 +111,9 @@ private:
         LazyVector<std::uint32_t> binTriangles;
         std::vector<std::uint32_t> binFill; // scratch for filling the bins
         CpuFrameStats stats;
+
+        void makeRoom(std::size_t size, ChunkLayout layout);
+        void prepare(std::size_t tileCount, std::size_t size, ChunkLayout layout);
     };
 
     ThreadPool pool_;
