@@ -192,7 +192,7 @@ void launchBlocks(const Params& params, std::uint32_t threads, cudaStream_t stre
 // The raster pipeline launches whole tiles (kQuadsPerTile threads each), so every block is whole.
 void launchBlocks(const RasterParams& params, std::uint32_t threads, cudaStream_t stream) {
     const unsigned blocks = (threads + kRasterBlock - 1) / kRasterBlock;
-    if (params.settings.msaa > 1)
+    if (params.plan.settings.msaa > 1)
         rasterKernel<true><<<blocks, kRasterBlock, 0, stream>>>(params);
     else
         rasterKernel<false><<<blocks, kRasterBlock, 0, stream>>>(params);

@@ -199,12 +199,9 @@ struct RasterParams {
     const std::uint32_t* tileStart;     // tile t's triangles: tileTriangles[tileStart[t], tileStart[t + 1])
     const std::uint32_t* tileTriangles; // in draw order within each tile
     FrameView target;
-    RenderSettings settings;
-    glm::vec3 viewForward;
-    TileGrid grid;
+    FramePlan plan; // the frame's (core/frame_plan.h): its settings, grid, lights, forward materials
     const TriangleColors* triangleColors; // vertex colours, tangents of each; null for a mesh without them
     const std::uint32_t* triangleSources; // the mesh triangle of each; null unless the view needs them
-    bool forwardMaterials;                // some material is drawn forward (anyDrawsForward): else no tile is
 };
 
 // ---- rasterQuad's blocks: a band of a tile, its triangles culled once for all its threads ----
@@ -245,9 +242,9 @@ struct RasterBand {
 FACET_HD RasterBand rasterBand(const RasterParams& p, std::uint32_t block) {
     constexpr std::uint32_t bands = kQuadsPerTile / kRasterBlock;
     const std::uint32_t tile = block / bands;
-    const TilePlace place = tilePlace(p.grid, tile);
+    const TilePlace place = tilePlace(p.plan.grid, tile);
     const int y0 = place.y + static_cast<int>(block % bands) * 2 * kRasterBandRows;
-    const bool live = tile < static_cast<std::uint32_t>(p.grid.tilesX * p.grid.tilesY) && y0 < p.target.height;
+    const bool live = tile < static_cast<std::uint32_t>(p.plan.grid.tilesX * p.plan.grid.tilesY) && y0 < p.target.height;
     return RasterBand{tile, TileRect{place.x, y0, place.x + kTileSize - 1, y0 + 2 * kRasterBandRows - 1}, live};
 }
 
@@ -272,12 +269,12 @@ FACET_HD bool litMaterialsShown(const RenderSettings& settings) {
 // Whether entry e of the tile lists is a triangle whose material is drawn forward
 // (drawsForward: the lit model's blended materials, and multisampled cut-outs).
 FACET_HD bool entryDrawsForward(const RasterParams& p, std::uint32_t e) {
-    return drawsForward(p.materials[p.triangleMaterials[p.tileTriangles[e]]], p.settings);
+    return drawsForward(p.materials[p.triangleMaterials[p.tileTriangles[e]]], p.plan.settings);
 }
 
 // Whether a tile of the frame may be drawn forward: the frame shows lit materials, and some of
 // them are drawn forward. Otherwise no tile's list is scanned for them.
-FACET_HD bool frameMayDrawForward(const RasterParams& p) { return p.forwardMaterials && litMaterialsShown(p.settings); }
+FACET_HD bool frameMayDrawForward(const RasterParams& p) { return p.plan.forwardMaterials && litMaterialsShown(p.plan.settings); }
 
 // Whether the tile is drawn forward: the frame may draw forward, and the tile holds such a
 // triangle. Decided once a band: the device's block scans the list together
@@ -400,10 +397,10 @@ template <class Target>
 FACET_HD void walkQuad(const RasterParams& p, std::uint32_t id, int qx, int qy, Target& target, bool cutouts) {
     const ScreenTriangle& tri = p.triangles[id];
     QuadRange range;
-    if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) return;
+    if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.plan.grid.quadRowOffset, range)) return;
     const ShadeMaterial& material = p.materials[p.triangleMaterials[id]];
     if (cutouts && material.cutout) {
-        CutoutQuadTarget<Target> cutout{target, {tri, p.triangleAttributes[id]}, material, p.settings, qx, qy, 0};
+        CutoutQuadTarget<Target> cutout{target, {tri, p.triangleAttributes[id]}, material, p.plan.settings, qx, qy, 0};
         walkCoverage<QuadLanes, true>(tri, range, cutout);
     } else {
         walkCoverage<QuadLanes, true>(tri, range, target);
@@ -532,7 +529,7 @@ FACET_HD void HostBand::quadKeys(const RasterParams& p, int qx, int qy, bool cut
 template <class Band>
 FACET_HD QuadVisibility quadVisibility(const RasterParams& p, Band& band, int qx, int qy) {
     std::uint64_t keys[4];
-    band.quadKeys(p, qx, qy, litMaterialsShown(p.settings), keys);
+    band.quadKeys(p, qx, qy, litMaterialsShown(p.plan.settings), keys);
     return keysVisibility(keys);
 }
 
@@ -543,7 +540,7 @@ FACET_HD std::uint32_t viewWinnerColor(const RasterParams& p, std::uint32_t winn
                           &p.materials[p.triangleMaterials[winner]],
                           p.triangleColors ? &p.triangleColors[winner] : nullptr,
                           p.triangleSources ? p.triangleSources[winner] : 0u, fragments};
-    return viewQuadPixel(p.settings, p.viewForward, pixel, qx, qy, k);
+    return viewQuadPixel(p.plan, pixel, qx, qy, k);
 }
 
 // Pixel k of the quad at (qx, qy) as an index into the target, or -1 where it lies outside.
@@ -567,7 +564,7 @@ FACET_HD void rasterQuadSamples(const RasterParams& p, Band& band, int qx, int q
     forBandTriangles(band, qy, [&](std::uint32_t id) {
         const ScreenTriangle& tri = p.triangles[id];
         QuadRange range;
-        if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) return;
+        if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.plan.grid.quadRowOffset, range)) return;
         FACET_UNROLL
         for (int s = 0; s < S; ++s) {
             visibility[s].id = id;
@@ -589,12 +586,12 @@ FACET_HD void rasterQuadSamples(const RasterParams& p, Band& band, int qx, int q
             std::uint32_t won = 0;
             for (int t = s; t < S; ++t) won += visibility[t].winner[k] == winner ? 1u : 0u;
             sum.add(shadeQuadPixel({p.triangles[winner], p.triangleAttributes[winner]},
-                                   p.materials[p.triangleMaterials[winner]], p.settings, p.viewForward, qx, qy, k,
+                                   p.materials[p.triangleMaterials[winner]], p.plan, qx, qy, k,
                                    p.triangleColors ? &p.triangleColors[winner] : nullptr),
                     won);
             covered += won;
         }
-        sum.add(p.settings.clearColor, static_cast<std::uint32_t>(S) - covered);
+        sum.add(p.plan.settings.clearColor, static_cast<std::uint32_t>(S) - covered);
         p.target.color[pixel] = sum.resolve(S);
         p.target.depth[pixel] = depth;
     }
@@ -617,7 +614,7 @@ struct ForwardQuadTarget {
     FACET_HD void write(int, unsigned keep, const Quad<float>& value, const Quad<float>&) {
         std::uint32_t* const colors[4] = {&color[0], &color[1], &color[2], &color[3]};
         float* const depths[4] = {&depth[0], &depth[1], &depth[2], &depth[3]};
-        drawForwardLanes(triangle, p->settings, p->viewForward, qx, qy, keep, value, colors, depths, sample);
+        drawForwardLanes(triangle, p->plan, qx, qy, keep, value, colors, depths, sample);
     }
 };
 
@@ -628,7 +625,7 @@ struct ForwardQuadTarget {
 // rasterQuadThread), so a kernel inlines the walk and the shading once.
 template <int Capacity, class Band>
 FACET_HD void forwardQuad(const RasterParams& p, Band& band, int qx, int qy, int samples) {
-    const std::uint32_t clear = p.settings.clearColor;
+    const std::uint32_t clear = p.plan.settings.clearColor;
     ForwardQuadTarget target[Capacity];
     FACET_NO_UNROLL
     for (int s = 0; s < samples; ++s)
@@ -636,7 +633,7 @@ FACET_HD void forwardQuad(const RasterParams& p, Band& band, int qx, int qy, int
     forBandTriangles(band, qy, [&](std::uint32_t id) {
         const ScreenTriangle& tri = p.triangles[id];
         QuadRange range;
-        if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.grid.quadRowOffset, range)) return;
+        if (!quadRange(tri, TileRect{qx, qy, qx + 1, qy + 1}, p.plan.grid.quadRowOffset, range)) return;
         const ForwardTriangle triangle{&tri, &p.triangleAttributes[id], &p.materials[p.triangleMaterials[id]],
                                        p.triangleColors ? &p.triangleColors[id] : nullptr};
         FACET_NO_UNROLL
@@ -668,7 +665,7 @@ template <class Band>
 FACET_HD void rasterQuadNearest(const RasterParams& p, Band& band, int qx, int qy) {
     QuadVisibility visibility{{1.0f, 1.0f, 1.0f, 1.0f}, {kNoTriangle, kNoTriangle, kNoTriangle, kNoTriangle}, 0};
     std::uint32_t fragments[4] = {0u, 0u, 0u, 0u};
-    if (viewCountsFragments(p.settings.view)) {
+    if (viewCountsFragments(p.plan.settings.view)) {
         CountingQuadVisibility counting{visibility, {0u, 0u, 0u, 0u}};
         walkQuadTriangles(p, band, qx, qy, counting);
         visibility = counting;
@@ -677,18 +674,18 @@ FACET_HD void rasterQuadNearest(const RasterParams& p, Band& band, int qx, int q
     } else {
         visibility = quadVisibility(p, band, qx, qy);
     }
-    const bool byWinners = viewShadesWinners(p.settings.view);
+    const bool byWinners = viewShadesWinners(p.plan.settings.view);
     FACET_UNROLL
     for (int k = 0; k < 4; ++k) {
         const long long pixel = quadPixelIndex(p.target, qx, qy, k);
         if (pixel < 0) continue;
         const std::uint32_t winner = visibility.winner[k];
-        std::uint32_t color = viewBackground(p.settings);
+        std::uint32_t color = viewBackground(p.plan.settings);
         if (winner != kNoTriangle && byWinners)
             color = viewWinnerColor(p, winner, fragments[k], qx, qy, k);
         else if (winner != kNoTriangle)
             color = shadeQuadPixel({p.triangles[winner], p.triangleAttributes[winner]},
-                                   p.materials[p.triangleMaterials[winner]], p.settings, p.viewForward, qx, qy, k,
+                                   p.materials[p.triangleMaterials[winner]], p.plan, qx, qy, k,
                                    p.triangleColors ? &p.triangleColors[winner] : nullptr);
         p.target.color[pixel] = color;
         p.target.depth[pixel] = visibility.nearest[k];
@@ -698,7 +695,7 @@ FACET_HD void rasterQuadNearest(const RasterParams& p, Band& band, int qx, int q
 // The quad at (qx, qy) of a multisampled frame, not drawn forward, at its sample count.
 template <class Band>
 FACET_HD void rasterQuadMultisampled(const RasterParams& p, Band& band, int qx, int qy) {
-    switch (p.settings.msaa) {
+    switch (p.plan.settings.msaa) {
     case 2:
         return rasterQuadSamples<2>(p, band, qx, qy);
     case 4:
@@ -717,14 +714,14 @@ FACET_HD void rasterQuadMultisampled(const RasterParams& p, Band& band, int qx, 
 template <bool Multisampled, class Band>
 FACET_HD void rasterQuadThread(const RasterParams& p, std::uint32_t i, Band& band) {
     const std::uint32_t tile = i / kQuadsPerTile, q = i % kQuadsPerTile;
-    if (tile >= static_cast<std::uint32_t>(p.grid.tilesX * p.grid.tilesY)) return;
-    const TilePlace place = tilePlace(p.grid, tile);
+    if (tile >= static_cast<std::uint32_t>(p.plan.grid.tilesX * p.plan.grid.tilesY)) return;
+    const TilePlace place = tilePlace(p.plan.grid, tile);
     const int qx = place.x + 2 * static_cast<int>(q % kQuadsPerTileRow);
     const int qy = place.y + 2 * static_cast<int>(q / kQuadsPerTileRow);
     // A tile holding a blended triangle (lit model), or multisampled a cut-out, is drawn forward.
     if (band.drawsForward()) {
         if constexpr (Multisampled)
-            forwardQuad<kMaxSamples>(p, band, qx, qy, p.settings.msaa);
+            forwardQuad<kMaxSamples>(p, band, qx, qy, p.plan.settings.msaa);
         else
             forwardQuad<1>(p, band, qx, qy, 1);
     } else if constexpr (Multisampled) {
@@ -791,7 +788,7 @@ inline void runHostBlock(const RasterParams& p, std::uint32_t begin, std::uint32
         chunkEnd.resize(bandChunks(entries));
         HostBand list = cullBand(p, band, ids.data(), chunkEnd.data());
         for (std::uint32_t i = b; i < b + kRasterBlock; ++i) {
-            if (p.settings.msaa > 1)
+            if (p.plan.settings.msaa > 1)
                 rasterQuadThread<true>(p, i, list);
             else
                 rasterQuadThread<false>(p, i, list);

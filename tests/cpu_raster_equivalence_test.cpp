@@ -284,7 +284,7 @@ TEST(CpuRasterEquivalence, SimdLitLanesMatchScalarLitModel) {
             for (int k = 0; k < 8; ++k) {
                 const LitSurface scalar{{kd[0][k], kd[1][k], kd[2][k]}, ks, ke, ns[k], alpha[k]};
                 const glm::vec4 want = encodeFragment(
-                    litFragment(scalar, illumination, ka, lights, {nv[0][k], nv[1][k], nv[2][k]}, forward));
+                    litFragment(scalar, illumination, ka, lights, lightRig(lights, forward), {nv[0][k], nv[1][k], nv[2][k]}));
                 for (int ch = 0; ch < 4; ++ch)
                     ASSERT_TRUE(sameFloat(out[ch][k], want[ch]))
                         << "channel " << ch << ": " << out[ch][k] << " against " << want[ch] << ", normal " << nv[0][k]
@@ -456,7 +456,8 @@ std::size_t drawBothWays(const ScreenTriangle& tri, const TriangleAttributes& at
     colorB = colorA;
     const FrameView targetA{colorA.data(), depthA.data(), w, h}, targetB{colorB.data(), depthB.data(), w, h};
     const int quadRowOffset = h & 1;
-    const RasterContext ctxA{settings, forward, targetA, quadRowOffset}, ctxB{settings, forward, targetB, quadRowOffset};
+    const FramePlan plan = test::tilePlan(settings, forward, quadRowOffset);
+    const RasterContext ctxA{plan, targetA}, ctxB{plan, targetB};
     std::vector<std::uint32_t> idBuffer(kTileBufferElements), tileColor(kTileBufferElements);
     std::vector<float> tileDepth(kTileBufferElements);
     const TileTriangle drawn[1] = {{&tri, &attributes, &material}};
@@ -681,7 +682,8 @@ TEST(CpuRasterEquivalence, SamplePairWalkMatchesTheOneSampleWalk) {
         const int quadRowOffset = n % 2;
         const int tile = 2 * (1 + int(rng() % (kTileSize / 2)));
         RandomTilePlanes planes(rng, w, h, tile, quadRowOffset, samples);
-        RasterContext ctx{settings, glm::vec3(0.0f, 0.0f, 1.0f), target, quadRowOffset};
+        const FramePlan plan = test::tilePlan(settings, glm::vec3(0.0f, 0.0f, 1.0f), quadRowOffset);
+        RasterContext ctx{plan, target};
         const std::size_t wonA = rasterizeVisibility(tri, 7, ctx, planes.cut, planes.a(), samples);
         ctx.avx512 = true;
         const std::size_t wonB = rasterizeVisibility(tri, 7, ctx, planes.cut, planes.b(), samples);
@@ -750,7 +752,8 @@ TEST(CpuRasterEquivalence, BlockWalkMatchesTheQuadWalk) {
         const int tile = n % 2 ? kTileSize : 2 * (1 + int(rng() % (kTileSize / 2)));
         RandomTilePlanes planes(rng, w, h, tile, quadRowOffset, samples);
         std::vector<std::uint32_t> countsA(kTileBufferElements, 0u), countsB = countsA;
-        const RasterContext ctx{settings, glm::vec3(0.0f, 0.0f, 1.0f), target, quadRowOffset};
+        const FramePlan plan = test::tilePlan(settings, glm::vec3(0.0f, 0.0f, 1.0f), quadRowOffset);
+        const RasterContext ctx{plan, target};
         const std::size_t wonA =
             samples == 1 ? rasterizeVisibilityCounting(tri, 7, ctx, planes.cut, planes.a(), countsA.data())
                          : rasterizeVisibility(tri, 7, ctx, planes.cut, planes.a(), samples);
@@ -802,7 +805,8 @@ TEST(CpuRasterEquivalence, BlockDepthBoundsCullOnlyWhatFails) {
         std::vector<float> farthest = blockMaxima(planes.depthA, samples);
         TileBuffers culled = planes.a();
         culled.farthest = farthest.data();
-        const RasterContext ctx{settings, glm::vec3(0.0f, 0.0f, 1.0f), target, quadRowOffset};
+        const FramePlan plan = test::tilePlan(settings, glm::vec3(0.0f, 0.0f, 1.0f), quadRowOffset);
+        const RasterContext ctx{plan, target};
         for (int n = 0; n < 24; ++n) {
             const glm::vec2 centre(float(planes.cut.x0) + unit(rng) * kTileSize, float(planes.cut.y0) + unit(rng) * kTileSize);
             ScreenVertex v[3];
@@ -983,8 +987,8 @@ TEST(CpuRasterEquivalence, DeferredRendererMatchesTrianglesDrawnInOrder) {
             std::vector<std::uint32_t> refColor(pixels, settings.clearColor);
             std::vector<float> refDepth(pixels, 1.0f);
             const FrameView refTarget{refColor.data(), refDepth.data(), w, h};
-            const RasterContext ctx{settings, glm::vec3(view.rotation[0][2], view.rotation[1][2], view.rotation[2][2]),
-                                    refTarget, h & 1};
+            const FramePlan plan = test::tilePlan(settings, viewForward(view), h & 1);
+            const RasterContext ctx{plan, refTarget};
             std::size_t refFragments = 0;
             for (const MaterialRange& range : mesh.ranges)
                 for (std::size_t t = range.firstTriangle; t < range.firstTriangle + range.triangleCount; ++t) {

@@ -14,6 +14,16 @@ inline FramePlan planFor(const Model& model, const ViewParams& view, const Rende
     return planFrame(settings, modelFacts(model), view, target.width, target.height);
 }
 
+// A frame plan for the tests that walk or shade a tile without a whole frame: `settings` seen
+// along `viewForward` (the lit model's rig made for it), quads paired from row -quadRowOffset
+// (the plan's size is not the tests' target's: nothing they call reads it).
+inline FramePlan tilePlan(const RenderSettings& settings, glm::vec3 viewForward, int quadRowOffset) {
+    FramePlan plan = planFrame(settings, ModelFacts{}, ViewParams{}, kTileSize, kTileSize + quadRowOffset);
+    plan.viewForward = viewForward;
+    plan.rig = lightRig(settings.lights, viewForward);
+    return plan;
+}
+
 // `given`: what the backend's render takes after the target (camera-space positions).
 template <class Backend, class... Given>
 auto drawWith(Backend&& backend, const Model& model, const ViewParams& view, const RenderSettings& settings,

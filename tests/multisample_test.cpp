@@ -130,6 +130,7 @@ void drawReference(const std::vector<ScreenTriangle>& tris, const std::vector<Tr
                     winner[at] = int(t);
                 }
     }
+    const FramePlan plan = test::tilePlan(settings, glm::vec3(0.0f, 0.0f, 1.0f), quadRowOffset);
     for (int y = 0; y < out.height; ++y)
         for (int x = 0; x < out.width; ++x) {
             const std::size_t pixel = std::size_t(y) * std::size_t(out.width) + std::size_t(x);
@@ -148,8 +149,7 @@ void drawReference(const std::vector<ScreenTriangle>& tris, const std::vector<Tr
                 }
                 shaded.insert(w);
                 sum.add(shadeQuadPixel({tris[std::size_t(w)], attributes[std::size_t(w)]},
-                                       materials[std::size_t(w) % materials.size()], settings,
-                                       glm::vec3(0.0f, 0.0f, 1.0f), qx, qy, k),
+                                       materials[std::size_t(w) % materials.size()], plan, qx, qy, k),
                         1);
             }
             out.color[pixel] = sum.resolve(samples);
@@ -243,7 +243,8 @@ TEST(Multisample, CpuRasterStageEqualsThePerSampleDefinition) {
             drawReference(tris, attributes, materials, settings, quadRowOffset, expected);
 
             const FrameView target = actual.view();
-            const RasterContext ctx{settings, glm::vec3(0.0f, 0.0f, 1.0f), target, quadRowOffset, false};
+            const FramePlan plan = test::tilePlan(settings, glm::vec3(0.0f, 0.0f, 1.0f), quadRowOffset);
+            const RasterContext ctx{plan, target};
             const std::size_t planes = std::size_t(samples) * kTileBufferElements;
             std::vector<std::uint32_t> ids(planes, 0u), color(planes, 0u), counts(kTileBufferElements);
             std::vector<float> depth(planes, 1.0f);

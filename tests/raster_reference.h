@@ -19,7 +19,7 @@ inline std::size_t drawTriangleReference(const ScreenTriangle& tri, const Triang
                                          const ShadeMaterial& material, const RasterContext& ctx,
                                          const TileRect& tile) {
     QuadRange q;
-    if (!quadRange(tri, tile, ctx.quadRowOffset, q)) return 0;
+    if (!quadRange(tri, tile, ctx.plan.grid.quadRowOffset, q)) return 0;
     const FrameView& target = ctx.target;
     std::size_t shaded = 0;
     for (int qy = q.firstQy; qy <= q.maxY; qy += 2)
@@ -33,7 +33,7 @@ inline std::size_t drawTriangleReference(const ScreenTriangle& tri, const Triang
                 if (!(depth >= 0.0f && depth <= 1.0f && depth < target.depth[pixel])) continue;
                 target.depth[pixel] = depth;
                 target.color[pixel] =
-                    shadeQuadPixel({tri, attributes}, material, ctx.settings, ctx.viewForward, qx, qy, k);
+                    shadeQuadPixel({tri, attributes}, material, ctx.plan, qx, qy, k);
                 ++shaded;
             }
     return shaded;

@@ -135,12 +135,12 @@ TEST(Views, ShadingReadsAttributesOnlyWhereThePredicateSaysSo) {
     // Whether some pixel of the triangle's quads takes another colour with the attributes poisoned.
     const auto colourDependsOnAttributes = [&](const RenderSettings& s, const ShadeMaterial& m,
                                                const TriangleColors* side) {
-        const glm::vec3 forward(0.0f, 0.0f, 1.0f);
+        const FramePlan plan = test::tilePlan(s, glm::vec3(0.0f, 0.0f, 1.0f), 0);
         for (int qy = tri.minY & ~1; qy <= tri.maxY; qy += 2)
             for (int qx = tri.minX & ~1; qx <= tri.maxX; qx += 2)
                 for (int k = 0; k < 4; ++k)
-                    if (viewQuadPixel(s, forward, ViewPixel{&tri, &attributes, &m, side, 7, 2}, qx, qy, k) !=
-                        viewQuadPixel(s, forward, ViewPixel{&tri, &poisoned, &m, side, 7, 2}, qx, qy, k))
+                    if (viewQuadPixel(plan, ViewPixel{&tri, &attributes, &m, side, 7, 2}, qx, qy, k) !=
+                        viewQuadPixel(plan, ViewPixel{&tri, &poisoned, &m, side, 7, 2}, qx, qy, k))
                         return true;
         return false;
     };

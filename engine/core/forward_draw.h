@@ -24,16 +24,17 @@ struct ForwardTriangle {
 // is cut out, then drawn into color[k] and (unless blended) depth[k]: with multisampling,
 // sample `sample`'s own colour and depth, so blending is per sample. The fragment is the pixel
 // centre's whatever the sample.
-FACET_HD void drawForwardLanes(const ForwardTriangle& t, const RenderSettings& settings, glm::vec3 viewForward,
-                               int qx, int qy, unsigned keep, const Quad<float>& value, std::uint32_t* const color[4],
-                               float* const depth[4], int sample = 0) {
+FACET_HD void drawForwardLanes(const ForwardTriangle& t, const FramePlan& plan, int qx, int qy, unsigned keep,
+                               const Quad<float>& value, std::uint32_t* const color[4], float* const depth[4],
+                               int sample = 0) {
+    const RenderSettings& settings = plan.settings;
     const ShadeMaterial& m = *t.material;
     if (m.cutout && settings.shading == ShadingModel::Lit)
         keep = cutoutSampleMask({*t.tri, *t.attributes}, m, settings, qx, qy, keep, sample);
     const bool blended = blends(m, settings);
     for (int k = 0; k < 4; ++k) {
         if (!(keep >> k & 1u)) continue;
-        *color[k] = drawQuadPixel({*t.tri, *t.attributes}, m, settings, viewForward, qx, qy, k, t.colors, *color[k]);
+        *color[k] = drawQuadPixel({*t.tri, *t.attributes}, m, plan, qx, qy, k, t.colors, *color[k]);
         if (!blended) *depth[k] = value.v[k];
     }
 }

@@ -5,6 +5,7 @@
 // a visibility pass) gives the bits drawing the whole quad would.
 #pragma once
 
+#include "core/frame_plan.h"
 #include "core/multisample.h"
 #include "core/shading.h"
 #include "core/triangle_setup.h"
@@ -166,27 +167,26 @@ FACET_HD glm::vec3 litNormal(const ShadedTriangle& t, const ShadeMaterial& m, Te
 }
 
 // The lit model's pixel k (see shadeQuadPixel), in linear light.
-FACET_HD glm::vec4 litQuadPixel(const ShadedTriangle& t, const ShadeMaterial& material, const RenderSettings& settings,
-                                glm::vec3 viewForward, int qx, int qy, int k, const TriangleColors* colors) {
+FACET_HD glm::vec4 litQuadPixel(const ShadedTriangle& t, const ShadeMaterial& material, const FramePlan& plan, int qx,
+                                int qy, int k, const TriangleColors* colors) {
     const glm::vec3 b = barycentrics(t.tri, qx + (k & 1), qy + (k >> 1));
     const float invW = interpolateInvW(t.attributes, b);
-    const LitSurface s = litSurface(t, material, settings.filter, qx, qy, b, invW, colors);
-    const glm::vec3 n = litNormal(t, material, settings.filter, qx, qy, b, invW, colors);
-    return litFragment(s, material.illumination, material.ka, settings.lights, n, viewForward);
+    const TextureFilter filter = plan.settings.filter;
+    const LitSurface s = litSurface(t, material, filter, qx, qy, b, invW, colors);
+    const glm::vec3 n = litNormal(t, material, filter, qx, qy, b, invW, colors);
+    return litFragment(s, material.illumination, material.ka, plan.settings.lights, plan.rig, n);
 }
 
-FACET_HD std::uint32_t shadeQuadPixelLit(const ShadedTriangle& t, const ShadeMaterial& material,
-                                         const RenderSettings& settings, glm::vec3 viewForward, int qx, int qy, int k,
-                                         const TriangleColors* colors) {
-    return packRgba8(encodeFragment(litQuadPixel(t, material, settings, viewForward, qx, qy, k, colors)));
+FACET_HD std::uint32_t shadeQuadPixelLit(const ShadedTriangle& t, const ShadeMaterial& material, const FramePlan& plan,
+                                         int qx, int qy, int k, const TriangleColors* colors) {
+    return packRgba8(encodeFragment(litQuadPixel(t, material, plan, qx, qy, k, colors)));
 }
 
 // `colors`: the triangle's side record (vertex colours, tangents), null for a mesh without one.
-FACET_HD std::uint32_t shadeQuadPixel(const ShadedTriangle& t, const ShadeMaterial& material,
-                                      const RenderSettings& settings, glm::vec3 viewForward, int qx, int qy, int k,
-                                      const TriangleColors* colors = nullptr) {
-    if (settings.shading == ShadingModel::Lit)
-        return shadeQuadPixelLit(t, material, settings, viewForward, qx, qy, k, colors);
+FACET_HD std::uint32_t shadeQuadPixel(const ShadedTriangle& t, const ShadeMaterial& material, const FramePlan& plan,
+                                      int qx, int qy, int k, const TriangleColors* colors = nullptr) {
+    const RenderSettings& settings = plan.settings;
+    if (settings.shading == ShadingModel::Lit) return shadeQuadPixelLit(t, material, plan, qx, qy, k, colors);
     if (!hasVertexColors(colors)) colors = nullptr; // a record with tangents only: no colour to multiply by
     const bool textured = material.texture.levelCount > 0;
     const glm::vec3 b = barycentrics(t.tri, qx + (k & 1), qy + (k >> 1));
@@ -203,18 +203,17 @@ FACET_HD std::uint32_t shadeQuadPixel(const ShadedTriangle& t, const ShadeMateri
     }
     const glm::vec3 n = settings.headlight ? interpolateNormal(t.attributes, b, invW) : glm::vec3(0.0f);
     const glm::vec3 vertexColor = colors ? interpolateVertexColor(t.attributes, *colors, b, invW) : glm::vec3(1.0f);
-    return packRgba8(shadeFragment(material, settings.filter, uv, lod, settings.headlight, n, viewForward,
+    return packRgba8(shadeFragment(material, settings.filter, uv, lod, settings.headlight, n, plan.viewForward,
                                    colors ? &vertexColor : nullptr));
 }
 
 // Forward drawing (the lit model with blended materials, see blends()): what pixel k of a
 // fragment that passed the depth (and alpha) test leaves in the colour `stored`: its colour, or
 // for a blended material its colour over `stored`.
-FACET_HD std::uint32_t drawQuadPixel(const ShadedTriangle& t, const ShadeMaterial& material,
-                                     const RenderSettings& settings, glm::vec3 viewForward, int qx, int qy, int k,
-                                     const TriangleColors* colors, std::uint32_t stored) {
-    if (!blends(material, settings)) return shadeQuadPixel(t, material, settings, viewForward, qx, qy, k, colors);
-    return blendOver(litQuadPixel(t, material, settings, viewForward, qx, qy, k, colors), stored);
+FACET_HD std::uint32_t drawQuadPixel(const ShadedTriangle& t, const ShadeMaterial& material, const FramePlan& plan,
+                                     int qx, int qy, int k, const TriangleColors* colors, std::uint32_t stored) {
+    if (!blends(material, plan.settings)) return shadeQuadPixel(t, material, plan, qx, qy, k, colors);
+    return blendOver(litQuadPixel(t, material, plan, qx, qy, k, colors), stored);
 }
 
 } // namespace facet

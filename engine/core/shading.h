@@ -85,12 +85,13 @@ FACET_HD ColorLanes<F> litFragmentLanes(const LitSurfaceLanes<F>& s, Illuminatio
     return {clampUnit(c.x), clampUnit(c.y), clampUnit(c.z), clampUnit(s.alpha)};
 }
 
+// `rig`: the lights as the camera sees them (FramePlan::rig), made once a frame.
 FACET_HD glm::vec4 litFragment(const LitSurface& s, Illumination illumination, glm::vec3 ka, const Lights& lights,
-                               glm::vec3 normal, glm::vec3 viewForward) {
+                               const LightRig& rig, glm::vec3 normal) {
     const LitSurfaceLanes<float> lanes{{s.kd.x, s.kd.y, s.kd.z}, {s.ks.x, s.ks.y, s.ks.z}, {s.ke.x, s.ke.y, s.ke.z},
                                        s.ns, s.alpha};
-    const ColorLanes<float> c = litFragmentLanes(lanes, illumination, ka, lights, lightRig(lights, viewForward),
-                                                 Vec3Lanes<float>{normal.x, normal.y, normal.z});
+    const ColorLanes<float> c =
+        litFragmentLanes(lanes, illumination, ka, lights, rig, Vec3Lanes<float>{normal.x, normal.y, normal.z});
     return {c.r, c.g, c.b, c.a};
 }
 

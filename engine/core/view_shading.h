@@ -127,16 +127,16 @@ struct ViewPixel {
 
 // Pixel k of the quad at (qx, qy) in a view that shades winners; in the other views, the shaded
 // colour (shadeQuadPixel), as under the wireframe's edges.
-FACET_HD std::uint32_t viewQuadPixel(const RenderSettings& settings, glm::vec3 viewForward, const ViewPixel& p, int qx,
-                                     int qy, int k) {
+FACET_HD std::uint32_t viewQuadPixel(const FramePlan& plan, const ViewPixel& p, int qx, int qy, int k) {
     const int x = qx + (k & 1), y = qy + (k >> 1);
-    switch (settings.view) {
+    const View view = plan.settings.view;
+    switch (view) {
     case View::Normals:
     case View::Uv: {
         const glm::vec3 b = barycentrics(*p.tri, x, y);
         const float invW = interpolateInvW(*p.attributes, b);
-        return settings.view == View::Normals ? normalColor(interpolateNormal(*p.attributes, b, invW))
-                                              : uvColor(interpolateUv(*p.attributes, b, invW));
+        return view == View::Normals ? normalColor(interpolateNormal(*p.attributes, b, invW))
+                                       : uvColor(interpolateUv(*p.attributes, b, invW));
     }
     case View::Triangles: return triangleColor(p.source);
     case View::Overdraw: return overdrawColor(p.fragments);
@@ -145,7 +145,7 @@ FACET_HD std::uint32_t viewQuadPixel(const RenderSettings& settings, glm::vec3 v
         break;
     default: break;
     }
-    return shadeQuadPixel({*p.tri, *p.attributes}, *p.material, settings, viewForward, qx, qy, k, p.colors);
+    return shadeQuadPixel({*p.tri, *p.attributes}, *p.material, plan, qx, qy, k, p.colors);
 }
 
 // A pixel no triangle drew: black in overdraw (no fragment), else the clear colour.

@@ -100,8 +100,7 @@ CpuFrameStats CpuRenderer::renderFrame(const ViewParams& view, const FramePlan& 
 
     t0 = Clock::now();
     stats.fragmentsShaded =
-        rasterStage(RasterContext{plan.settings, plan.viewForward, target, plan.grid.quadRowOffset, plan.sideRecords,
-                                  samplePairWalkChosen(), chosenIndexedLoads(), wideFilterChosen()},
+        rasterStage(RasterContext{plan, target, samplePairWalkChosen(), chosenIndexedLoads(), wideFilterChosen()},
                     plan, chunkCount);
     if (plan.finishesFrame) { // the debug views of the whole frame, a row at a time
         const ViewFinish finish = makeViewFinish(plan.settings.view, target, view, tileWork_.data());
@@ -310,7 +309,7 @@ std::size_t CpuRenderer::rasterStage(const RasterContext& context, const FramePl
             scratch.sampleCounts.resize(kTileBufferElements);
         if (scratch.farthest.size() < std::size_t(kBoundBlocks)) scratch.farthest.resize(std::size_t(kBoundBlocks));
         if (scratch.triangles.size() < mostWork) scratch.triangles.resize(mostWork);
-        if (context.vertexColors && scratch.colors.size() < mostWork) scratch.colors.resize(mostWork);
+        if (context.plan.sideRecords && scratch.colors.size() < mostWork) scratch.colors.resize(mostWork);
         if (plan.sources && scratch.sources.size() < mostWork) scratch.sources.resize(mostWork);
         if (plan.countsFragments && scratch.counts.size() < kTileBufferElements)
             scratch.counts.assign(kTileBufferElements, 0u);
@@ -339,7 +338,7 @@ void CpuRenderer::clearTile(const RasterContext& context, const TileRect& rect) 
     for (int y = rect.y0; y <= rect.y1; ++y) {
         const std::size_t row = std::size_t(y) * std::size_t(target.width);
         const std::size_t n = std::size_t(rect.x1 - rect.x0 + 1);
-        streamFillRow(target.color + row + rect.x0, viewBackground(context.settings), n);
+        streamFillRow(target.color + row + rect.x0, viewBackground(context.plan.settings), n);
         streamFillRow(target.depth + row + rect.x0, 1.0f, n);
     }
     streamFence();
@@ -350,7 +349,7 @@ bool CpuRenderer::tileDrawsForward(const RasterContext& context, std::uint32_t t
     for (std::size_t c = 0; c < chunkCount; ++c) {
         const Chunk& chunk = chunks_[c];
         for (std::uint32_t k = chunk.binOffsets[tile]; k < chunk.binOffsets[tile + 1]; ++k)
-            if (drawsForward(materials_[chunk.materials[chunk.binTriangles[k]]], context.settings)) return true;
+            if (drawsForward(materials_[chunk.materials[chunk.binTriangles[k]]], context.plan.settings)) return true;
     }
     return false;
 }
@@ -371,7 +370,7 @@ std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, Til
 
     // Pass 1: coverage and depth (per sample with multisampling), in input order; id n + 1 is
     // the tile's n-th triangle.
-    const int samples = context.settings.msaa;
+    const int samples = context.plan.settings.msaa;
     std::size_t won = 0;
     std::uint32_t count = 0;
     for (std::size_t c = 0; c < chunkCount; ++c) {
@@ -385,9 +384,9 @@ std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, Til
             const std::uint32_t i = chunk.binTriangles[k];
             const TileTriangle& drawn = scratch.triangles[count] = tileTriangle(chunk, i);
             const ShadeMaterial& material = *drawn.material;
-            if (context.vertexColors) scratch.colors[count] = &chunk.colors[i];
+            if (context.plan.sideRecords) scratch.colors[count] = &chunk.colors[i];
             ++count;
-            const bool cutout = material.cutout && context.settings.shading == ShadingModel::Lit;
+            const bool cutout = material.cutout && context.plan.lit;
             if (!forward)
                 won += rasterizeVisibility(chunk.triangles.triangle(i), count, context, rect, buffers, samples,
                                            cutout ? &drawn : nullptr);

@@ -92,7 +92,7 @@ TileLayers layerTile(const RasterContext& ctx, const TileRect& tile, const TileB
     TileLayers layers{0, {}, {}};
     std::fill_n(layers.first, kMaxSamples, tile.y1 + 1);
     std::fill_n(layers.last, kMaxSamples, tile.y0 - 1);
-    const int samples = ctx.settings.msaa;
+    const int samples = ctx.plan.settings.msaa;
     const FrameView& target = ctx.target;
     for (int y = tile.y0; y <= tile.y1; ++y) {
         const std::size_t row = buffers.at(tile.x0, y), n = std::size_t(tile.x1 - tile.x0 + 1);
@@ -162,7 +162,7 @@ inline void resolve8(std::uint32_t* color, const std::uint32_t* counts, int laye
 // column, whose counts layerTile made 0.
 void resolveColors(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers, const std::uint32_t* counts,
                    int layers) {
-    const int samples = ctx.settings.msaa;
+    const int samples = ctx.plan.settings.msaa;
     const __m256i allOrNone = _mm256_set1_epi32(samples);
     for (int y = tile.y0; y <= tile.y1; ++y) {
         const std::size_t row = buffers.at(tile.x0, y), n = std::size_t(tile.x1 - tile.x0 + 1);
@@ -170,7 +170,7 @@ void resolveColors(const RasterContext& ctx, const TileRect& tile, const TileBuf
             // Eight pixels of one triangle each (or none): nothing to mix.
             const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(counts + i));
             const __m256i plain = _mm256_or_si256(_mm256_cmpeq_epi32(c, allOrNone), _mm256_cmpeq_epi32(c, _mm256_setzero_si256()));
-            if (_mm256_movemask_epi8(plain) != -1) resolve8(buffers.color + i, counts + i, layers, samples, ctx.settings.clearColor);
+            if (_mm256_movemask_epi8(plain) != -1) resolve8(buffers.color + i, counts + i, layers, samples, ctx.plan.settings.clearColor);
         }
     }
 }

@@ -20,7 +20,7 @@
 
 namespace facet {
 
-// `buffers` holds ctx.settings.msaa planes of ids, depths and colours (see samplePlane), as the
+// `buffers` holds ctx.plan.settings.msaa planes of ids, depths and colours (see samplePlane), as the
 // visibility pass left them; `counts` kTileBufferElements words of scratch. Writes the tile
 // rect's resolved colours and depths to the target and leaves the planes' ids 0 and depths 1,
 // ready for the next tile.

@@ -21,18 +21,18 @@ namespace {
     const __m256 invW = attribute(v0.invW, v1.invW, v2.invW);
     l.u = _mm256_div_ps(attribute(v0.uvOverW.x, v1.uvOverW.x, v2.uvOverW.x), invW);
     l.v = _mm256_div_ps(attribute(v0.uvOverW.y, v1.uvOverW.y, v2.uvOverW.y), invW);
-    const bool lit = ctx.settings.shading == ShadingModel::Lit;
-    if (!ctx.settings.headlight && !lit) return;
+    const bool lit = ctx.plan.lit;
+    if (!ctx.plan.settings.headlight && !lit) return;
     l.nx = _mm256_div_ps(attribute(v0.nOverW.x, v1.nOverW.x, v2.nOverW.x), invW);
     l.ny = _mm256_div_ps(attribute(v0.nOverW.y, v1.nOverW.y, v2.nOverW.y), invW);
     l.nz = _mm256_div_ps(attribute(v0.nOverW.z, v1.nOverW.z, v2.nOverW.z), invW);
-    if (!ctx.settings.headlight) return;
+    if (!ctx.plan.settings.headlight) return;
     if (lit) {
         l.light = _mm256_set1_ps(1.0f);
         return;
     }
     const auto factor = [&](int h) {
-        return simd::headlightFactor4(halfOf(l.nx, h), halfOf(l.ny, h), halfOf(l.nz, h), ctx.viewForward);
+        return simd::headlightFactor4(halfOf(l.nx, h), halfOf(l.ny, h), halfOf(l.nz, h), ctx.plan.viewForward);
     };
     l.light = _mm256_set_m128(factor(1), factor(0));
 }
@@ -60,8 +60,8 @@ inline void appendPairPixels(PixelLanes& p, unsigned mask, const QuadPairLanes& 
     const int n = p.count;
     floats(p.u + n, l.u);
     floats(p.v + n, l.v);
-    if (ctx.settings.headlight) floats(p.light + n, l.light); // read only with the headlight
-    if (ctx.settings.shading == ShadingModel::Lit) {
+    if (ctx.plan.settings.headlight) floats(p.light + n, l.light); // read only with the headlight
+    if (ctx.plan.lit) {
         floats(p.nx + n, l.nx);
         floats(p.ny + n, l.ny);
         floats(p.nz + n, l.nz);
@@ -80,7 +80,7 @@ inline void appendPairPixels(PixelLanes& p, unsigned mask, const QuadPairLanes& 
 [[gnu::always_inline]] inline void streamPairJob(PixelStream& s, const PairJob& job, const RasterContext& ctx,
                                                  const TileBuffers& buffers) {
     streamMaterial(s, job.triangle->material, ctx, buffers);
-    const TextureFilter filter = ctx.settings.filter;
+    const TextureFilter filter = ctx.plan.settings.filter;
     const simd::LevelChoice8 levels =
         simd::chooseLevels8(*s.texture, filter, filter == TextureFilter::Trilinear ? job.lod : _mm256_setzero_ps());
     const std::int32_t at = std::int32_t(buffers.at(job.qx, job.qy));
@@ -138,7 +138,7 @@ inline void pairJobLevelsOfDetail(PairJob (&jobs)[kShadeBatch], int count) {
 void shadePairJobs(PairJob (&jobs)[kShadeBatch], int count, PixelStream& s, const RasterContext& ctx,
                    const TileBuffers& buffers) {
     for (int j = 0; j < count; ++j) quadPairLanes(jobs[j].lanes, *jobs[j].triangle, jobs[j].qx, jobs[j].qy, ctx);
-    if (ctx.settings.filter == TextureFilter::Trilinear) pairJobLevelsOfDetail(jobs, count);
+    if (ctx.plan.settings.filter == TextureFilter::Trilinear) pairJobLevelsOfDetail(jobs, count);
     for (int j = 0; j < count; ++j) streamPairJob(s, jobs[j], ctx, buffers);
 }
 

@@ -38,7 +38,7 @@ template <IndexedLoads L>
 // The classic model's packed texture colours of pixels [first, first + 4) of `p`, times their
 // headlight factors where the headlight is on (as shadeFragment: the sample unpacked, lit, packed).
 inline __m128i withHeadlight(__m128i colors, const PixelLanes& p, int first, const RasterContext& ctx) {
-    if (!ctx.settings.headlight) return colors;
+    if (!ctx.plan.settings.headlight) return colors;
     return simd::pack4(simd::applyHeadlight4(simd::unpack4(colors), _mm_load_ps(p.light + first)));
 }
 
@@ -69,7 +69,7 @@ template <int step, class Filter>
     alignas(32) std::uint32_t colors[PixelLanes::kCapacity + 8];
     filter(*s.texture, s.wideLevels, WidePixels{p.u, p.v, p.lo, p.hi, p.f, p.count}, colors);
     for (int g = 0; g < p.count; g += 8) {
-        if (ctx.settings.headlight)
+        if (ctx.plan.settings.headlight)
             for (int h = 0; h < 8; h += 4) {
                 __m128i* at = reinterpret_cast<__m128i*>(colors + g + h);
                 _mm_store_si128(at, withHeadlight(_mm_load_si128(at), p, g + h, ctx));
@@ -81,7 +81,7 @@ template <int step, class Filter>
 
 // Whether the stream's classic-model pixels take cpu/wide_filter.h's filters.
 inline bool wideFilters(const PixelStream& s, const RasterContext& ctx) {
-    return ctx.wideFilter && s.wideLevels.fits && ctx.settings.shading == ShadingModel::Classic;
+    return ctx.wideFilter && s.wideLevels.fits && ctx.plan.settings.shading == ShadingModel::Classic;
 }
 
 // Samples the pixels blending two levels, four at a time (lanes 0-3 on their lo levels, 4-7
@@ -94,7 +94,7 @@ void flushTwoLevelsBy(PixelStream& s, const RasterContext& ctx, const TileBuffer
     const TextureView& texture = *s.texture;
     const simd::LevelTable& levels = s.levels;
     const int vectors = (p.count + 3) / 4;
-    const bool lit = ctx.settings.shading == ShadingModel::Lit;
+    const bool lit = ctx.plan.lit;
     padLanes(p, lit ? (p.count + 7) & ~7 : 4 * vectors);
     simd::SamplePlan4 plans[PixelLanes::kCapacity / 4];
     for (int g = 0; g < vectors; ++g) {
@@ -128,7 +128,7 @@ void flushOneLevelBy(PixelStream& s, const RasterContext& ctx, const TileBuffers
     if (wideFilters(s, ctx)) return flushWide<16>(p, filterOneLevel16, s, ctx, buffers);
     const TextureView& texture = *s.texture;
     const simd::LevelTable& levels = s.levels;
-    const bool lit = ctx.settings.shading == ShadingModel::Lit;
+    const bool lit = ctx.plan.lit;
     padLanes(p, (p.count + 7) & ~7);
     for (int g = 0; g < p.count; g += 8) {
         const simd::Bilinear8Plan plan = simd::planBilinear8(

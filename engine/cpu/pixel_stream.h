@@ -78,7 +78,7 @@ inline void litColors8(const ShadeMaterial& m, const simd::Rgba8* t, __m256 nx, 
         s.alpha = s.alpha * F(t->a);
     }
     const ColorLanes<F> c = encodeFragmentLanes(
-        litFragmentLanes(s, m.illumination, m.ka, ctx.settings.lights, rig, Vec3Lanes<F>{F(nx), F(ny), F(nz)}));
+        litFragmentLanes(s, m.illumination, m.ka, ctx.plan.settings.lights, rig, Vec3Lanes<F>{F(nx), F(ny), F(nz)}));
     const simd::Rgba8 colors{c.r.v, c.g.v, c.b.v, c.a.v};
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out), simd::pack4(halfOf(colors, 0)));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 4), simd::pack4(halfOf(colors, 1)));
@@ -107,7 +107,7 @@ void switchStream(PixelStream& s, const ShadeMaterial* material, const RasterCon
 // 20 instructions.
 [[gnu::always_inline]] inline void streamMaterial(PixelStream& s, const ShadeMaterial* material,
                                                   const RasterContext& ctx, const TileBuffers& buffers) {
-    const bool lit = ctx.settings.shading == ShadingModel::Lit;
+    const bool lit = ctx.plan.lit;
     if (s.texture != &material->texture || (lit && s.material != material)) switchStream(s, material, ctx, buffers);
 }
 

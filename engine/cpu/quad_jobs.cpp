@@ -39,8 +39,8 @@ inline void quadSquaredLengths(const TextureView& texture, __m128 u, __m128 v, S
     job.dx2 = job.dy2 = 0.0f;
     job.light = _mm_set1_ps(1.0f);
     const bool textured = texture.levelCount > 0;
-    const bool lit = ctx.settings.shading == ShadingModel::Lit;
-    if (!textured && !ctx.settings.headlight && !lit) return;
+    const bool lit = ctx.plan.lit;
+    if (!textured && !ctx.plan.settings.headlight && !lit) return;
     F32x4 b[3];
     BarycentricPlane<F32x4>(tri).at(lanes::quadColumns(job.qx), lanes::quadRows(job.qy), b);
     const CornerAttributes &v0 = attributes.v[0], &v1 = attributes.v[1], &v2 = attributes.v[2];
@@ -49,7 +49,7 @@ inline void quadSquaredLengths(const TextureView& texture, __m128 u, __m128 v, S
         return interpolate(b, F32x4(a0), F32x4(a1), F32x4(a2)).v;
     };
     const __m128 invW = attribute(v0.invW, v1.invW, v2.invW);
-    if (ctx.settings.headlight || lit) {
+    if (ctx.plan.settings.headlight || lit) {
         const __m128 nx = _mm_div_ps(attribute(v0.nOverW.x, v1.nOverW.x, v2.nOverW.x), invW);
         const __m128 ny = _mm_div_ps(attribute(v0.nOverW.y, v1.nOverW.y, v2.nOverW.y), invW);
         const __m128 nz = _mm_div_ps(attribute(v0.nOverW.z, v1.nOverW.z, v2.nOverW.z), invW);
@@ -58,7 +58,7 @@ inline void quadSquaredLengths(const TextureView& texture, __m128 u, __m128 v, S
             job.ny = ny;
             job.nz = nz;
         } else {
-            job.light = simd::headlightFactor4(nx, ny, nz, ctx.viewForward);
+            job.light = simd::headlightFactor4(nx, ny, nz, ctx.plan.viewForward);
         }
     }
     if (!textured) return;
@@ -69,7 +69,7 @@ inline void quadSquaredLengths(const TextureView& texture, __m128 u, __m128 v, S
     const __m128 u = _mm256_castps256_ps128(uv), v = _mm256_extractf128_ps(uv, 1);
     job.u = u;
     job.v = v;
-    if (ctx.settings.filter == TextureFilter::Trilinear) quadSquaredLengths(texture, u, v, job);
+    if (ctx.plan.settings.filter == TextureFilter::Trilinear) quadSquaredLengths(texture, u, v, job);
 }
 
 // Appends the pixels the job won, in their planes, to `p`: its quad's pixel 0 is element `at` of
@@ -99,12 +99,12 @@ inline void appendPixels(PixelLanes& p, const ShadeJob& job, std::int32_t at, co
 // Adds the pixels `job` won to the list of the stream (one of its material's, streamMaterial)
 // for their levels, first sampling what the list holds if it is full.
 inline void appendJob(PixelStream& s, const ShadeJob& job, const RasterContext& ctx, const TileBuffers& buffers) {
-    const simd::LevelChoice levels = simd::chooseLevels(*s.texture, ctx.settings.filter, job.lod);
+    const simd::LevelChoice levels = simd::chooseLevels(*s.texture, ctx.plan.settings.filter, job.lod);
     const bool one = levels.f == 0.0f; // chooseLevels's one level: lo = hi
     PixelLanes& p = one ? s.oneLevel : s.twoLevels;
     if (p.count > PixelLanes::kCapacity - 4) (one ? flushOneLevel : flushTwoLevels)(s, ctx, buffers);
     appendPixels(p, job, std::int32_t(buffers.at(job.qx, job.qy)), levels,
-                 ctx.settings.shading == ShadingModel::Lit);
+                 ctx.plan.lit);
 }
 
 // Adds the pixels `job` won to the stream.
@@ -117,7 +117,7 @@ void streamPixels(PixelStream& s, const ShadeJob& job, const RasterContext& ctx,
 // material, or nearest filtering.
 inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx, const LightRig& rig) {
     const ShadeMaterial& material = *job.triangle->material;
-    if (ctx.settings.shading == ShadingModel::Lit) {
+    if (ctx.plan.lit) {
         alignas(32) std::uint32_t colors[8];
         litColors8(material, nullptr, _mm256_set_m128(job.nx, job.nx), _mm256_set_m128(job.ny, job.ny),
                    _mm256_set_m128(job.nz, job.nz), rig, ctx, colors);
@@ -130,7 +130,7 @@ inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx, const Lig
                 ? simd::fetchNearest4<IndexedLoads::ByLane>(material.texture, index)
                 : simd::fetchNearest4<IndexedLoads::Gather>(material.texture, index);
     }
-    if (ctx.settings.headlight) c = simd::applyHeadlight4(c, job.light);
+    if (ctx.plan.settings.headlight) c = simd::applyHeadlight4(c, job.light);
     return simd::pack4(c);
 }
 
@@ -146,8 +146,7 @@ inline __m128i jobColor(const ShadeJob& job, const RasterContext& ctx, const Lig
     for (int k = 0; k < 4; ++k)
         if (job.mask >> k & 1)
             c0[quadElement(std::size_t(plane[k]), k)] =
-                shadeQuadPixel({*job.triangle->tri, *job.triangle->attributes}, *job.triangle->material, ctx.settings,
-                               ctx.viewForward, job.qx, job.qy, k, colors);
+                shadeQuadPixel({*job.triangle->tri, *job.triangle->attributes}, *job.triangle->material, ctx.plan, job.qx, job.qy, k, colors);
 }
 
 // The levels of detail of jobs [0, count) from their squared lengths (trilinear filtering),
@@ -170,19 +169,19 @@ void jobLevelsOfDetail(ShadeJob* jobs, int count) {
 void shadeBatch(ShadeJob* jobs, int count, PixelStream& stream, TileTriangles drawn, const RasterContext& ctx,
                 const TileBuffers& buffers) {
     // Every triangle has vertex colours, or none has.
-    if (__builtin_expect(ctx.vertexColors, false)) {
+    if (__builtin_expect(ctx.plan.sideRecords, false)) {
         for (int j = 0; j < count; ++j)
-            shadeJobScalar(jobs[j], ctx.vertexColors ? drawn.colors[jobs[j].triangle - drawn.triangles] : nullptr, ctx,
+            shadeJobScalar(jobs[j], ctx.plan.sideRecords ? drawn.colors[jobs[j].triangle - drawn.triangles] : nullptr, ctx,
                            buffers);
         return;
     }
     for (int j = 0; j < count; ++j) jobTexelCoordinates(jobs[j], ctx);
-    if (ctx.settings.filter == TextureFilter::Trilinear) jobLevelsOfDetail(jobs, count);
-    const bool streamed = ctx.settings.filter != TextureFilter::Nearest;
-    const bool lit = ctx.settings.shading == ShadingModel::Lit;
+    if (ctx.plan.settings.filter == TextureFilter::Trilinear) jobLevelsOfDetail(jobs, count);
+    const bool streamed = ctx.plan.settings.filter != TextureFilter::Nearest;
+    const bool lit = ctx.plan.lit;
     for (int j = 0; j < count; ++j) {
         const ShadeJob& job = jobs[j];
-        if (lit && !litVectorised(*job.triangle->material, ctx.settings.filter)) {
+        if (lit && !litVectorised(*job.triangle->material, ctx.plan.settings.filter)) {
             shadeJobScalar(job, nullptr, ctx, buffers);
             continue;
         }

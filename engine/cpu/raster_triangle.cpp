@@ -111,7 +111,7 @@ struct ForwardTileTarget {
                 color[k] = t.buffers.color + e;
                 depth[k] = t.buffers.depth + e;
             }
-            drawForwardLanes(t.triangle, t.ctx.settings, t.ctx.viewForward, qx, qy, keep, value, color, depth,
+            drawForwardLanes(t.triangle, t.ctx.plan, qx, qy, keep, value, color, depth,
                              t.sampleIndex);
         }
     };
@@ -232,7 +232,7 @@ template <class Walk>
 [[gnu::always_inline]] inline std::size_t chooseWalk(const ScreenTriangle& tri, const RasterContext& ctx,
                                                      const TileRect& tile, Walk&& walk) {
     QuadRange q;
-    if (!quadRange(tri, tile, ctx.quadRowOffset, q)) return 0;
+    if (!quadRange(tri, tile, ctx.plan.grid.quadRowOffset, q)) return 0;
     if (!tri.small) return walk(lanes::BigQuad{}, std::true_type{}, q);
     // The tile's bounds matter only where they (or the target's) cut the triangle's: at its
     // right or bottom, or above it (the first quad row of an odd-height target is row -1).
@@ -263,8 +263,8 @@ std::size_t depthTestPixel(const ScreenTriangle& tri, std::uint32_t id, const Ti
                                               const TileRect& tile, const TileBuffers& buffers,
                                               const TileTriangle& cutout) {
     QuadRange q;
-    if (!quadRange(tri, tile, ctx.quadRowOffset, q)) return 0;
-    CutoutTileVisibility target{buffers, id, tri, *cutout.attributes, *cutout.material, ctx.settings.filter};
+    if (!quadRange(tri, tile, ctx.plan.grid.quadRowOffset, q)) return 0;
+    CutoutTileVisibility target{buffers, id, tri, *cutout.attributes, *cutout.material, ctx.plan.settings.filter};
     return walkCoverage<QuadLanes, true>(tri, q, target);
 }
 
@@ -298,7 +298,7 @@ namespace {
 // A forward tile's samples resolved into plane 0: each pixel's colours box-resolved (ColorSum,
 // one each) and its depths to the nearest (resolveDepth); the other planes' depths back to 1.
 void resolveForwardSamples(const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers) {
-    const int samples = ctx.settings.msaa;
+    const int samples = ctx.plan.settings.msaa;
     for (int y = tile.y0; y <= tile.y1; ++y)
         for (std::size_t e = buffers.at(tile.x0, y), end = e + std::size_t(tile.x1 - tile.x0 + 1); e < end; ++e) {
             ColorSum sum;
@@ -318,18 +318,18 @@ void resolveForwardSamples(const RasterContext& ctx, const TileRect& tile, const
 
 std::size_t drawTileForward(const TileTriangle* triangles, const TriangleColors* const* colors, std::uint32_t count,
                             const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers) {
-    const int samples = ctx.settings.msaa;
+    const int samples = ctx.plan.settings.msaa;
     for (int s = 0; s < samples; ++s)
         for (int y = buffers.originY; y <= tile.y1; ++y)
             std::fill_n(samplePlane(buffers, s).color + buffers.at(buffers.originX, y), kTileBufferStride,
-                        ctx.settings.clearColor);
+                        ctx.plan.settings.clearColor);
     std::size_t won = 0;
     for (std::uint32_t n = 0; n < count; ++n) {
         const ScreenTriangle& tri = *triangles[n].tri;
         QuadRange q;
-        if (!quadRange(tri, tile, ctx.quadRowOffset, q)) continue;
+        if (!quadRange(tri, tile, ctx.plan.grid.quadRowOffset, q)) continue;
         const ForwardTriangle triangle{&tri, triangles[n].attributes, triangles[n].material,
-                                       ctx.vertexColors ? colors[n] : nullptr};
+                                       ctx.plan.sideRecords ? colors[n] : nullptr};
         for (int s = 0; s < samples; ++s) { // each sample drawn as a picture of its own, at its point
             const TileBuffers plane = samplePlane(buffers, s);
             ForwardTileTarget target{plane, triangle, ctx, s};

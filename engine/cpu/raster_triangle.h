@@ -14,6 +14,7 @@
 #pragma once
 
 #include "core/frame.h"
+#include "core/frame_plan.h"
 #include "core/multisample.h"
 #include "core/shading.h"
 #include "core/tiles.h"
@@ -28,11 +29,8 @@ namespace facet {
 
 // What every triangle of a frame's raster stage shares.
 struct RasterContext {
-    const RenderSettings& settings;
-    glm::vec3 viewForward;
+    const FramePlan& plan; // the frame's (core/frame_plan.h): its settings, grid, what shading reads
     const FrameView& target;
-    int quadRowOffset; // 1 for an odd target height: quads pair rows counting from the bottom
-    bool vertexColors = false; // the mesh has vertex colours or tangents: shadeTile's `colors` (side records) are given
     bool avx512 = false;       // the multisampled walk takes AVX-512's pairs (samplePairWalkChosen(), cpu/isa.h)
     IndexedLoads indexedLoads = IndexedLoads::Gather; // how sampling reads texels (chosenIndexedLoads(), cpu/isa.h)
     bool wideFilter = false; // the classic model's textured pixels take cpu/wide_filter.h (wideFilterChosen())

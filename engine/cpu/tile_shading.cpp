@@ -53,7 +53,7 @@ inline void clearSpanIds(std::uint32_t* ids) {
 class FlatColors {
 public:
     explicit FlatColors(const RasterContext& ctx)
-        : apply_(ctx.settings.shading == ShadingModel::Classic && !ctx.settings.headlight && !ctx.vertexColors) {}
+        : apply_(ctx.plan.settings.shading == ShadingModel::Classic && !ctx.plan.settings.headlight && !ctx.plan.sideRecords) {}
 
     // Whether the look makes `m`'s pixels one colour, which colorSpan and colorQuad then write.
     bool flat(const ShadeMaterial* m) {
@@ -91,11 +91,11 @@ private:
 // pair jobs, cpu/pair_jobs.h: without vertex colours, with a bilinear or trilinear filter); and
 // then whether `m`'s go (in the lit model, a material the vectorised passes draw).
 inline bool streamedTexturesApply(const RasterContext& ctx) {
-    return !ctx.vertexColors && ctx.settings.filter != TextureFilter::Nearest;
+    return !ctx.plan.sideRecords && ctx.plan.settings.filter != TextureFilter::Nearest;
 }
 inline bool streamedMaterial(const ShadeMaterial& m, const RasterContext& ctx) {
     return m.texture.levelCount > 0 &&
-           (ctx.settings.shading == ShadingModel::Classic || litVectorised(m, ctx.settings.filter));
+           (ctx.plan.settings.shading == ShadingModel::Classic || litVectorised(m, ctx.plan.settings.filter));
 }
 
 // The spans both shading passes take whole: flat ones, coloured at once, and textured ones, two
@@ -194,9 +194,9 @@ public:
     PairShading(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
                 const TileBuffers& buffers)
         : drawn_{triangles, colors}, ctx_(ctx), buffers_(buffers), streamed_(streamedTexturesApply(ctx)),
-          clear_(_mm256_set1_epi32(int(ctx.settings.clearColor))), pairs_(stream_, ctx, buffers),
+          clear_(_mm256_set1_epi32(int(ctx.plan.settings.clearColor))), pairs_(stream_, ctx, buffers),
           spans_(triangles, ctx, pairs_) {
-        if (ctx.settings.shading == ShadingModel::Lit) stream_.rig = lightRig(ctx.settings.lights, ctx.viewForward);
+        if (ctx.plan.lit) stream_.rig = ctx.plan.rig;
     }
 
     // The span at (qx, qy), whose element 0 is element `at` of the buffers: SpanShading::take.
@@ -328,10 +328,10 @@ struct QuadIds {
 void shadeTileLayers(const TileTriangle* triangles, const TriangleColors* const* colors, const RasterContext& ctx,
                      const TileRect& tile, const TileBuffers& buffers, const TileLayers& layers) {
     const TileTriangles drawn{triangles, colors};
-    const __m128i clear = _mm_set1_epi32(int(ctx.settings.clearColor));
+    const __m128i clear = _mm_set1_epi32(int(ctx.plan.settings.clearColor));
     JobBatch batch;
     PixelStream stream;
-    if (ctx.settings.shading == ShadingModel::Lit) stream.rig = lightRig(ctx.settings.lights, ctx.viewForward);
+    if (ctx.plan.lit) stream.rig = ctx.plan.rig;
     PairBatch pairs(stream, ctx, buffers);
     SpanShading spans(triangles, ctx, pairs);
     FlatColors& flat = spans.flat();

@@ -7,7 +7,7 @@ namespace facet {
 
 void shadeTileView(const TileViewInputs& in, const RasterContext& ctx, const TileRect& tile, const TileBuffers& buffers) {
     const FrameView& target = ctx.target;
-    const std::uint32_t background = viewBackground(ctx.settings);
+    const std::uint32_t background = viewBackground(ctx.plan.settings);
     for (int y = tile.y0; y <= tile.y1; ++y) {
         const int qy = buffers.originY + ((y - buffers.originY) & ~1);
         std::uint32_t* row = target.color + std::size_t(y) * std::size_t(target.width);
@@ -18,10 +18,10 @@ void shadeTileView(const TileViewInputs& in, const RasterContext& ctx, const Til
             std::uint32_t color = background;
             if (id != 0) {
                 const TileTriangle& t = in.triangles[id - 1];
-                const TriangleColors* colors = ctx.vertexColors ? in.colors[id - 1] : nullptr;
+                const TriangleColors* colors = ctx.plan.sideRecords ? in.colors[id - 1] : nullptr;
                 const ViewPixel pixel{t.tri, t.attributes, t.material, colors, in.sources ? in.sources[id - 1] : 0u,
                                       in.counts ? in.counts[at] : 0u};
-                color = viewQuadPixel(ctx.settings, ctx.viewForward, pixel, qx, qy, (x - qx) + 2 * (y - qy));
+                color = viewQuadPixel(ctx.plan, pixel, qx, qy, (x - qx) + 2 * (y - qy));
             }
             row[x] = color;
             buffers.ids[at] = 0;
@@ -36,7 +36,7 @@ void shadeTileView(const TileViewInputs& in, const RasterContext& ctx, const Til
 std::size_t CpuRenderer::drawTileView(RasterContext context, std::uint32_t tile, TilePlace place, TileRect rect,
                                       std::size_t chunkCount, TileScratch& scratch) {
     const TileBuffers buffers{scratch.ids.data(), scratch.depth.data(), scratch.color.data(), place.x, place.y};
-    const View view = context.settings.view;
+    const View view = context.plan.settings.view;
     std::uint32_t* counts = viewCountsFragments(view) ? scratch.counts.data() : nullptr;
     const bool sources = viewNeedsSources(view);
     std::size_t won = 0;
@@ -46,7 +46,7 @@ std::size_t CpuRenderer::drawTileView(RasterContext context, std::uint32_t tile,
         for (std::uint32_t k = chunk.binOffsets[tile]; k < chunk.binOffsets[tile + 1]; ++k) {
             const std::uint32_t i = chunk.binTriangles[k];
             scratch.triangles[count] = tileTriangle(chunk, i);
-            if (context.vertexColors) scratch.colors[count] = &chunk.colors[i];
+            if (context.plan.sideRecords) scratch.colors[count] = &chunk.colors[i];
             if (sources) scratch.sources[count] = chunk.sources[i];
             ++count;
             const ScreenTriangle& tri = chunk.triangles.triangle(i);

@@ -44,9 +44,9 @@ void HostKernelRenderer::countWork(const KernelFrameStats& stats) {
     facts.binEntries = stats.binEntries;
     const RasterParams& raster = pipeline_.lastRasterParams();
     facts.sideRecords = raster.triangleColors != nullptr;
-    facts.tiles = std::uint32_t(raster.grid.tilesX) * std::uint32_t(raster.grid.tilesY);
+    facts.tiles = std::uint32_t(raster.plan.grid.tilesX) * std::uint32_t(raster.plan.grid.tilesY);
     facts.attributes = pipeline_.lastFrameKeptAttributes();
-    facts.tangents = facts.sideRecords && mesh.tx != nullptr && raster.settings.shading == ShadingModel::Lit;
+    facts.tangents = facts.sideRecords && mesh.tx != nullptr && raster.plan.lit;
     raster_ = countRasterWork(raster, pool_);
     work_ = kernelWork(log_, facts, raster_);
 }

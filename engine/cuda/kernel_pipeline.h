@@ -165,8 +165,7 @@ private:
     // 3. One thread per quad of every tile: visibility over the tile's triangles, then shading.
     void rasterStage(const ShadeMaterial* materials, const FramePlan& plan, const FrameView& target) {
         lastRaster_ = RasterParams{triangles_.data(), triangleAttributes_.data(), triangleMaterials_.data(),
-                                   materials, tileStart_.data(), tileTriangles_.data(), target, plan.settings,
-                                   plan.viewForward, plan.grid, colors_, sources_, plan.forwardMaterials};
+                                   materials, tileStart_.data(), tileTriangles_.data(), target, plan, colors_, sources_};
         exec_.launch(lastRaster_, tileCount(plan.grid) * kQuadsPerTile);
     }
 

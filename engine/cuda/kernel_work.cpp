@@ -55,8 +55,8 @@ void countQuadShading(const RasterParams& p, const HostBand& band, int qx, int q
         c.shaded += 1;
         const bool textured = p.materials[p.triangleMaterials[winner]].texture.levelCount > 0;
         c.textured += textured ? 1u : 0u;
-        c.trilinear += textured && p.settings.filter == TextureFilter::Trilinear ? 1u : 0u;
-        c.lit += p.settings.headlight ? 1u : 0u;
+        c.trilinear += textured && p.plan.settings.filter == TextureFilter::Trilinear ? 1u : 0u;
+        c.lit += p.plan.settings.headlight ? 1u : 0u;
         c.vertexColored += p.triangleColors ? 1u : 0u;
     }
 }
@@ -69,7 +69,7 @@ namespace {
 void countTile(const RasterParams& p, std::uint32_t tile, RasterCounts& c) {
     constexpr std::uint32_t bands = kQuadsPerTile / kRasterBlock;
     const std::uint32_t entries = p.tileStart[tile + 1] - p.tileStart[tile];
-    const int xLast = std::min(p.target.width - 1, tilePlace(p.grid, tile).x + kTileSize - 2);
+    const int xLast = std::min(p.target.width - 1, tilePlace(p.plan.grid, tile).x + kTileSize - 2);
     std::vector<std::uint32_t> ids(entries), chunkEnd(bandChunks(entries));
     for (std::uint32_t b = tile * bands; b < (tile + 1) * bands; ++b) {
         const RasterBand band = rasterBand(p, b);
@@ -113,7 +113,7 @@ void add(RasterCounts& sum, const RasterCounts& c) {
 } // namespace
 
 RasterCounts countRasterWork(const RasterParams& p, ThreadPool& pool) {
-    const auto tiles = static_cast<std::uint32_t>(p.grid.tilesX * p.grid.tilesY);
+    const auto tiles = static_cast<std::uint32_t>(p.plan.grid.tilesX * p.plan.grid.tilesY);
     std::vector<RasterCounts> perTile(tiles);
     pool.run(tiles, [&](std::size_t tile, int) {
         countTile(p, static_cast<std::uint32_t>(tile), perTile[tile]);
