@@ -3,9 +3,9 @@
 // on the thread count.
 #include "core/camera.h"
 #include "core/error.h"
+#include "core/vertex_math.h"
 #include "cpu/cpu_renderer.h"
-#include "cpu/thread_pool.h"
-#include "shaders_cuda/vertex_stage.h"
+#include "host/thread_pool.h"
 
 #include <gtest/gtest.h>
 
@@ -236,7 +236,7 @@ TEST(CpuPipeline, BadIndexInAnyPartOfALargeMeshIsNamed) {
 } // namespace
 } // namespace facet
 
-#include "cpu/project.h"
+#include "bench/project.h"
 
 namespace facet {
 namespace {

@@ -10,42 +10,16 @@ KernelFrameStats HostKernelRenderer::render(const Model& model, const ViewParams
                                             const RenderSettings& settings, const FrameView& target) {
     validateMesh(model.mesh, model.materials.size(), model.source);
     materials_ = shadeMaterials(model);
-    work_.clear();
-    raster_ = {};
-    log_.clear();
-    exec_.logLaunches(counting_ ? &log_ : nullptr);
     try {
         const KernelFrameStats stats = pipeline_.render(
             meshView(model.mesh), materials_.data(), summarizeMaterials(materials_.data(), materials_.size(), settings),
             view, settings, target);
-        if (counting_) countWork(model, stats);
         return stats;
     } catch (const std::bad_alloc&) {
         throw Error("not enough memory to render " + std::to_string(model.mesh.triangleCount()) +
                     " triangles into " + std::to_string(target.width) + "x" + std::to_string(target.height) +
                     " pixels");
     }
-}
-
-void HostKernelRenderer::countWork(const Model& model, const KernelFrameStats& stats) {
-    exec_.logLaunches(nullptr);
-    const MeshView mesh = meshView(model.mesh);
-    FrameFacts facts;
-    facts.texCoords = mesh.u != nullptr;
-    facts.normals = mesh.nx != nullptr;
-    facts.vertexColors = mesh.cr != nullptr;
-    facts.materialRanges = mesh.rangeCount;
-    facts.meshTriangles = mesh.triangleCount;
-    facts.clipped = stats.trianglesClipped;
-    facts.drawn = stats.trianglesDrawn;
-    facts.binEntries = stats.binEntries;
-    const RasterParams& raster = pipeline_.lastRasterParams();
-    facts.sideRecords = raster.triangleColors != nullptr;
-    facts.tiles = std::uint32_t(raster.grid.tilesX) * std::uint32_t(raster.grid.tilesY);
-    facts.attributes = pipeline_.lastFrameKeptAttributes();
-    facts.tangents = facts.sideRecords && mesh.tx != nullptr && raster.settings.shading == ShadingModel::Lit;
-    raster_ = countRasterWork(raster, pool_);
-    work_ = kernelWork(log_, facts, raster_);
 }
 
 } // namespace facet
