@@ -3,7 +3,7 @@
 // identity rotation, shift (0, 0, 10), focus 5.
 #pragma once
 
-#include "cpu/project.h"
+#include "bench/project.h"
 
 #include <cstdint>
 #include <random>

@@ -1,11 +1,11 @@
 #include "renderer.h"
 
 #include "core/error.h"
-#include "core/line_aligned.h"
 #include "cpu/cpu_renderer.h"
 #include "cuda/device.h"
 #include "cuda/gpu_renderer.h"
 #include "gl/gl_reference.h"
+#include "host/line_aligned.h"
 #if defined(FACET_HAVE_KERNELS_HOST)
 #include "cuda/host_kernel_renderer.h"
 #endif

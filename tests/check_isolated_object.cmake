@@ -1,8 +1,8 @@
 # Fails unless the object file named NAME among OBJECTS (;-list, as $<TARGET_OBJECTS>) defines,
 # of global code, only the functions ALLOWED (;-list of demangled names):
-# engine/cpu/sample_pair_walk.cpp and wide_filter.cpp are compiled for AVX-512, so a shared
-# inline function one of them emitted (a weak symbol) could be the copy the linker keeps for
-# every caller, and run on a CPU without AVX-512. Data may be shared (a sanitizer build's
+# engine/cpu/visibility/sample_pair_walk.cpp and engine/cpu/simd/wide_filter.cpp are compiled for
+# AVX-512, so a shared inline function one of them emitted (a weak symbol) could be the copy the
+# linker keeps for every caller, and run on a CPU without AVX-512. Data may be shared (a sanitizer build's
 # DW.ref.__gxx_personality_v0, a weak pointer to the C++ personality routine): it holds no
 # instructions.
 # Input: NM, OBJECTS, NAME, ALLOWED.

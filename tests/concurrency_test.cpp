@@ -5,7 +5,7 @@
 #include "test_support.h"
 
 #include "core/error.h"
-#include "cpu/thread_pool.h"
+#include "host/thread_pool.h"
 #include "viewer/scene_loader.h"
 
 #include <gtest/gtest.h>

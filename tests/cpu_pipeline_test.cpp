@@ -4,9 +4,9 @@
 #include "draw_with.h"
 #include "core/camera.h"
 #include "core/error.h"
+#include "core/vertex_math.h"
 #include "cpu/cpu_renderer.h"
-#include "cpu/thread_pool.h"
-#include "shaders_cuda/vertex_stage.h"
+#include "host/thread_pool.h"
 
 #include <gtest/gtest.h>
 
@@ -237,7 +237,7 @@ TEST(CpuPipeline, BadIndexInAnyPartOfALargeMeshIsNamed) {
 } // namespace
 } // namespace facet
 
-#include "cpu/project.h"
+#include "bench/project.h"
 
 namespace facet {
 namespace {

@@ -7,14 +7,15 @@
 #include "core/coverage_walk.h"
 #include "core/texture_sampling.h"
 #include "core/triangle_setup.h"
-#include "cpu/block_depth_bounds.h"
 #include "cpu/cpu_renderer.h"
-#include "cpu/isa.h"
-#include "cpu/lit_lanes.h"
-#include "cpu/raster_triangle.h"
-#include "cpu/simd_quad.h"
-#include "cpu/stream_store.h"
-#include "cpu/wide_filter.h"
+#include "cpu/shading/tile_shading.h"
+#include "cpu/simd/isa.h"
+#include "cpu/simd/lit_lanes.h"
+#include "cpu/simd/simd_quad.h"
+#include "cpu/simd/stream_store.h"
+#include "cpu/simd/wide_filter.h"
+#include "cpu/visibility/block_depth_bounds.h"
+#include "cpu/visibility/visibility.h"
 #include "raster_reference.h"
 
 #include <gtest/gtest.h>
@@ -230,7 +231,7 @@ TEST(CpuRasterEquivalence, SimdLevelChoiceMatchesChooseLevels) {
     }
 }
 
-// The lit model's lanes (cpu/lit_lanes.h) equal its scalar functions per lane: lanePow equals
+// The lit model's lanes (cpu/simd/lit_lanes.h) equal its scalar functions per lane: lanePow equals
 // powShared over every kind of float (any bit pattern, the special values, the shininesses and
 // sRGB exponent the model uses), and litFragmentLanes and encodeFragmentLanes equal
 // litFragment and encodeFragment on random surfaces and normals (zero, NaN and huge ones too),
@@ -355,7 +356,7 @@ TEST(CpuRasterEquivalence, SimdSamplingMatchesSampleTexture) {
     expectSimdSamplingMatchesSampleTexture<IndexedLoads::ByLane>();
 }
 
-// cpu/wide_filter.h's AVX-512 filters equal sampleTexture8 per pixel, on the same textures
+// cpu/simd/wide_filter.h's AVX-512 filters equal sampleTexture8 per pixel, on the same textures
 // and inputs as the test above: each pixel's levels as the stream chooses them
 // (simd::chooseLevels), one level to filterOneLevel16 and two to filterTwoLevels16, in lists
 // padded as the stream pads them.
@@ -659,7 +660,7 @@ struct RandomTilePlanes {
     }
 };
 
-// The multisampled walk in cpu/sample_pair_walk.h's AVX-512 lanes (two samples a pass) makes the
+// The multisampled walk in cpu/visibility/sample_pair_walk.h's AVX-512 lanes (two samples a pass) makes the
 // AVX2 walk's decisions: the same ids and depths in every sample plane and the same count, for
 // random triangles from slivers to huge, small (32-bit) and not, cut by tiles anywhere, over
 // random stored depths, at 2, 4 and 8 samples.
@@ -773,7 +774,7 @@ TEST(CpuRasterEquivalence, BlockWalkMatchesTheQuadWalk) {
     EXPECT_GT(samplesWon, 500000u);
 }
 
-// The largest depth stored in each bound block (cpu/block_depth_bounds.h) of a tile's planes.
+// The largest depth stored in each bound block (cpu/visibility/block_depth_bounds.h) of a tile's planes.
 std::vector<float> blockMaxima(const std::vector<float>& depth, int samples) {
     std::vector<float> most(kBoundBlocks, -std::numeric_limits<float>::infinity());
     for (int s = 0; s < samples; ++s)

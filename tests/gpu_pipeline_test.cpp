@@ -5,13 +5,13 @@
 //   build/tests/facet_tests --gtest_filter='Gpu*:VertexKernels*'
 #include "draw_with.h"
 #include "asset/obj_loader.h"
+#include "bench/project.h"
+#include "bench/project_kernels.h"
 #include "core/camera.h"
 #include "core/error.h"
 #include "cpu/cpu_renderer.h"
-#include "cpu/project.h"
 #include "cuda/device.h"
 #include "cuda/gpu_renderer.h"
-#include "shaders_cuda/vertex_stage.h"
 #include "test_support.h"
 
 #include "display/pixel_buffer.h"

@@ -1,8 +1,8 @@
-// FACET_ISA picks the vector path of the run-time dispatch (engine/cpu/isa.h), so the SIMD
+// FACET_ISA picks the vector path of the run-time dispatch (engine/cpu/simd/isa.h), so the SIMD
 // tests can run on every path this machine supports (tests/CMakeLists.txt registers them once
 // per path), not only on its best one.
 #include "core/error.h"
-#include "cpu/isa.h"
+#include "cpu/simd/isa.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>

@@ -9,6 +9,7 @@
 #include "test_support.h"
 
 #if defined(FACET_HAVE_KERNELS_HOST)
+#include "bench/counting_kernel_renderer.h"
 #include "cuda/host_kernel_renderer.h"
 #endif
 
@@ -265,8 +266,7 @@ TEST(KernelPipeline, TileListsLongerThanABlockCullsAtOnceKeepTheDrawOrder) {
     // shared memory at once (kBandChunk entries), so the blocks walk their bands' triangles in
     // chunks, and must walk them in draw order across the chunks.
     const Model model = overlappingSmallTriangles(6000);
-    HostKernelRenderer kernels(2);
-    kernels.setWorkCounting(true);
+    CountingKernelRenderer kernels(2);
     Picture p(128, 128);
     test::drawWith(kernels, model, pictureCoveringView(), RenderSettings{}, p.view());
     const RasterCounts& r = kernels.lastRasterCounts();

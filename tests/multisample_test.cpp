@@ -9,7 +9,8 @@
 #include "core/multisample.h"
 #include "core/quad_shading.h"
 #include "cpu/cpu_renderer.h"
-#include "cpu/multisample_tile.h"
+#include "cpu/shading/multisample_tile.h"
+#include "cpu/visibility/visibility.h"
 #include "renderer.h"
 #include "test_support.h"
 
@@ -158,7 +159,7 @@ void drawReference(const std::vector<ScreenTriangle>& tris, const std::vector<Tr
 }
 
 // A sample's depth (the centre's plus sampleDepthStep) is the set-up's depth plane at the
-// sample, within the rounding bound cpu/block_depth_bounds.h derives and culls by,
+// sample, within the rounding bound cpu/visibility/block_depth_bounds.h derives and culls by,
 // 2^-19 D (T + G + 1), on triangles from large to thin. At the centre the step is -0, so the
 // one-sample depths are kept bit for bit, -0 included.
 TEST(Multisample, SampleDepthIsThePlaneAtTheSample) {

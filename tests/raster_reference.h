@@ -1,12 +1,12 @@
 // The plain definition the CPU's raster stage is checked against: one triangle drawn straight
 // from the shared per-pixel functions, pixel by pixel, shading each fragment as it passes the
 // depth test (a quad's helper pixels give the uv derivatives for the level of detail, as on a
-// GPU). Test-only: the renderer draws deferred (cpu/raster_triangle.h).
+// GPU). Test-only: the renderer draws deferred (cpu/visibility/tile_buffers.h).
 #pragma once
 
 #include "core/coverage_walk.h"
 #include "core/quad_shading.h"
-#include "cpu/raster_triangle.h"
+#include "cpu/visibility/tile_buffers.h"
 
 #include <algorithm>
 #include <cstddef>

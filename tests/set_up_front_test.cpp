@@ -1,9 +1,9 @@
-// The CPU set-up's front in AVX2 lanes (cpu/set_up_front.h) against the shared scalar set-up it
+// The CPU set-up's front in AVX2 lanes (cpu/triangle/set_up_front.h) against the shared scalar set-up it
 // stands in for: for every mesh triangle, the same decision (drawn, refused, or clipped), and
 // for every drawn one the same set-up triangle and attributes, byte for byte.
 #include "core/multisample.h"
 #include "core/triangle_stage.h"
-#include "cpu/set_up_front.h"
+#include "cpu/triangle/set_up_front.h"
 
 #include <gtest/gtest.h>
 

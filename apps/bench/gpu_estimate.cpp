@@ -3,8 +3,8 @@
 #include "core/error.h"
 
 #if defined(FACET_HAVE_KERNELS_HOST)
-#include "cuda/gpu_model.h"
-#include "cuda/host_kernel_renderer.h"
+#include "bench/counting_kernel_renderer.h"
+#include "bench/gpu_model.h"
 #endif
 
 #include <cstdio>
@@ -41,12 +41,11 @@ struct EstimatedCase {
 
 struct GpuEstimator::Impl {
     std::vector<const GpuSpec*> gpus;
-    HostKernelRenderer kernels;
+    CountingKernelRenderer kernels;
     std::vector<EstimatedCase> cases;
 
     Impl(const std::vector<std::string>& names, int threads) : kernels(threads) {
         for (const std::string& n : names) gpus.push_back(&findGpuSpec(n));
-        kernels.setWorkCounting(true);
     }
 
     void printCase(const EstimatedCase& c) const {

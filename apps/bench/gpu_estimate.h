@@ -1,6 +1,6 @@
 // facet-bench's GPU cost model (--gpu-model): for each raster case, one frame of the CUDA
-// pipeline's kernels run on the CPU with their work counted (cuda/kernel_work.h), turned into an
-// estimated time per kernel and per frame on each named GPU (cuda/gpu_model.h) and printed
+// pipeline's kernels run on the CPU with their work counted (bench/kernel_work.h), turned into an
+// estimated time per kernel and per frame on each named GPU (bench/gpu_model.h) and printed
 // beside the CPU's measured frame. Estimates from a model, never measurements: they go to the
 // printed table only, not into the measured records of bench.csv and bench.json.
 #pragma once

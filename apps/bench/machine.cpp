@@ -1,5 +1,5 @@
 #include "bench/machine.h"
-#include "cpu/isa.h"
+#include "cpu/simd/isa.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,7 +10,7 @@ namespace facet::bench {
 
 namespace {
 
-// The vector path the engine's vertex loops take at run time (cpu/isa.h), and why not AVX-512
+// The vector path the engine's vertex loops take at run time (cpu/simd/isa.h), and why not AVX-512
 // where the CPU has it.
 std::string vectorPath() {
     const Isa isa = chosenIsa();
@@ -20,7 +20,7 @@ std::string vectorPath() {
     return path + (cpuSupports(Isa::Avx512) ? " (AVX-512 lowers this CPU's clock)" : " (no AVX-512)");
 }
 
-// How the texture sampling reads texels (cpu/isa.h), and why.
+// How the texture sampling reads texels (cpu/simd/isa.h), and why.
 std::string texelReads() {
     const IndexedLoads loads = chosenIndexedLoads();
     const char* requested = std::getenv("FACET_INDEXED_LOADS");
@@ -29,7 +29,7 @@ std::string texelReads() {
     return how + (loads == IndexedLoads::ByLane ? " (this CPU's gathers are slowed)" : "");
 }
 
-// Which texture filters the classic look takes (cpu/isa.h).
+// Which texture filters the classic look takes (cpu/simd/isa.h).
 std::string textureFilters() {
     return wideFilterChosen() ? "texture filters AVX-512" : "texture filters AVX2";
 }

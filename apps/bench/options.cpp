@@ -5,7 +5,7 @@
 #include "core/multisample.h"
 
 #if defined(FACET_HAVE_KERNELS_HOST)
-#include "cuda/gpu_model.h"
+#include "bench/gpu_model.h"
 #endif
 
 #include <initializer_list>

@@ -4,7 +4,7 @@
 #include "bench/scenes.h"
 #include "cli.h"
 #include "core/error.h"
-#include "core/line_aligned.h"
+#include "host/line_aligned.h"
 
 #include <algorithm>
 #include <cstdint>

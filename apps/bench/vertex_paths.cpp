@@ -1,9 +1,9 @@
 #include "bench/vertex_paths.h"
 
+#include "bench/project.h"
 #include "core/error.h"
-#include "cpu/project.h"
+#include "host/thread_pool.h"
 #include "seed_workload.h"
-#include "cpu/thread_pool.h"
 #if defined(FACET_HAVE_CUDA)
 #include "cuda/device_buffer.h"
 #endif

@@ -3,7 +3,7 @@
 #include "bench/numpy_runner.h"
 #include "bench/vertex_paths.h"
 #include "cli.h"
-#include "cpu/thread_pool.h"
+#include "host/thread_pool.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -1,7 +1,7 @@
 // The coverage and depth test, written once for every rasterizer of facet: one walk over a
 // triangle's pixels in blocks of lanes, templated over the lanes (in the manner of llvmpipe's
 // per-size variants of one routine). Its instantiations:
-//   - the CPU's small-triangle blocks: 4x2 pixels in eight 32-bit AVX2 lanes (cpu/quad_coverage.h);
+//   - the CPU's small-triangle blocks: 4x2 pixels in eight 32-bit AVX2 lanes (cpu/simd/quad_coverage.h);
 //   - the CPU's quads of larger triangles: 2x2 pixels in four 64-bit AVX2 lanes (the same file),
 //     where their edges cross a block of walkBlocks, and rows of eight pixels in float lanes
 //     (PixelRow8) inside them;
@@ -264,7 +264,7 @@ FACET_WALK_INLINE std::uint32_t walkCoverage(const ScreenTriangle& tri, const Qu
 }
 
 // A lane set's values, one per sample it holds: L::kSamples samples side by side (most lane
-// sets hold one sample of a block's pixels; cpu/sample_pair_walk.cpp's two).
+// sets hold one sample of a block's pixels; cpu/visibility/sample_pair_walk.cpp's two).
 template <class L, class V, class T>
 FACET_WALK_INLINE V bySample(const T (&v)[L::kSamples]) {
     if constexpr (L::kSamples == 1)
@@ -439,7 +439,7 @@ FACET_WALK_INLINE std::uint32_t depthTestInsideBlock(const DepthLanes<Full>& lan
     return won.total();
 }
 
-// walkBlocks' block filter that skips no block. Another (cpu/block_depth_bounds.h) may skip
+// walkBlocks' block filter that skips no block. Another (cpu/visibility/block_depth_bounds.h) may skip
 // blocks that `occluded` names, where every depth test would fail, and is told of each block
 // whose every pixel was depth-tested (`covered`).
 struct EveryBlock {

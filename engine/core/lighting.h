@@ -60,7 +60,7 @@ FACET_HD float srgbToLinear(float c) {
 }
 
 // The lit model's per-pixel math below is written once, over a lane type F: float for one
-// pixel (the kernels, the CPU's scalar path), or the CPU's SIMD lanes (cpu/lit_lanes.h, which
+// pixel (the kernels, the CPU's scalar path), or the CPU's SIMD lanes (cpu/simd/lit_lanes.h, which
 // gives these primitives for them, found by argument-dependent lookup). Each lane takes both
 // sides of a choice and selects, so the lanes' operations are the float's, in the same order.
 FACET_HD float laneSelect(bool m, float a, float b) { return m ? a : b; }

@@ -153,7 +153,7 @@ FACET_HD MipBlend mipBlend(const TextureView& t, float lod) {
 }
 
 // lod is log2 of the texel footprint on level 0 (see textureLod). The CPU backend samples the
-// four pixels of a quad at once (cpu/simd_quad.h) with these same steps.
+// four pixels of a quad at once (cpu/simd/simd_quad.h) with these same steps.
 template <class Texel>
 FACET_HD glm::vec4 sampleTexture(const TextureView& t, TextureFilter filter, glm::vec2 uv, float lod, Texel texel) {
     if (filter == TextureFilter::Nearest) return sampleNearest(t, 0, uv, texel);

@@ -164,7 +164,7 @@ FACET_HD SetupResult setupInBounds(const ScreenVertex& a, const ScreenVertex& b,
     return SetupResult::Ok;
 }
 
-// The scalar lanes of axisBounds (the CPU's lane types have their own, cpu/quad_coverage.h).
+// The scalar lanes of axisBounds (the CPU's lane types have their own, cpu/simd/quad_coverage.h).
 FACET_HD std::int32_t laneMin(std::int32_t x, std::int32_t y) { return glm::min(x, y); }
 FACET_HD std::int32_t laneMax(std::int32_t x, std::int32_t y) { return glm::max(x, y); }
 

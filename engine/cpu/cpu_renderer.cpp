@@ -5,11 +5,14 @@
 #include "core/multisample.h"
 #include "core/triangle_stage.h"
 #include "core/view_shading.h"
-#include "cpu/block_depth_bounds.h"
-#include "cpu/isa.h"
-#include "cpu/multisample_tile.h"
-#include "cpu/set_up_front.h"
-#include "cpu/stream_store.h"
+#include "cpu/shading/multisample_tile.h"
+#include "cpu/shading/tile_shading.h"
+#include "cpu/shading/view_tile.h"
+#include "cpu/simd/isa.h"
+#include "cpu/simd/stream_store.h"
+#include "cpu/triangle/set_up_front.h"
+#include "cpu/visibility/block_depth_bounds.h"
+#include "cpu/visibility/visibility.h"
 
 #include <algorithm>
 #include <chrono>
@@ -201,7 +204,7 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
     // branches: whether a triangle is clipped or drawn follows no pattern.
     std::size_t clipped = 0, drawn = 0; // mesh triangles clipped, drawn (as one or more)
     RisingMaterials materials(input.mesh, std::uint32_t(begin));
-    // Batched, eight triangles at a time, their fronts in AVX2 lanes (cpu/set_up_front.h), each
+    // Batched, eight triangles at a time, their fronts in AVX2 lanes (cpu/triangle/set_up_front.h), each
     // one drawn then finished on its own; a clipped one, and the chunk's last few, set up whole.
     // Two instantiations: for a mesh without vertex colours, the set-up has no colour code;
     // two more for the views that keep each triangle's mesh index (`keep`, a std::bool_constant).
@@ -405,6 +408,37 @@ std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, Til
     storeTileDepth(context, rect, buffers);
     // Pass 2: each pixel shaded once, by the triangle that won it.
     shadeTile(scratch.triangles.data(), scratch.colors.data(), context, rect, buffers);
+    return won;
+}
+
+// drawTile for the views that colour a pixel by its winner: the same visibility pass (counting
+// fragments where the view needs them, and keeping each triangle's mesh triangle), then
+// shadeTileView.
+std::size_t CpuRenderer::drawTileView(RasterContext context, std::uint32_t tile, TilePlace place, TileRect rect,
+                                      std::size_t chunkCount, TileScratch& scratch) {
+    const TileBuffers buffers{scratch.ids.data(), scratch.depth.data(), scratch.color.data(), place.x, place.y};
+    const View view = context.plan.settings.view;
+    std::uint32_t* counts = viewCountsFragments(view) ? scratch.counts.data() : nullptr;
+    const bool sources = viewNeedsSources(view);
+    std::size_t won = 0;
+    std::uint32_t count = 0;
+    for (std::size_t c = 0; c < chunkCount; ++c) {
+        const Chunk& chunk = chunks_[c];
+        for (std::uint32_t k = chunk.binOffsets[tile]; k < chunk.binOffsets[tile + 1]; ++k) {
+            const std::uint32_t i = chunk.binTriangles[k];
+            scratch.triangles[count] = tileTriangle(chunk, i);
+            if (context.plan.sideRecords) scratch.colors[count] = &chunk.colors[i];
+            if (sources) scratch.sources[count] = chunk.sources[i];
+            ++count;
+            const ScreenTriangle& tri = chunk.triangles.triangle(i);
+            won += counts ? rasterizeVisibilityCounting(tri, count, context, rect, buffers, counts)
+                          : rasterizeVisibility(tri, count, context, rect, buffers);
+        }
+    }
+    storeTileDepth(context, rect, buffers);
+    shadeTileView(TileViewInputs{scratch.triangles.data(), scratch.colors.data(),
+                                 sources ? scratch.sources.data() : nullptr, counts},
+                  context, rect, buffers);
     return won;
 }
 

@@ -7,7 +7,7 @@
 //      locked; a tile walks the chunks in order, so the picture is the same for any thread
 //      count and equals drawing the triangles one by one. A tile is drawn deferred: first
 //      coverage and depth for all its triangles, recording the winner of each pixel, then
-//      one shading per pixel (see cpu/raster_triangle.h).
+//      one shading per pixel (see cpu/visibility/tile_buffers.h).
 #pragma once
 
 #include "asset/model.h"
@@ -17,10 +17,11 @@
 #include "core/transform.h"
 #include "core/triangle_setup.h"
 #include "core/triangle_stage.h"
-#include "cpu/lazy_vector.h"
-#include "cpu/raster_triangle.h"
-#include "cpu/set_up_triangles.h"
-#include "cpu/thread_pool.h"
+#include "cpu/triangle/set_up_triangles.h"
+#include "cpu/vertex/vertex_stage.h"
+#include "cpu/visibility/tile_buffers.h"
+#include "host/lazy_vector.h"
+#include "host/thread_pool.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -71,7 +72,7 @@ private:
     std::size_t triangleStage(const TriangleStageInput& input, const FramePlan& plan);
     // The set-up and binning take their inputs by value: the chunk's stores cannot alias a
     // local, so the compiler keeps them in registers. `batched`: the set-up's front takes eight
-    // triangles at a time (cpu/set_up_front.h).
+    // triangles at a time (cpu/triangle/set_up_front.h).
     static void setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end,
                            bool keepSources, bool keepAttributes, bool batched);
     static void binChunk(Chunk& chunk, TileGrid grid);
@@ -79,7 +80,7 @@ private:
     static void clearTile(const RasterContext& context, const TileRect& rect);
     std::size_t drawTile(RasterContext context, std::uint32_t tile, TilePlace place, TileRect rect,
                          std::size_t chunkCount, TileScratch& scratch);
-    // drawTile for the debug views that colour pixels by their winners (cpu/view_tile.cpp).
+    // drawTile for the debug views that colour pixels by their winners (their pass 2: cpu/shading/view_tile.h).
     std::size_t drawTileView(RasterContext context, std::uint32_t tile, TilePlace place, TileRect rect,
                              std::size_t chunkCount, TileScratch& scratch);
     bool tileDrawsForward(const RasterContext& context, std::uint32_t tile, std::size_t chunkCount) const;
@@ -153,15 +154,5 @@ private:
     };
     std::vector<TileScratch> tileScratch_;
 };
-
-// The vertex stage over vertices [begin, end): d = R (v - eye) into structure-of-arrays
-// outputs. Takes chosenIsa()'s path (cpu/isa.h: AVX-512 or AVX2); every path rounds identically.
-void transformVertices(const Mesh& mesh, const ViewParams& view, std::size_t begin, std::size_t end, float* dx,
-                       float* dy, float* dz);
-
-// classifyVertex for vertices [begin, end), eight at a time (AVX2), with the same results.
-void classifyVertices(const MeshView& mesh, const float* dx, const float* dy, const float* dz, const ClipPlanes& planes,
-                      const ViewParams& view, int width, int height, std::uint8_t* outside, ScreenVertex* projected,
-                      std::size_t begin, std::size_t end);
 
 } // namespace facet

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "cuda/device_buffer.h"
-#include "shaders_cuda/frame_kernels.h"
+#include "shaders_cuda/kernels.h"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -23,7 +23,7 @@ public:
 
     template <class Params>
     void launch(const Params& params, std::uint32_t threads) {
-        launchKernel(params, threads, stream_);
+        FACET_CUDA_CHECK(launchKernel(params, threads, stream_));
     }
 
     template <class T>

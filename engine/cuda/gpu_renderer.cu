@@ -4,7 +4,7 @@
 #include "cuda/device.h"
 #include "cuda/device_exec.h"
 #include "cuda/kernel_pipeline.h"
-#include "shaders_cuda/vertex_stage.h"
+#include "shaders_cuda/vertex.h"
 
 #include <vector>
 
@@ -207,8 +207,9 @@ double GpuRenderer::cameraSpaceToHost(const ViewParams& view, float* dx, float* 
     g.dy.ensure(n);
     g.dz.ensure(n);
     FACET_CUDA_CHECK(cudaEventRecord(g.vertexStart.get(), g.stream.get()));
-    launchVertexStage(VertexStageParams{g.mesh.px, g.mesh.py, g.mesh.pz, g.dx.data(), g.dy.data(), g.dz.data(), n, view},
-                      g.stream.get());
+    FACET_CUDA_CHECK(launchVertexStage(
+        VertexStageParams{g.mesh.px, g.mesh.py, g.mesh.pz, g.dx.data(), g.dy.data(), g.dz.data(), n, view},
+        g.stream.get()));
     FACET_CUDA_CHECK(cudaEventRecord(g.vertexEnd.get(), g.stream.get()));
     const std::size_t bytes = std::size_t(n) * sizeof(float);
     FACET_CUDA_CHECK(cudaMemcpyAsync(dx, g.dx.data(), bytes, cudaMemcpyDeviceToHost, g.stream.get()));

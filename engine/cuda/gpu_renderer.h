@@ -1,7 +1,7 @@
 // The GPU backend: the model made resident in device memory once (positions, UVs, normals,
 // indices, material ranges, materials, textures with their mip chains), then per frame only
 // the camera crosses the bus and the picture is drawn by the kernels of
-// shaders_cuda/frame_kernels.h into device memory: a mapped OpenGL pixel buffer
+// shaders_cuda/kernels.h into device memory: a mapped OpenGL pixel buffer
 // (engine/display/cuda_interop.h) or the renderer's own buffers, copied back for the headless
 // renderer. In a build without CUDA, or where no device is usable, construction throws
 // facet::Error with the reason (probeGpu's), so callers fall back to the CPU.

@@ -7,8 +7,8 @@
 // UndefinedBehaviorSanitizer pass of the tests rightly refuses.) See kernel_pipeline.h.
 #pragma once
 
-#include "cpu/thread_pool.h"
 #include "cuda/buffer_growth.h"
+#include "host/thread_pool.h"
 
 #include <algorithm>
 #include <chrono>
@@ -27,7 +27,7 @@ namespace facet {
 struct LaunchRecord {
     const char* name;
     std::uint64_t items;
-    double bytes; // library calls and memsets; 0 for kernels (cuda/kernel_work.h counts theirs)
+    double bytes; // library calls and memsets; 0 for kernels (bench/kernel_work.h counts theirs)
     double ms;
     int keyBits;  // sortPairs only
 };

@@ -5,10 +5,9 @@
 #pragma once
 
 #include "asset/model.h"
-#include "cpu/thread_pool.h"
 #include "cuda/host_exec.h"
 #include "cuda/kernel_pipeline.h"
-#include "cuda/kernel_work.h"
+#include "host/thread_pool.h"
 
 #include <vector>
 
@@ -25,27 +24,18 @@ public:
     BackendLimits limits() const { return {}; }
     KernelFrameStats render(const ViewParams& view, const FramePlan& plan, const FrameView& target);
 
-    // For the GPU cost model (cuda/gpu_model.h): with counting on, each frame logs its kernel
-    // launches, scans and sorts, and after it the raster kernel's work is counted from the
-    // frame's tile bins (about as long again as the frame's raster stage).
-    void setWorkCounting(bool on) { counting_ = on; }
-    // The last frame's work per kernel, in the order they ran; empty without counting.
-    const std::vector<KernelWorkItem>& lastWork() const { return work_; }
-    // The raster kernel's counts behind it.
-    const RasterCounts& lastRasterCounts() const { return raster_; }
+    // What the GPU cost model's work count (engine/bench/counting_kernel_renderer.h) reads of a
+    // frame: the executor, whose launch log it sets, the pipeline's last frame and the threads.
+    HostExec& executor() { return exec_; }
+    const KernelPipeline<HostExec>& pipeline() const { return pipeline_; }
+    ThreadPool& pool() { return pool_; }
 
 private:
-    void countWork(const KernelFrameStats& stats);
-
     ThreadPool pool_;
     HostExec exec_;
     KernelPipeline<HostExec> pipeline_;
     const Model* model_ = nullptr;         // setModel's
     std::vector<ShadeMaterial> materials_; // the model's, as shading reads them (setModel)
-    bool counting_ = false;
-    std::vector<LaunchRecord> log_;
-    std::vector<KernelWorkItem> work_;
-    RasterCounts raster_;
 };
 
 } // namespace facet

@@ -1,4 +1,4 @@
-// The CUDA pipeline's frame, written once for two executors (see shaders_cuda/frame_kernels.h
+// The CUDA pipeline's frame, written once for two executors (see shaders_cuda/kernels.h
 // for the kernels):
 //   - DeviceExec (engine/cuda/device_exec.h): kernels on a CUDA stream, cub scans and sorts,
 //     CUDA events for the stage timings;
@@ -13,7 +13,7 @@
 #include "core/frame_plan.h"
 #include "core/multisample.h"
 #include "cuda/kernel_stats.h"
-#include "shaders_cuda/frame_kernels.h"
+#include "shaders_cuda/kernels.h"
 
 #include <cstdint>
 #include <string>
@@ -65,7 +65,7 @@ public:
     }
 
     // The last frame's raster parameters: its tile bins and set-up triangles, in executor
-    // memory, valid until the next render. For the GPU cost model's count (cuda/kernel_work.h).
+    // memory, valid until the next render. For the GPU cost model's count (bench/kernel_work.h).
     const RasterParams& lastRasterParams() const { return lastRaster_; }
     // Whether the last frame's set-up triangles kept their attributes.
     bool lastFrameKeptAttributes() const { return attributesKept_; }

@@ -1,10 +1,10 @@
 // facet.project: the seed's render_all_verts, d = R (v - shift); d.xy *= focus / |d.z|, over
-// (N, 3) float32 vertices, on the engine's vectorised CPU path over rows (cpu/project.h) or on
-// the GPU (shaders_cuda/vertex_stage.h's kernel, over columns); the GIL is released meanwhile.
+// (N, 3) float32 vertices, on the engine's vectorised CPU path over rows (bench/project.h) or on
+// the GPU (bench/project_kernels.h's kernel, over columns); the GIL is released meanwhile.
 #include "bindings.h"
 
+#include "bench/project.h"
 #include "core/error.h"
-#include "cpu/project.h"
 #if defined(FACET_HAVE_CUDA)
 #include "cuda/device.h"
 #include "cuda/device_buffer.h"
@@ -201,7 +201,7 @@ int deviceValue(PyObject* device) {
 }
 
 // What facet.project keeps between calls, looked up once when the module is imported: the CPU
-// path (cpu/isa.h; None when FACET_ISA is wrong, chosenIsa() then says why at each call),
+// path (cpu/simd/isa.h; None when FACET_ISA is wrong, chosenIsa() then says why at each call),
 // NumPy's float32 scalar type, the float32 dtype (for new results) and numpy.ndarray. A tuple,
 // the function object's `self`.
 enum Kept { kIsa, kFloat32Type, kFloat32, kArrayType, kKept };
@@ -211,7 +211,7 @@ enum Kept { kIsa, kFloat32Type, kFloat32, kArrayType, kKept };
 ProjectParams rowParams(const std::array<float, 9>& r, const std::array<float, 3>& s, float focus, const float* in,
                         float* out, std::size_t n) {
     ProjectParams p;
-    p.px = in, p.x = out; // rows in, rows out (cpu/project.h)
+    p.px = in, p.x = out; // rows in, rows out (bench/project.h)
     p.py = p.pz = nullptr, p.y = p.z = nullptr;
     p.count = static_cast<std::uint32_t>(n);
     p.eye = {s[0], s[1], s[2]};

@@ -5,9 +5,9 @@
 #include "bindings.h"
 
 #include "core/camera.h"
-#include "core/multisample.h"
 #include "core/error.h"
-#include "core/line_aligned.h"
+#include "core/multisample.h"
+#include "host/line_aligned.h"
 #include "renderer.h"
 
 #include <cstdint>

@@ -1,0 +1,277 @@
+// facet-render: an OBJ (or the bundled default scene) to PNG, headless, with the camera on the
+// command line. Bad input gives one clear message and a non-zero exit code.
+#include "app_info.h"
+#include "cli.h"
+
+#include "asset/file_write.h"
+#include "asset/image.h"
+#include "asset/load_model.h"
+#include "core/camera.h"
+#include "core/error.h"
+#include "host/line_aligned.h"
+#include "renderer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <new>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: facet-render [MESH.obj] [options]
+
+Renders MESH.obj (default: the bundled scene, default_scene/scene.obj in facet's data folder:
+share/facet beside the program's bin/, or $FACET_DATA_DIR) to a PNG.
+
+Camera (defaults frame the whole mesh from the front right, slightly above):
+%CAMERA%Picture:
+  --size WxH         image size in pixels (default 1280x720)
+  --filter F         nearest | bilinear | trilinear (default trilinear)
+  --cull C           none | back (default none: OBJ files mix windings)
+  --light            headlight Lambert shading
+  --msaa N           samples per pixel: 1 (default), 2, 4 or 8 (multisampling)
+  --alpha-to-coverage
+                     with --msaa 2, 4 or 8 and --shading lit: cut-outs keep each sample by
+                     their alpha instead of the alpha test (no effect at --msaa 1)
+  --texture PATH     use this image as every material's texture (e.g. for a mesh without MTL)
+  --view V           shaded | normals | depth | uv | overdraw | wireframe | triangles | tiles
+                     (default shaded; README.md says how to read each; gl draws all but tiles)
+  --stage S          cpu | gpu | gl | kernels | auto (default auto: the GPU when one is
+                     usable, else the CPU; gl: the OpenGL reference path, offscreen;
+                     kernels: the CUDA pipeline's kernels run on the CPU)
+  --vertex S         cpu | gpu: where the vertex stage (shift, rotate) runs, overriding --stage
+  --raster S         cpu | gpu: where clipping, binning, rasterization and texturing run
+  --threads N        CPU threads (default: one per hardware thread)
+  --device N         CUDA device for the GPU stages (default: FACET_DEVICE, else 0)
+Output:
+  -o, --output FILE  PNG to write (default facet.png)
+  --depth FILE       also write the depth buffer: raw little-endian float32 window depth in
+                     [0, 1], top row first, as OpenGL would write it (with --msaa, each
+                     pixel's nearest sample)
+  --bench K          render K frames and print the median milliseconds per stage
+  --info             print mesh statistics, the loader's warnings and the CUDA devices, render
+                     nothing
+  -h, --help         this text
+  --version          print facet's version
+)";
+
+struct Options {
+    std::string mesh; // the default scene when none is given
+    std::string output = "facet.png";
+    std::optional<std::string> depthFile, texture;
+    facet::cli::CameraFlags camera;
+    int width = 1280, height = 720;
+    facet::RenderSettings settings;
+    facet::Backend backend = facet::Backend::Auto;
+    std::optional<facet::Side> vertex, raster; // overriding the backend's placement
+    int benchFrames = 0;
+    int threads = 0;
+    int device = -1;
+    bool info = false;
+    bool help = false;
+    bool version = false;
+};
+
+Options parseArguments(int argc, char** argv) {
+    using namespace facet::cli;
+    Options o;
+    bool meshGiven = false;
+    Arguments args(argc, argv);
+    for (std::string arg; args.next(arg);) {
+        if (arg == "-h" || arg == "--help") {
+            o.help = true;
+            return o;
+        } else if (arg == "--version") {
+            o.version = true;
+            return o;
+        } else if (o.camera.consume(arg, args)) {
+        } else if (arg == "-o" || arg == "--output") {
+            o.output = args.value();
+        } else if (arg == "--depth") {
+            o.depthFile = args.value();
+        } else if (arg == "--texture") {
+            o.texture = args.value();
+        } else if (arg == "--size") {
+            parseSize(arg, args.value(), o.width, o.height);
+        } else if (consumeRenderSetting(arg, args, o.settings)) {
+        } else if (arg == "--view") {
+            o.settings.view = parseChoice<facet::View>(arg, args.value());
+        } else if (arg == "--stage") {
+            o.backend = parseChoice<facet::Backend>(arg, args.value());
+        } else if (arg == "--vertex" || arg == "--raster") {
+            (arg == "--vertex" ? o.vertex : o.raster) = parseChoice<facet::Side>(arg, args.value());
+        } else if (arg == "--threads") {
+            o.threads = static_cast<int>(parseInteger(arg, args.value(), 1, 1024));
+        } else if (arg == "--device") {
+            o.device = static_cast<int>(parseInteger(arg, args.value(), 0, 1023));
+        } else if (arg == "--bench") {
+            o.benchFrames = static_cast<int>(parseInteger(arg, args.value(), 1, 100000));
+        } else if (arg == "--info") {
+            o.info = true;
+        } else {
+            takeMesh(arg, o.mesh, meshGiven);
+        }
+    }
+    if (!meshGiven) o.mesh = facet::app::defaultScene().string();
+    return o;
+}
+
+void printInfo(const facet::Model& model) {
+    const facet::Mesh& m = model.mesh;
+    std::cout << model.source << "\n"
+              << "  file       " << model.fileCounts.positions << " v, " << model.fileCounts.texcoords << " vt, "
+              << model.fileCounts.normals << " vn, " << model.fileCounts.faces << " f\n"
+              << "  vertices   " << m.vertexCount() << " (distinct corners)\n"
+              << "  triangles  " << m.triangleCount() << "\n"
+              << "  materials  " << model.materials.size() << " (" << m.ranges.size() << " ranges)\n"
+              << "  textures   " << model.textures.size() << "\n"
+              << "  texcoords  " << (m.hasTexCoords ? "yes" : "no") << "\n";
+    if (!m.bounds.empty())
+        std::cout << "  bounds     (" << m.bounds.min.x << ", " << m.bounds.min.y << ", " << m.bounds.min.z << ") - ("
+                  << m.bounds.max.x << ", " << m.bounds.max.y << ", " << m.bounds.max.z << ")\n";
+    std::cout << "  warnings   " << model.warnings.size() << "\n";
+    for (const facet::Warning& w : model.warnings) std::cout << "    " << w.toString() << "\n";
+    std::cout << "  gpus\n";
+    for (const std::string& line : facet::describeGpus()) std::cout << "    " << line << "\n";
+}
+
+double medianOf(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+// The flag that asked for the placement a refusal concerns, to name it in the message.
+std::string placementFlags(const Options& o) {
+    if (o.threads > 0 && o.backend == facet::Backend::Gl) return "--threads with --stage gl";
+    if (o.vertex == facet::Side::Gpu) return "--vertex gpu";
+    if (o.raster == facet::Side::Gpu) return "--raster gpu";
+    if (o.vertex || o.raster) return std::string("--vertex/--raster with --stage ") + facet::nameOf(o.backend);
+    return std::string("--stage ") + facet::nameOf(o.backend);
+}
+
+facet::Renderer makeRenderer(const Options& o) {
+    facet::RendererOptions options;
+    options.backend = o.backend;
+    options.vertex = o.vertex;
+    options.raster = o.raster;
+    options.threads = o.threads;
+    options.device = o.device;
+    try {
+        return facet::Renderer(options);
+    } catch (const facet::Error& e) {
+        throw facet::Error(placementFlags(o) + ": " + e.what());
+    }
+}
+
+// The mesh, with --texture applied to every material.
+facet::Model loadScene(const Options& o) {
+    facet::Model model = facet::loadModel(o.mesh);
+    if (!o.texture) return model;
+    model.textures.push_back(facet::makeTexture(facet::loadImage(*o.texture), *o.texture));
+    const auto index = static_cast<std::int32_t>(model.textures.size() - 1);
+    for (facet::Material& m : model.materials) m.texture = index;
+    if (!model.mesh.hasTexCoords)
+        model.warnings.push_back({*o.texture, 0, "the mesh has no texture coordinates; the texture cannot show"});
+    return model;
+}
+
+// Colour and depth for the whole picture (line-aligned, see host/line_aligned.h), or a clear
+// message when memory is short.
+void allocatePicture(const Options& o, facet::LineAlignedVector<std::uint32_t>& color,
+                     facet::LineAlignedVector<float>& depth) {
+    const std::size_t pixels = std::size_t(o.width) * std::size_t(o.height);
+    try {
+        color.resize(pixels);
+        depth.resize(pixels);
+    } catch (const std::bad_alloc&) {
+        throw facet::Error("a " + std::to_string(o.width) + "x" + std::to_string(o.height) + " picture needs " +
+                           std::to_string(pixels * 8 >> 20) + " MiB for colour and depth; not enough memory");
+    }
+}
+
+// One warm-up frame (first touch of the buffers), then --bench frames with their medians.
+facet::FrameStats renderFrames(const Options& o, facet::Renderer& renderer, const facet::ViewParams& view,
+                               const facet::FrameView& target) {
+    facet::FrameStats stats = renderer.render(view, o.settings, target);
+    if (o.benchFrames == 0) return stats;
+    std::vector<double> frameMs, vertexMs, triangleMs, rasterMs;
+    for (int f = 0; f < o.benchFrames; ++f) {
+        stats = renderer.render(view, o.settings, target);
+        frameMs.push_back(stats.frameMs);
+        vertexMs.push_back(stats.vertexMs);
+        triangleMs.push_back(stats.triangleMs);
+        rasterMs.push_back(stats.rasterMs);
+    }
+    const facet::Placement& p = stats.placement;
+    std::cout << p.describe();
+    if (!renderer.deviceName().empty()) std::cout << " (" << renderer.deviceName() << ")";
+    if (p.pipeline() && p.raster == facet::Side::Cpu) std::cout << ", " << renderer.threadCount() << " threads";
+    std::cout << ", " << o.width << "x" << o.height << ", median of " << o.benchFrames << " frames: frame "
+              << medianOf(frameMs) << " ms";
+    if (p.backend != facet::Backend::Gl)
+        std::cout << " (vertex " << medianOf(vertexMs) << ", triangle " << medianOf(triangleMs) << ", raster "
+                  << medianOf(rasterMs) << ")";
+    std::cout << "\n";
+    return stats;
+}
+
+void writeDepth(const std::string& path, const float* depth, std::size_t pixels) {
+    facet::writeFileAtomically(path, {reinterpret_cast<const char*>(depth), pixels * sizeof(float)}, "the depth file");
+}
+
+int run(const Options& o) {
+    if (o.help) {
+        std::string usage = kUsage;
+        usage.replace(usage.find("%CAMERA%"), 8, facet::cli::CameraFlags::kHelp);
+        std::cout << usage << facet::cli::kLightHelp;
+        return 0;
+    }
+    if (o.version) {
+        std::cout << facet::app::versionLine("facet-render") << "\n";
+        return 0;
+    }
+    facet::Renderer renderer = makeRenderer(o); // refuses an impossible placement before loading
+    const facet::Model model = loadScene(o);
+    if (o.info) {
+        printInfo(model);
+        return 0;
+    }
+    for (const facet::Warning& w : model.warnings) std::cerr << "warning: " << w.toString() << "\n";
+    if (model.mesh.triangleCount() == 0) std::cerr << "warning: " << o.mesh << " has no triangles to draw\n";
+
+    const float aspect = static_cast<float>(o.width) / static_cast<float>(o.height);
+    const facet::ViewParams view = o.camera.camera(model.mesh, aspect).view(aspect);
+    facet::LineAlignedVector<std::uint32_t> color;
+    facet::LineAlignedVector<float> depth;
+    allocatePicture(o, color, depth);
+    renderer.setModel(model);
+    const std::string note = renderer.placement().note; // Auto's reason for the CPU, if it chose it
+    if (!note.empty()) std::cerr << "note: " << note << "\n";
+    const facet::FrameStats stats = renderFrames(o, renderer, view, {color.data(), depth.data(), o.width, o.height});
+    if (stats.placement.note != note) std::cerr << "note: " << stats.placement.note << "\n";
+
+    facet::writePng(o.output, facet::Image{static_cast<std::uint32_t>(o.width), static_cast<std::uint32_t>(o.height),
+                                           std::vector<std::uint32_t>(color.begin(), color.end())});
+    if (o.depthFile) writeDepth(*o.depthFile, depth.data(), depth.size());
+    std::cout << "wrote " << o.output << " (" << o.width << "x" << o.height << ", " << model.mesh.triangleCount()
+              << " triangles, " << stats.placement.describe();
+    if (!renderer.deviceName().empty()) std::cout << " (" << renderer.deviceName() << ")";
+    if (stats.fragments > 0) std::cout << ", " << stats.fragments << " fragments";
+    std::cout << ")\n";
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    return facet::cli::runMain("facet-render", [&] { return run(parseArguments(argc, argv)); });
+}
