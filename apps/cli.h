@@ -57,7 +57,7 @@ bool consumeRenderSetting(const std::string& arg, Arguments& args, RenderSetting
 bool consumeLightSetting(const std::string& arg, Arguments& args, RenderSettings& settings);
 
 // The help text of those flags, for the apps' --help.
-inline constexpr const char* kLightHelp = R"(Shading (see README, Materials and light):
+inline constexpr const char* kLightHelp = R"(Shading (see docs/guide.md, Materials and light):
   --shading M        classic | lit (default classic: the old look, no sRGB; lit: the MTL
                      material, Blinn-Phong in linear light, sRGB textures and output)
   --headlight I      lit: the light at the eye's intensity (default 0.7)

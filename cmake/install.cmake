@@ -1,4 +1,4 @@
-# Installing facet (README "Install"): the apps into bin/, the front door's headers into
+# Installing facet (docs/guide.md "Install"): the apps into bin/, the front door's headers into
 # include/facet/, the static libraries and the CMake package into lib/, facet.pc, the CUDA
 # runtime into lib/facet/, and what the apps read at run time into share/facet/
 # (apps/app_info.h finds it from the binary). CPack turns the same rules into
@@ -14,6 +14,9 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/assets/material_scene" DESTINATION "${C
 install(FILES "${PROJECT_SOURCE_DIR}/scripts/numpy_vertex_baseline.py" DESTINATION "${CMAKE_INSTALL_DATADIR}/facet")
 install(FILES "${PROJECT_SOURCE_DIR}/README.md" "${PROJECT_SOURCE_DIR}/CHANGELOG.md"
         DESTINATION "${CMAKE_INSTALL_DOCDIR}")
+# README's links lead into docs/, installed beside it so they resolve there too.
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs" DESTINATION "${CMAKE_INSTALL_DOCDIR}" FILES_MATCHING PATTERN "*.md"
+        PATTERN "*.png")
 
 # ---- The CUDA runtime, carried along: the programs link the shared libcudart (the project's
 # rule), which a machine without the CUDA toolkit lacks, so the install carries the one the
@@ -105,7 +108,7 @@ string(REGEX REPLACE "/$" "" facet_pc_to_prefix "${facet_pc_to_prefix}")
 configure_file("${PROJECT_SOURCE_DIR}/cmake/facet.pc.in" "${PROJECT_BINARY_DIR}/facet.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/facet.pc" DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
 
-# ---- The Debian package: cpack -G DEB (README "Install") ----
+# ---- The Debian package: cpack -G DEB (docs/guide.md "Install") ----
 set(CPACK_PACKAGE_NAME facet)
 set(CPACK_PACKAGE_VENDOR "facet")
 set(CPACK_PACKAGE_CONTACT "facet maintainers <maintainers@users.noreply.a-seed-d788b469.example>")

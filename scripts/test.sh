@@ -94,7 +94,7 @@ elif ! libfuzzer_error="$(libfuzzer_probe)"; then
   fi
   echo "== facet: fuzzing SKIPPED: clang++ with libFuzzer not found (install clang and libclang-rt-dev)"
 else
-  echo "== facet: short fuzzing run (${fuzz_dir}; README 'Robustness' has the long one)"
+  echo "== facet: short fuzzing run (${fuzz_dir}; docs/robustness.md has the long one)"
   build_tree "$fuzz_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFACET_FUZZ=ON -DFACET_CUDA=OFF -DFACET_PYTHON=OFF \
     -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
   ctest --test-dir "$fuzz_dir" --output-on-failure -j "$jobs"

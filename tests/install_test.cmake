@@ -1,4 +1,4 @@
-# The install as a user meets it (README "Install"), one step per MODE:
+# The install as a user meets it (docs/guide.md, "Install"), one step per MODE:
 #   stage     `cmake --install BUILD --prefix PREFIX` into the staging folder STAGE (DESTDIR);
 #   consumer  tests/consumer configured and built against the staged package with
 #             find_package(facet 0.2 REQUIRED), and run: a triangle rendered through the front

@@ -43,7 +43,7 @@ open(sys.argv[1] + "/huge_texture.mtl", "w").write("newmtl m\nmap_Kd huge_textur
 open(sys.argv[1] + "/huge_texture.obj", "w").write(
     "mtllib huge_texture.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nusemtl m\nf 1/1 2/2 3/3\n")
 PY
-# A texture that cannot load is a warning and the checker stands in (README "Loading OBJ").
+# A texture that cannot load is a warning and the checker stands in (docs/guide.md, "Loading OBJ").
 expect "a 16384x16384 texture in 1 GB" 0 \
   "warning: .*huge_texture.mtl:2: .*huge_texture.png: not enough memory to decode this 16384x16384 image" \
   1000000 "$render" "$work/huge_texture.obj" --stage cpu --size 64x64 -o "$work/huge_texture_render.png"

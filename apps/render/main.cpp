@@ -44,7 +44,7 @@ Camera (defaults frame the whole mesh from the front right, slightly above):
                      their alpha instead of the alpha test (no effect at --msaa 1)
   --texture PATH     use this image as every material's texture (e.g. for a mesh without MTL)
   --view V           shaded | normals | depth | uv | overdraw | wireframe | triangles | tiles
-                     (default shaded; README.md says how to read each; gl draws all but tiles)
+                     (default shaded; docs/guide.md says how to read each; gl draws all but tiles)
   --stage S          cpu | gpu | gl | kernels | auto (default auto: the GPU when one is
                      usable, else the CPU; gl: the OpenGL reference path, offscreen;
                      kernels: the CUDA pipeline's kernels run on the CPU)

@@ -158,7 +158,7 @@ void renderSection(ViewerState& s) {
     if (!ImGui::CollapsingHeader("Render", ImGuiTreeNodeFlags_DefaultOpen)) return;
     ImGui::PushItemWidth(180.0f);
     choiceCombo("texture filter", s.settings.filter);
-    choiceCombo("view", s.settings.view); // the debug views (README.md: how to read them)
+    choiceCombo("view", s.settings.view); // the debug views (docs/guide.md: how to read them)
     // The debug views draw one sample per pixel (the renderer refuses them multisampled,
     // core/multisample.h).
     const bool oneSample = s.settings.view != View::Shaded;

@@ -1,4 +1,4 @@
-// facet's OBJ/MTL loader: a strict parser of our own (why: see the README's "Loading OBJ"),
+// facet's OBJ/MTL loader: a strict parser of our own (why: see docs/guide.md, "Loading OBJ"),
 // which rejects what cannot be rendered correctly and warns about what can be recovered.
 #pragma once
 

@@ -18,7 +18,7 @@ namespace facet {
 enum class CullMode { None, Back };
 
 // What a frame shows: the shaded picture, or one of the debug views that show the pipeline
-// (core/view_shading.h defines each; README.md says how to read their colours).
+// (core/view_shading.h defines each; docs/guide.md says how to read their colours).
 enum class View { Shaded, Normals, Depth, Uv, Overdraw, Wireframe, Triangles, Tiles };
 
 // Where a pipeline stage runs.

@@ -9,7 +9,7 @@
 //     over the frame's drawn depths) and tiles (each 64x64 tile's triangles binned, as a heat
 //     map over the picture): finishViewPixel;
 //   - shaded: the picture, untouched by anything here.
-// README.md says how to read each view's colours.
+// docs/guide.md says how to read each view's colours.
 #pragma once
 
 #include "core/frame.h"
