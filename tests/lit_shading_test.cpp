@@ -121,20 +121,25 @@ TEST(LitShading, SpecularHighlightOnlyWithIllum2AndKs) {
 }
 
 // A frame's materials are drawn forward, and its backends look for forward tiles, only under
-// the lit model, where a material blends (d < 1) or, multisampled, is a cut-out.
+// the lit model, where a material blends (d < 1) or, multisampled, is a cut-out: the frame
+// plan's decision (FramePlan::forwardMaterials), which both backends read.
 TEST(LitShading, FramesDrawForwardOnlyWithBlendedOrMultisampledCutOutMaterials) {
     std::vector<ShadeMaterial> materials(3);
     RenderSettings s = lit();
-    EXPECT_FALSE(anyDrawsForward(materials.data(), materials.size(), s)) << "opaque materials";
+    const auto forward = [&] {
+        const ModelFacts facts = modelFacts(Mesh{}, materials.data(), materials.size());
+        return planFrame(s, facts, ViewParams{}, 16, 16).forwardMaterials;
+    };
+    EXPECT_FALSE(forward()) << "opaque materials";
     materials[2].cutout = true;
-    EXPECT_FALSE(anyDrawsForward(materials.data(), materials.size(), s)) << "a cut-out at one sample";
+    EXPECT_FALSE(forward()) << "a cut-out at one sample";
     s.msaa = 4;
-    EXPECT_TRUE(anyDrawsForward(materials.data(), materials.size(), s)) << "a cut-out at 4 samples";
+    EXPECT_TRUE(forward()) << "a cut-out at 4 samples";
     materials[2].cutout = false;
     materials[1].opacity = 0.5f;
-    EXPECT_TRUE(summarizeMaterials(materials.data(), materials.size(), s).forward) << "a blended material";
+    EXPECT_TRUE(forward()) << "a blended material";
     s.shading = ShadingModel::Classic;
-    EXPECT_FALSE(summarizeMaterials(materials.data(), materials.size(), s).forward) << "the classic look";
+    EXPECT_FALSE(forward()) << "the classic look";
 }
 
 TEST(LitShading, DirectionalLightsAndTwoSidedNormals) {

@@ -31,26 +31,6 @@ inline bool anyTextured(const ShadeMaterial* materials, std::size_t count) {
     return false;
 }
 
-// Whether any of the `count` materials is drawn forward (drawsForward) under `settings`: without
-// one, no tile of the frame is, and a backend need not look for them tile by tile.
-inline bool anyDrawsForward(const ShadeMaterial* materials, std::size_t count, const RenderSettings& settings) {
-    for (std::size_t i = 0; i < count; ++i)
-        if (drawsForward(materials[i], settings)) return true;
-    return false;
-}
-
-// The frame's material list as the CUDA pipeline's host side sees it (the kernels read the list
-// in device memory): what it holds, decided for all triangles together.
-struct MaterialSummary {
-    bool textured = false; // anyTextured
-    bool forward = false;  // anyDrawsForward
-};
-
-inline MaterialSummary summarizeMaterials(const ShadeMaterial* materials, std::size_t count,
-                                          const RenderSettings& settings) {
-    return {anyTextured(materials, count), anyDrawsForward(materials, count, settings)};
-}
-
 // Pixel k of the quad whose top-left pixel is (qx, qy) is (qx + (k & 1), qy + (k >> 1)).
 FACET_HD glm::vec2 quadPixelUv(const ShadedTriangle& t, int qx, int qy, int k) {
     const glm::vec3 b = barycentrics(t.tri, qx + (k & 1), qy + (k >> 1));

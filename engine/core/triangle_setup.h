@@ -117,8 +117,9 @@ FACET_HD bool covers(const ScreenTriangle& t, const EdgeValues& e) {
 FACET_HD bool coversCentre(FixedPoint2 p0, FixedPoint2 p1, FixedPoint2 p2, int x, int y) {
     const FixedPoint2 p{pixelCentreFixed(x), pixelCentreFixed(y)};
     // `&`, not `&&`: all three are cheap, and a short cut was a branch on data, often mispredicted.
-    return (edgeFunction(p1, p2, p) + fillRuleBias(p1, p2) > 0) & (edgeFunction(p2, p0, p) + fillRuleBias(p2, p0) > 0) &
-           (edgeFunction(p0, p1, p) + fillRuleBias(p0, p1) > 0);
+    return (unsigned(edgeFunction(p1, p2, p) + fillRuleBias(p1, p2) > 0) &
+            unsigned(edgeFunction(p2, p0, p) + fillRuleBias(p2, p0) > 0) &
+            unsigned(edgeFunction(p0, p1, p) + fillRuleBias(p0, p1) > 0)) != 0u;
 }
 
 // setupTriangle's triangle, for a coverage test: its corners ordered so the interior is positive
