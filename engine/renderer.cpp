@@ -99,7 +99,8 @@ struct Renderer::Impl {
     std::string gpuUnavailable; // empty while GPU stages can be chosen
     bool fallBack = false;      // Auto: a GPU that fails at set-up or upload gives way to the CPU
     const Model* model = nullptr;
-    ModelFacts facts; // the model's, for each frame's plan
+    ModelFacts facts;      // the model's, for each frame's plan
+    BackendLimits limits;  // what the frame plan may ask of the backends (the GL reference's, where it draws)
     std::unique_ptr<CpuRenderer> cpu;
     std::unique_ptr<GpuRenderer> gpu;
     std::unique_ptr<GlReferenceRenderer> gl;
@@ -132,7 +133,7 @@ struct Renderer::Impl {
     void moveToCpu(const std::string& note, const std::string& why);
     // The frame's plan: its settings checked against what the drawing backend can honour.
     FramePlan planFrameFor(const ViewParams& view, const RenderSettings& settings, int width, int height) const {
-        return planFrame(settings, facts, view, width, height, gl ? gl->limits() : BackendLimits{});
+        return planFrame(settings, facts, view, width, height, limits);
     }
     FrameStats renderHost(const ViewParams& view, const FramePlan& plan, const FrameView& target);
     FrameStats renderPipeline(const ViewParams& view, const FramePlan& plan, const FrameView& target);
@@ -152,6 +153,7 @@ void Renderer::Impl::resolve() {
         refuseStageOptions(options);
         placement.backend = Backend::Gl;
         gl = std::make_unique<GlReferenceRenderer>();
+        limits = gl->limits();
         return;
     case Backend::Kernels:
         refuseStageOptions(options);
