@@ -21,7 +21,7 @@
 
 namespace facet {
 
-// What a frame plan needs to know of the model: found once, when a backend takes the model.
+// What a frame plan needs to know of the model: found once per model (Renderer::setModel).
 struct ModelFacts {
     bool vertexColors = false; // the mesh has vertex colours
     bool tangents = false;     // the mesh has tangents (the lit model's normal maps read them)
