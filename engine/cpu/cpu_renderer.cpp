@@ -159,9 +159,10 @@ std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const Fr
     // The set-up's front eight triangles at a time where gathers run at full speed: it reads
     // the corners by gathers, 9 for 8 triangles (not measured where microcode slows them).
     const bool batched = setupFrontFits(input) && chosenIndexedLoads() == IndexedLoads::Gather;
+    const ChunkLayout layout{plan.sideRecords, plan.sources, plan.attributes};
     pool_.run(chunkCount, [&](std::size_t c, int) {
         const std::size_t begin = c * chunkSize, end = std::min(triangleCount, begin + chunkSize);
-        setupChunk(chunks_[c], input, plan.grid, begin, end, plan.sources, plan.attributes, batched);
+        setupChunk(chunks_[c], input, plan.grid, begin, end, layout, batched);
         binChunk(chunks_[c], plan.grid);
     });
     return chunkCount;
@@ -191,13 +192,11 @@ void CpuRenderer::Chunk::prepare(std::size_t tileCount, std::size_t size, ChunkL
 
 // Triangles [begin, end) set up into the chunk, their bins counted.
 void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end,
-                             bool keepSources, bool keepAttributes, bool batched) {
+                             ChunkLayout layout, bool batched) {
     // Each triangle is set up straight into the chunk's storage, which has room for the
     // chunk's triangles unclipped and grows when clipping fans them out. Its tile span is
     // kept beside it and its bins counted at once, so binning never reads the triangles
     // again. Its attributes are written only where the frame's shading reads them.
-    const bool colored = keepsSideRecords(input.mesh); // set-up triangles keep vertex colours, tangents beside them
-    const ChunkLayout layout{colored, keepSources, keepAttributes};
     chunk.prepare(std::size_t(grid.tilesX) * std::size_t(grid.tilesY), end - begin + kMaxFanTriangles, layout);
     std::size_t count = 0;
     // Counted here and stored once: the chunks are set up on different threads. Added without
@@ -249,12 +248,12 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
         for (t = first; t < end; ++t) whole();
     };
     const auto setUpAll = [&](auto keep) {
-        if (colored)
+        if (layout.colors)
             setUp([&](const TriangleColors& colors) { chunk.colors[count] = colors; }, keep);
         else
             setUp(NoColors{}, keep);
     };
-    if (keepSources)
+    if (layout.sources)
         setUpAll(std::true_type{});
     else
         setUpAll(std::false_type{});

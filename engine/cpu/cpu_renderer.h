@@ -62,6 +62,7 @@ public:
 
 private:
     struct Chunk;
+    struct ChunkLayout;
     struct TileScratch;
 
     CpuFrameStats renderFrame(const ViewParams& view, const FramePlan& plan, const FrameView& target,
@@ -74,7 +75,7 @@ private:
     // local, so the compiler keeps them in registers. `batched`: the set-up's front takes eight
     // triangles at a time (cpu/triangle/set_up_front.h).
     static void setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid grid, std::size_t begin, std::size_t end,
-                           bool keepSources, bool keepAttributes, bool batched);
+                           ChunkLayout layout, bool batched);
     static void binChunk(Chunk& chunk, TileGrid grid);
     std::size_t rasterStage(const RasterContext& context, const FramePlan& plan, std::size_t chunkCount);
     static void clearTile(const RasterContext& context, const TileRect& rect);

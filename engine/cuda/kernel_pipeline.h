@@ -60,7 +60,6 @@ public:
         finishViewStage(view, plan, target);
         exec_.timerMark(2);
         finishFrame(stats);
-        attributesKept_ = plan.attributes;
         return stats;
     }
 
@@ -68,7 +67,7 @@ public:
     // memory, valid until the next render. For the GPU cost model's count (bench/kernel_work.h).
     const RasterParams& lastRasterParams() const { return lastRaster_; }
     // Whether the last frame's set-up triangles kept their attributes.
-    bool lastFrameKeptAttributes() const { return attributesKept_; }
+    bool lastFrameKeptAttributes() const { return lastRaster_.plan.attributes; }
 
 private:
     static std::uint32_t tileCount(const TileGrid& grid) {
@@ -224,7 +223,6 @@ private:
     Buffer<std::uint32_t> tileCount_, tileStart_;
     Buffer<TriangleCounters> counters_;
     RasterParams lastRaster_{};
-    bool attributesKept_ = false;
 };
 
 } // namespace facet
