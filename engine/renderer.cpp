@@ -98,8 +98,10 @@ struct Renderer::Impl {
     Placement placement;
     std::string gpuUnavailable; // empty while GPU stages can be chosen
     bool fallBack = false;      // Auto: a GPU that fails at set-up or upload gives way to the CPU
-    const Model* model = nullptr;
-    ModelFacts facts;      // the model's, for each frame's plan
+    Scene ownScene;             // setModel's one-instance scene
+    const Scene* scene = nullptr; // what is drawn: ownScene, or setScene's
+    std::vector<std::uint32_t> materialBases; // each mesh's first material in the scene's table
+    ModelFacts facts;      // the scene's, for each frame's plan
     BackendLimits limits;  // what the frame plan may ask of the backends (the GL reference's, where it draws)
     std::unique_ptr<CpuRenderer> cpu;
     std::unique_ptr<GpuRenderer> gpu;
@@ -124,7 +126,7 @@ struct Renderer::Impl {
     CpuRenderer& cpuRenderer() {
         if (!cpu) {
             auto made = std::make_unique<CpuRenderer>(options.threads);
-            if (model) made->setModel(*model);
+            if (scene) made->setScene(*scene);
             cpu = std::move(made);
         }
         return *cpu;
@@ -139,8 +141,8 @@ struct Renderer::Impl {
     FrameStats renderPipeline(const ViewParams& view, const FramePlan& plan, const FrameView& target);
     FrameStats renderDisplay(const ViewParams& view, const FramePlan& plan, DisplayTarget& target);
     FrameStats renderInterop(const ViewParams& view, const FramePlan& plan, DisplayTarget& target);
-    CameraSpacePositions cpuVertexStage(const ViewParams& view, double& ms);
-    CameraSpacePositions gpuVertexStage(const ViewParams& view, double& ms);
+    CameraSpacePositions cpuVertexStage(const ViewParams& view, const FramePlan& plan, double& ms);
+    CameraSpacePositions gpuVertexStage(const ViewParams& view, const FramePlan& plan, double& ms);
     float* depthFor(const FrameView& target);
 };
 
@@ -206,12 +208,12 @@ void Renderer::Impl::moveToCpu(const std::string& note, const std::string& why) 
 
 void Renderer::Impl::makeGpu() {
     gpu = std::make_unique<GpuRenderer>(options.device);
-    if (model) gpu->setModel(*model);
+    if (scene) gpu->setScene(*scene);
 }
 
 void Renderer::Impl::uploadToGpu() {
     try {
-        gpu->setModel(*model);
+        gpu->setScene(*scene);
     } catch (const Error& e) {
         if (!fallBack) throw;
         moveToCpu("rendering on the CPU: uploading the model failed: ", e.what());
@@ -231,23 +233,31 @@ float* Renderer::Impl::depthFor(const FrameView& target) {
     return depth.data();
 }
 
-CameraSpacePositions Renderer::Impl::cpuVertexStage(const ViewParams& view, double& ms) {
+// The vertex stage on one side for the raster stage on the other: each drawn instance's
+// camera-space positions where frameInstances places them, as the raster side lays them out.
+CameraSpacePositions Renderer::Impl::cpuVertexStage(const ViewParams& view, const FramePlan& plan, double& ms) {
     const auto start = Clock::now();
-    const std::size_t n = model->mesh.vertexCount();
+    const FrameInstances frame = frameInstances(*scene, materialBases, view, plan.planes);
+    const auto n = std::size_t(frame.vertices);
     dx.resize(n);
     dy.resize(n);
     dz.resize(n);
-    transformVertices(model->mesh, view, 0, n, dx.data(), dy.data(), dz.data());
+    for (const InstanceDraw& d : frame.draws) {
+        const Mesh& mesh = scene->meshes[d.mesh]->mesh;
+        transformVertices(mesh, d.view, 0, mesh.vertexCount(), dx.data() + d.firstVertex, dy.data() + d.firstVertex,
+                          dz.data() + d.firstVertex);
+    }
     ms = millisecondsSince(start);
     return CameraSpacePositions{dx.data(), dy.data(), dz.data()};
 }
 
-CameraSpacePositions Renderer::Impl::gpuVertexStage(const ViewParams& view, double& ms) {
-    const std::size_t n = model->mesh.vertexCount();
+CameraSpacePositions Renderer::Impl::gpuVertexStage(const ViewParams& view, const FramePlan& plan, double& ms) {
+    const FrameInstances frame = frameInstances(*scene, materialBases, view, plan.planes);
+    const auto n = std::size_t(frame.vertices);
     dx.resize(n);
     dy.resize(n);
     dz.resize(n);
-    ms = gpu->cameraSpaceToHost(view, dx.data(), dy.data(), dz.data());
+    ms = gpu->cameraSpaceToHost(frame, dx.data(), dy.data(), dz.data());
     return CameraSpacePositions{dx.data(), dy.data(), dz.data()};
 }
 
@@ -256,11 +266,11 @@ FrameStats Renderer::Impl::renderPipeline(const ViewParams& view, const FramePla
     FrameStats stats;
     if (placement.raster == Side::Gpu) {
         const CameraSpacePositions given =
-            placement.vertex == Side::Cpu ? cpuVertexStage(view, handMs) : CameraSpacePositions{};
+            placement.vertex == Side::Cpu ? cpuVertexStage(view, plan, handMs) : CameraSpacePositions{};
         stats = fromKernels(gpu->renderToHost(view, plan, target, given));
     } else {
         const CameraSpacePositions given =
-            placement.vertex == Side::Gpu ? gpuVertexStage(view, handMs) : CameraSpacePositions{};
+            placement.vertex == Side::Gpu ? gpuVertexStage(view, plan, handMs) : CameraSpacePositions{};
         stats = fromCpu(cpuRenderer().render(view, plan, target, given));
     }
     stats.vertexMs += handMs;
@@ -289,7 +299,7 @@ FrameStats Renderer::Impl::renderHost(const ViewParams& view, const FramePlan& p
 FrameStats Renderer::Impl::renderInterop(const ViewParams& view, const FramePlan& plan, DisplayTarget& target) {
     double handMs = 0.0;
     const CameraSpacePositions given =
-        placement.vertex == Side::Cpu ? cpuVertexStage(view, handMs) : CameraSpacePositions{};
+        placement.vertex == Side::Cpu ? cpuVertexStage(view, plan, handMs) : CameraSpacePositions{};
     FrameStats stats;
     if (std::uint32_t* device = target.mapDevice(gpu->device(), gpu->stream())) {
         stats = fromKernels(gpu->renderColor(view, plan, device, given));
@@ -359,23 +369,43 @@ void Renderer::setThreads(int threads) {
 
 void Renderer::dropGpu(const std::string& why) { impl_->moveToCpu("GPU dropped, drawing on the CPU: ", why); }
 
-// Checked here first, so a refused model leaves the previous one in place; then each backend the
+// Checked here first, so a refused scene leaves the previous one in place; then each backend the
 // placement draws with takes it (the CPU backend, where first needed later, when it is made).
-void Renderer::setModel(const Model& model) {
+void Renderer::setScene(const Scene& scene) {
     Impl& r = *impl_;
-    validateMesh(model.mesh, model.materials.size(), model.source);
-    r.model = &model;
-    r.facts = modelFacts(model);
-    if (r.gl) r.gl->setModel(model);
+    validateScene(scene);
+    r.scene = &scene;
+    r.facts = sceneFacts(scene);
+    r.materialBases = shadeMaterials(scene).bases;
+    if (r.gl) r.gl->setScene(scene);
 #if defined(FACET_HAVE_KERNELS_HOST)
-    if (r.kernels) r.kernels->setModel(model);
+    if (r.kernels) r.kernels->setScene(scene);
 #endif
-    if (r.cpu) r.cpu->setModel(model);
+    if (r.cpu) r.cpu->setScene(scene);
     if (r.gpu) r.uploadToGpu();
 }
 
+void Renderer::setModel(const Model& model) {
+    Impl& r = *impl_;
+    validateMesh(model.mesh, model.materials.size(), model.source);
+    r.ownScene = sceneOf(model);
+    setScene(r.ownScene);
+}
+
+namespace {
+
+// What a frame of `scene` says besides its stats: that nothing was there to draw.
+std::string sceneNote(const Scene& scene) {
+    for (const Instance& i : scene.instances)
+        if (i.visible) return {};
+    return scene.instances.empty() ? "the scene is empty: only the background is drawn"
+                                   : "every instance of the scene is hidden: only the background is drawn";
+}
+
+} // namespace
+
 FrameStats Renderer::render(const ViewParams& view, const RenderSettings& settings, const FrameView& target) {
-    if (!impl_->model) throw Error("no model to render: call setModel first");
+    if (!impl_->scene) throw Error("nothing to render: call setModel or setScene first");
     const FramePlan plan = impl_->planFrameFor(view, settings, target.width, target.height);
     if (!target.color) throw Error("render target has no colour buffer");
     const auto start = Clock::now();
@@ -383,16 +413,18 @@ FrameStats Renderer::render(const ViewParams& view, const RenderSettings& settin
         impl_->renderHost(view, plan, FrameView{target.color, impl_->depthFor(target), target.width, target.height});
     stats.frameMs = millisecondsSince(start);
     stats.placement = impl_->placement;
+    stats.note = sceneNote(*impl_->scene);
     return stats;
 }
 
 FrameStats Renderer::render(const ViewParams& view, const RenderSettings& settings, DisplayTarget& target) {
-    if (!impl_->model) throw Error("no model to render: call setModel first");
+    if (!impl_->scene) throw Error("nothing to render: call setModel or setScene first");
     const FramePlan plan = impl_->planFrameFor(view, settings, target.width(), target.height());
     const auto start = Clock::now();
     FrameStats stats = impl_->renderDisplay(view, plan, target);
     stats.frameMs = millisecondsSince(start);
     stats.placement = impl_->placement;
+    stats.note = sceneNote(*impl_->scene);
     return stats;
 }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "asset/model.h"
+#include "asset/scene.h"
 #include "core/frame.h"
 #include "core/names.h"
 #include "core/shading.h"
@@ -53,6 +54,7 @@ struct FrameStats {
     double vertexMs = 0.0, triangleMs = 0.0, rasterMs = 0.0; // 0 on the OpenGL reference
     double frameMs = 0.0;             // the whole render call, wall clock
     Placement placement;              // where this frame's stages ran
+    std::string note;                 // what the picture lacks and why (an empty scene); empty otherwise
 };
 
 // The display's pixel buffer as the renderer sees it (engine/display implements it over an
@@ -113,12 +115,17 @@ public:
     // note says why.
     void dropGpu(const std::string& why);
 
-    // Validates the model and makes it resident where the placement needs it (the GPU's memory).
-    // The model must outlive the renderer's use of it, unchanged. With Backend::Auto an upload
-    // that fails (a GPU out of memory) falls back to the CPU and says so in the note.
+    // Validates the scene's meshes and makes them resident where the placement needs it (the
+    // GPU's memory). The scene must outlive the renderer's use of it and its meshes stay
+    // unchanged; its instances (poses, visibility) are read afresh each frame. With
+    // Backend::Auto an upload that fails (a GPU out of memory) falls back to the CPU and says so
+    // in the note.
+    void setScene(const Scene& scene);
+    // setScene for a one-instance scene of `model` at the identity pose (the model is not
+    // copied: it must outlive the renderer's use of it, unchanged).
     void setModel(const Model& model);
 
-    // Renders the model into `target` (cleared first). target.depth may be null: the renderer
+    // Renders the scene into `target` (cleared first). target.depth may be null: the renderer
     // then keeps the depth buffer itself. Throws facet::Error for an empty target or no model.
     FrameStats render(const ViewParams& view, const RenderSettings& settings, const FrameView& target);
     // Renders into the display's pixel buffer: through interop where the raster stage is on

@@ -4,6 +4,7 @@
 
 #include "core/tiles.h"
 #include "core/triangle_stage.h"
+#include "shaders_cuda/vertex.h"
 
 #include <cuda/atomic>
 
@@ -43,8 +44,16 @@ FACET_HD TriangleOffsets operator+(const TriangleOffsets& a, const TriangleOffse
     return TriangleOffsets(a.triangles + b.triangles, a.entries + b.entries);
 }
 
+// The instance holding frame triangle t.
+FACET_HD const TriangleStageInput& instanceOfTriangle(const InstanceStage* instances, std::uint32_t count,
+                                                      std::uint32_t t) {
+    return instances[instanceHolding(count, t, [&](std::uint32_t k) { return instances[k].in.firstTriangle; })].in;
+}
+
 struct TriangleCountParams {
-    TriangleStageInput in;
+    const InstanceStage* instances; // the drawn instances, their first triangles rising
+    std::uint32_t instanceCount;
+    std::uint32_t triangleCount;    // the drawn instances' triangles together
     TileGrid grid;
     TriangleCounts* counts;    // per mesh triangle, and one more for the scan's total (read, not summed: set to 0)
     std::uint32_t* tileCount;  // triangleWrite's counters, set to 0 here: tileSlots per-tile counts ...
@@ -63,15 +72,16 @@ FACET_HD std::uint32_t triangleCountThreads(std::uint32_t triangles, std::uint32
 FACET_HD void zeroCounts(const TriangleCountParams& p, std::uint32_t i) {
     if (i < p.tileSlots) p.tileCount[i] = 0;
     if (i == 0) *p.counters = TriangleCounters{0, 0};
-    if (i == p.in.mesh.triangleCount) p.counts[i] = TriangleCounts{0, 0};
+    if (i == p.triangleCount) p.counts[i] = TriangleCounts{0, 0};
 }
 
 FACET_HD void triangleCountThread(const TriangleCountParams& p, std::uint32_t t) {
     zeroCounts(p, t);
-    if (t >= p.in.mesh.triangleCount) return;
+    if (t >= p.triangleCount) return;
+    const TriangleStageInput& in = instanceOfTriangle(p.instances, p.instanceCount, t);
     std::uint32_t entries = 0;
     const TriangleOutcome outcome = setupMeshTriangle(
-        p.in, t,
+        in, t - in.firstTriangle,
         [&](const ScreenTriangle& tri, const TriangleAttributes*) {
             entries += static_cast<std::uint32_t>(tileSpan(p.grid, tri.minX, tri.minY, tri.maxX, tri.maxY).count());
         },
@@ -81,7 +91,9 @@ FACET_HD void triangleCountThread(const TriangleCountParams& p, std::uint32_t t)
 
 // ---- 3. triangleWrite -----------------------------------------------------------------------
 struct TriangleWriteParams {
-    TriangleStageInput in;
+    const InstanceStage* instances; // as TriangleCountParams
+    std::uint32_t instanceCount;
+    std::uint32_t triangleCount;
     TileGrid grid;
     const TriangleOffsets* offsets;   // exclusive scan of triangleCount's counts (totals checked to fit 32 bits)
     ScreenTriangle* triangles;        // set-up triangles, in draw order
@@ -92,12 +104,14 @@ struct TriangleWriteParams {
     std::uint32_t* tileCount;         // entries per tile (zeroed by triangleCount)
     TriangleCounters* counters;       // likewise
     TriangleColors* triangleColors;   // vertex colours, tangents of each; null for a mesh without them
-    std::uint32_t* triangleSources;   // the mesh triangle of each; null unless the view needs them
+    std::uint32_t* triangleSources;   // the frame triangle of each; null unless the view needs them
 };
 
 FACET_HD void triangleWriteThread(const TriangleWriteParams& p, std::uint32_t t) {
-    if (t >= p.in.mesh.triangleCount) return;
-    const std::uint32_t material = triangleMaterial(p.in.mesh, t);
+    if (t >= p.triangleCount) return;
+    const TriangleStageInput& in = instanceOfTriangle(p.instances, p.instanceCount, t);
+    const std::uint32_t local = t - in.firstTriangle;
+    const std::uint32_t material = in.materialBase + triangleMaterial(in.mesh, local);
     auto slot = static_cast<std::uint32_t>(p.offsets[t].triangles);
     std::uint64_t entry = p.offsets[t].entries;
     const auto emit = [&](const ScreenTriangle& tri, const TriangleAttributes* attributes) {
@@ -117,7 +131,7 @@ FACET_HD void triangleWriteThread(const TriangleWriteParams& p, std::uint32_t t)
         ++slot;
     };
     const auto colors = [&](const TriangleColors& record) { p.triangleColors[slot] = record; };
-    const TriangleOutcome outcome = setupMeshTriangle(p.in, t, emit, true, colors, p.triangleAttributes != nullptr);
+    const TriangleOutcome outcome = setupMeshTriangle(in, local, emit, true, colors, p.triangleAttributes != nullptr);
     if (outcome.clipped) atomicIncrement(p.counters->clipped);
     if (outcome.drawn == 0) atomicIncrement(p.counters->culled);
 }

@@ -1,9 +1,10 @@
 // Draws a model once with one backend, as the front door (engine/renderer.cpp) would: the
-// backend takes the model (setModel), the frame is planned for the backend's limits
+// backend takes the model as a one-instance scene (setScene), the frame is planned for the backend's limits
 // (core/frame_plan.h), then rendered. For the tests that speak to a backend directly.
 #pragma once
 
 #include "asset/model.h"
+#include "asset/scene.h"
 #include "core/frame_plan.h"
 
 namespace facet::test {
@@ -28,7 +29,8 @@ inline FramePlan tilePlan(const RenderSettings& settings, glm::vec3 viewForward,
 template <class Backend, class... Given>
 auto drawWith(Backend&& backend, const Model& model, const ViewParams& view, const RenderSettings& settings,
               const FrameView& target, const Given&... given) {
-    backend.setModel(model);
+    const Scene scene = sceneOf(model); // the backend holds it until this returns: render once
+    backend.setScene(scene);
     const FramePlan plan =
         planFrame(settings, modelFacts(model), view, target.width, target.height, backend.limits());
     return backend.render(view, plan, target, given...);

@@ -112,7 +112,8 @@ TEST(Gpu, DefaultScenePictureEqualsTheCpu) {
     FACET_REQUIRE_GPU();
     const Model model = loadObj(test::sourceDir() / "assets/default_scene/scene.obj");
     GpuRenderer gpu;
-    gpu.setModel(model);
+    const Scene scene = sceneOf(model);
+    gpu.setScene(scene);
     CpuRenderer cpu(2);
     for (const TextureFilter filter : {TextureFilter::Nearest, TextureFilter::Bilinear, TextureFilter::Trilinear})
         for (const auto& [w, h] : {std::pair{1280, 720}, std::pair{321, 241}}) {
@@ -136,14 +137,16 @@ TEST(Gpu, MixedStagesEqualTheCpu) {
     FACET_REQUIRE_GPU();
     const Model model = loadObj(test::sourceDir() / "assets/default_scene/scene.obj");
     GpuRenderer gpu;
-    gpu.setModel(model);
+    const Scene scene = sceneOf(model);
+    gpu.setScene(scene);
     CpuRenderer cpu(2);
     const ViewParams view = Camera::framing(model.mesh, 2.0f).view(2.0f);
     const std::size_t n = model.mesh.vertexCount();
     std::vector<float> dx(n), dy(n), dz(n);
     Frame reference(400, 200), gpuVertex(400, 200), cpuVertex(400, 200);
     test::drawWith(cpu, model, view, RenderSettings{}, reference.view());
-    gpu.cameraSpaceToHost(view, dx.data(), dy.data(), dz.data());
+    const FrameInstances frame = frameInstances(scene, {0}, view, makeClipPlanes(view, 400, 200));
+    gpu.cameraSpaceToHost(frame, dx.data(), dy.data(), dz.data());
     test::drawWith(cpu, model, view, RenderSettings{}, gpuVertex.view(), CameraSpacePositions{dx.data(), dy.data(), dz.data()});
     EXPECT_EQ(gpuVertex.color, reference.color);
     transformVertices(model.mesh, view, 0, n, dx.data(), dy.data(), dz.data());
@@ -263,7 +266,8 @@ TEST(Gpu, InteropRoundTrip) {
                         "so its buffers cannot be registered";
     const Model model = loadObj(test::sourceDir() / "assets/default_scene/scene.obj");
     GpuRenderer gpu(devices.front());
-    gpu.setModel(model);
+    const Scene scene = sceneOf(model);
+    gpu.setScene(scene);
     const ViewParams view = Camera::framing(model.mesh, 1.5f).view(1.5f);
     PixelBuffer pbo;
     InteropBuffer interop;

@@ -14,13 +14,14 @@ KernelFrameStats CountingKernelRenderer::render(const ViewParams& view, const Fr
 
 void CountingKernelRenderer::countWork(const KernelFrameStats& stats) {
     kernels_.executor().logLaunches(nullptr);
-    const MeshView mesh = meshView(model_->mesh);
+    // The attributes the kernels read, as the first mesh has them (the benchmarks' scenes share one kind).
+    const MeshView mesh = scene_->meshes.empty() ? MeshView{} : meshView(scene_->meshes[0]->mesh);
     FrameFacts facts;
     facts.texCoords = mesh.u != nullptr;
     facts.normals = mesh.nx != nullptr;
     facts.vertexColors = mesh.cr != nullptr;
     facts.materialRanges = mesh.rangeCount;
-    facts.meshTriangles = mesh.triangleCount;
+    facts.meshTriangles = std::uint32_t(stats.trianglesIn);
     facts.clipped = stats.trianglesClipped;
     facts.drawn = stats.trianglesDrawn;
     facts.binEntries = stats.binEntries;

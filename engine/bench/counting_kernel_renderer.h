@@ -5,7 +5,7 @@
 // HostKernelRenderer counts nothing.
 #pragma once
 
-#include "asset/model.h"
+#include "asset/scene.h"
 #include "bench/kernel_work.h"
 #include "cuda/host_exec.h"
 #include "cuda/host_kernel_renderer.h"
@@ -19,9 +19,9 @@ public:
     explicit CountingKernelRenderer(int threads = 0) : kernels_(threads) {}
 
     // HostKernelRenderer's contract, and the same picture, with each frame's work counted.
-    void setModel(const Model& model) {
-        kernels_.setModel(model);
-        model_ = &model;
+    void setScene(const Scene& scene) {
+        kernels_.setScene(scene);
+        scene_ = &scene;
     }
     BackendLimits limits() const { return kernels_.limits(); }
     KernelFrameStats render(const ViewParams& view, const FramePlan& plan, const FrameView& target);
@@ -34,7 +34,7 @@ private:
     void countWork(const KernelFrameStats& stats);
 
     HostKernelRenderer kernels_;
-    const Model* model_ = nullptr; // setModel's
+    const Scene* scene_ = nullptr; // setScene's
     std::vector<LaunchRecord> log_;
     std::vector<KernelWorkItem> work_;
     RasterCounts raster_;

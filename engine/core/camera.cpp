@@ -70,12 +70,16 @@ void Camera::turn(float yawDeltaDegrees, float pitchDeltaDegrees) {
     pitchDegrees = std::clamp(pitchDegrees + pitchDeltaDegrees, -kMaxPitchDegrees, kMaxPitchDegrees);
 }
 
-Camera Camera::framing(const Mesh& mesh, float aspect, float fovY, float coveredLeft) {
+namespace {
+
+// Camera::framing over `count` points, point(i) the i-th, in `bounds`.
+template <class Point>
+Camera framePoints(std::size_t count, Point point, const Bounds& bounds, float aspect, float fovY, float coveredLeft) {
     Camera camera;
     camera.fovYDegrees = fovY;
     camera.yawDegrees = 25.0f;
     camera.pitchDegrees = -20.0f;
-    if (mesh.bounds.empty() || !(aspect > 0.0f)) return camera;
+    if (bounds.empty() || !(aspect > 0.0f)) return camera;
     if (!(coveredLeft >= 0.0f && coveredLeft < 1.0f))
         throw Error(describe("framing: the covered share of the image width must lie in [0, 1), got", coveredLeft));
     // Back away from the centre along -forward until every vertex lies inside 90% of the
@@ -85,22 +89,35 @@ Camera Camera::framing(const Mesh& mesh, float aspect, float fovY, float covered
     // it needs D >= |kx x - c z| / (m h) - z, and for y, D >= |y| ky / m - z.
     constexpr float kMargin = 0.9f;
     const float ky = camera.focus(), kx = ky / aspect, c = coveredLeft, h = 1.0f - coveredLeft;
-    const glm::vec3 centre = mesh.bounds.center(), right = camera.right(), up = camera.up(), fwd = camera.forward();
+    const glm::vec3 centre = bounds.center(), right = camera.right(), up = camera.up(), fwd = camera.forward();
     float distance = 0.0f, nearest = std::numeric_limits<float>::max(), farthest = -nearest;
-    for (std::size_t i = 0; i < mesh.vertexCount(); ++i) {
-        const glm::vec3 r = mesh.position(i) - centre;
+    for (std::size_t i = 0; i < count; ++i) {
+        const glm::vec3 r = point(i) - centre;
         const float z = glm::dot(r, fwd);
         distance = std::max({distance, std::abs(kx * glm::dot(r, right) - c * z) / (kMargin * h) - z,
                              std::abs(glm::dot(r, up)) * ky / kMargin - z});
         nearest = std::min(nearest, z);
         farthest = std::max(farthest, z);
     }
-    distance = std::max(distance, std::max(mesh.bounds.radius(), 1e-6f) * 1e-3f);
+    distance = std::max(distance, std::max(bounds.radius(), 1e-6f) * 1e-3f);
     camera.eye = centre - distance * fwd;
     if (c > 0.0f) camera.eye -= (c * distance / kx) * right;
     camera.nearPlane = std::max(nearest + distance, distance * 1e-3f) * 0.5f;
     camera.farPlane = (farthest + distance) * 2.0f;
     return camera;
+}
+
+} // namespace
+
+Camera Camera::framing(const Mesh& mesh, float aspect, float fovY, float coveredLeft) {
+    return framePoints(mesh.vertexCount(), [&](std::size_t i) { return mesh.position(i); }, mesh.bounds, aspect, fovY,
+                       coveredLeft);
+}
+
+Camera Camera::framing(const std::vector<glm::vec3>& points, float aspect, float fovY, float coveredLeft) {
+    Bounds bounds;
+    for (const glm::vec3& p : points) bounds.extend(p);
+    return framePoints(points.size(), [&](std::size_t i) { return points[i]; }, bounds, aspect, fovY, coveredLeft);
 }
 
 } // namespace facet

@@ -8,6 +8,8 @@
 #include "core/mesh.h"
 #include "core/transform.h"
 
+#include <vector>
+
 namespace facet {
 
 struct Camera {
@@ -45,6 +47,9 @@ struct Camera {
     // something hides (the viewer's panel); the mesh is framed in the rest, centred there, by
     // moving the eye sideways, so the view's direction stays that of the uncovered framing.
     static Camera framing(const Mesh& mesh, float aspect, float fovYDegrees = 60.0f, float coveredLeft = 0.0f);
+    // The same for a set of points (a scene's instances' bounding-box corners).
+    static Camera framing(const std::vector<glm::vec3>& points, float aspect, float fovYDegrees = 60.0f,
+                          float coveredLeft = 0.0f);
 };
 
 } // namespace facet

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/frame_plan.h"
+#include "core/instances.h"
 #include "core/mesh.h"
 #include "core/tiles.h"
 #include "core/triangle_setup.h"
@@ -141,6 +142,13 @@ struct TriangleStageInput {
     int width, height;
     bool cullBackFaces;
     std::int32_t sampleReach; // sampleReach(RenderSettings::msaa): pixel bounds hold every sample (setupTriangle)
+    // The instance these triangles belong to (core/instances.h); a model's one instance: 0, 0, false.
+    std::uint32_t materialBase = 0;  // added to the mesh's material indices: the frame's material table
+    std::uint32_t firstTriangle = 0; // the instance's first triangle in the frame's draw order
+    bool mirrored = false;           // its pose is a mirror: each triangle's corners 1 and 2 swap
+    // FramePlan::sideRecords: every set-up triangle keeps a side record (vertex_color.h), that of
+    // a mesh without colours or tangents zero, as the frame's other meshes may have them.
+    bool sideRecords = false;
 };
 
 // The triangle stage's input as `plan` sets it up, over the vertex stage's outputs.
@@ -148,7 +156,22 @@ inline TriangleStageInput triangleStageInput(const FramePlan& plan, const MeshVi
                                              const float* dx, const float* dy, const float* dz,
                                              const std::uint8_t* outside, const ScreenVertex* projected) {
     return TriangleStageInput{mesh,       dx,          dy,            dz,          outside,       projected,
-                              plan.planes, view,       plan.width,  plan.height,  plan.cullBack, plan.sampleReach};
+                              plan.planes, view,       plan.width,  plan.height,  plan.cullBack, plan.sampleReach,
+                              0u,          0u,         false,       plan.sideRecords};
+}
+
+// The triangle stage's input for one instance: its mesh (with its normals and tangents in world
+// space where it is posed), its view, and its slice of the frame's per-vertex arrays.
+inline TriangleStageInput instanceStageInput(const FramePlan& plan, const MeshView& mesh, const InstanceDraw& draw,
+                                             const float* dx, const float* dy, const float* dz,
+                                             const std::uint8_t* outside, const ScreenVertex* projected) {
+    const std::size_t first = draw.firstVertex;
+    TriangleStageInput in = triangleStageInput(plan, mesh, draw.view, dx + first, dy + first, dz + first,
+                                               outside + first, projected + first);
+    in.materialBase = draw.materialBase;
+    in.firstTriangle = draw.firstTriangle;
+    in.mirrored = draw.mirrored;
+    return in;
 }
 
 // Beside the five plane bits of outsideMask: a camera-space coordinate is NaN or infinite.
@@ -176,8 +199,6 @@ FACET_HD void classifyVertex(const MeshView& mesh, const float* dx, const float*
     if (outside[i] == 0) projected[i] = projectVertex(v, view, width, height);
 }
 
-// Whether set-up triangles keep side records (vertex_color.h): the mesh has vertex colours or tangents.
-FACET_HD bool keepsSideRecords(const MeshView& mesh) { return mesh.cr != nullptr || mesh.tx != nullptr; }
 
 // The mesh as the triangle stage reads it: tangents serve only the lit model's normal maps, so
 // unless the frame reads them (FramePlan::tangents) they are dropped and a mesh keeps side
@@ -209,12 +230,12 @@ struct TriangleSlot {
 };
 
 // Hands on a set-up triangle of mesh corners `corner`, all inside every plane: its side record
-// to `colors` (where the mesh keeps them), then the triangle to `emit` (see setupMeshTriangleIn).
+// to `colors` (where the frame keeps them), then the triangle to `emit` (see setupMeshTriangleIn).
 template <class Emit, class Colors>
 FACET_HD void emitInside(const TriangleStageInput& in, const std::uint32_t* corner, const TriangleSlot& place,
                          Emit&& emit, Colors&& colors) {
     if constexpr (kKeepsColors<Colors>) {
-        if (keepsSideRecords(in.mesh)) {
+        if (in.sideRecords) {
             ClipVertex v[3];
             for (int k = 0; k < 3; ++k) v[k] = meshClipVertex(in.mesh, in.dx, in.dy, in.dz, corner[k]);
             colors(setupSideRecord(in.projected[corner[0]], in.projected[corner[1]], in.projected[corner[2]], v[0],
@@ -231,14 +252,21 @@ FACET_HD void emitInside(const TriangleStageInput& in, const std::uint32_t* corn
 // `emit(const ScreenTriangle&, const TriangleAttributes*)` when it is drawn; the next triangle
 // asks for a slot again. A caller that keeps the triangles gives out its own storage, so
 // nothing is copied. With `gradients` false the emitted triangles lack their barycentric
-// gradients (FP64 work a counting pass does not need); what is emitted is the same. For a mesh
-// with vertex colours or tangents, `colors(const TriangleColors&)` is handed each emitted
-// triangle's side record just before `emit`; for others it is never called.
+// gradients (FP64 work a counting pass does not need); what is emitted is the same. In a frame
+// that keeps side records (in.sideRecords), `colors(const TriangleColors&)` is handed each
+// emitted triangle's side record just before `emit`; in others it is never called.
 template <class Slot, class Emit, class Colors = NoColors>
 FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::uint32_t t, Slot&& slot, Emit&& emit,
                                              bool gradients = true, Colors&& colors = Colors{}) {
     TriangleOutcome outcome;
     const std::uint32_t* corner = in.mesh.indices + 3 * static_cast<std::size_t>(t);
+    std::uint32_t swapped[3];
+    if (in.mirrored) { // the winding the mesh meant, seen through a mirror
+        swapped[0] = corner[0];
+        swapped[1] = corner[2];
+        swapped[2] = corner[1];
+        corner = swapped;
+    }
     const unsigned outAll = in.outside[corner[0]] & in.outside[corner[1]] & in.outside[corner[2]];
     const unsigned outAny = in.outside[corner[0]] | in.outside[corner[1]] | in.outside[corner[2]];
     if ((outAny & kNonFiniteVertex) != 0 || outAll != 0) return outcome; // nothing to draw
@@ -266,7 +294,7 @@ FACET_HD TriangleOutcome setupMeshTriangleIn(const TriangleStageInput& in, std::
         if (setupTriangle(first, previous, next, in.cullBackFaces, in.width, in.height, place.tri, gradients,
                           in.sampleReach, place.attributes) == SetupResult::Ok) {
             if constexpr (kKeepsColors<Colors>) {
-                if (keepsSideRecords(in.mesh))
+                if (in.sideRecords)
                     colors(setupSideRecord(first, previous, next, poly[0], poly[k - 1], poly[k], in.mesh.cr != nullptr));
             }
             emit(static_cast<const ScreenTriangle&>(place.tri), place.attributes);

@@ -62,24 +62,26 @@ template <class Visit> inline void forEachTile(const TileSpan& span, int tilesX,
 CpuRenderer::CpuRenderer(int threads)
     : pool_(threads), tileScratch_(std::size_t(pool_.threadCount())) {}
 
-void CpuRenderer::setModel(const Model& model) {
-    validateMesh(model.mesh, model.materials.size(), model.source);
-    // Material 0 exists even for a model without materials: it is the default grey.
-    materials_ = shadeMaterials(model);
+void CpuRenderer::setScene(const Scene& scene) {
+    validateScene(scene);
+    // Material 0 of each mesh exists even for a model without materials: the default grey.
+    SceneMaterials materials = shadeMaterials(scene);
+    materials_ = std::move(materials.table);
+    materialBases_ = std::move(materials.bases);
     for (ShadeMaterial& m : materials_) m.srgbTable = &srgbTable_;
-    model_ = &model;
+    scene_ = &scene;
 }
 
 CpuFrameStats CpuRenderer::render(const ViewParams& view, const FramePlan& plan, const FrameView& target,
                                   const CameraSpacePositions& given) {
-    if (!model_) throw Error("no model to render: call setModel first");
+    if (!scene_) throw Error("no scene to render: call setScene first");
     plan.requireTarget(target);
-    // Scratch buffers grow with the mesh and the target; running out of memory there is a
+    // Scratch buffers grow with the scene and the target; running out of memory there is a
     // clear error, not a bare std::bad_alloc from deep inside a worker thread.
     try {
         return renderFrame(view, plan, target, given);
     } catch (const std::bad_alloc&) {
-        throw Error("not enough memory to render " + std::to_string(model_->mesh.triangleCount()) + " triangles into " +
+        throw Error("not enough memory to render " + std::to_string(scene_->triangleCount()) + " triangles into " +
                     std::to_string(target.width) + "x" + std::to_string(target.height) + " pixels");
     }
 }
@@ -88,12 +90,14 @@ CpuFrameStats CpuRenderer::renderFrame(const ViewParams& view, const FramePlan& 
                                        const CameraSpacePositions& given) {
     CpuFrameStats stats;
     auto t0 = Clock::now();
-    const TriangleStageInput input = vertexStage(view, plan, given);
+    frame_ = frameInstances(*scene_, materialBases_, view, plan.planes);
+    vertexStage(plan, given);
     stats.vertexMs = msSince(t0);
 
     t0 = Clock::now();
     forwardMaterials_ = plan.forwardMaterials;
-    const std::size_t chunkCount = triangleStage(input, plan);
+    const std::size_t chunkCount = triangleStage(plan);
+    stats.trianglesIn = stats.trianglesCulled = std::size_t(frame_.trianglesCulled);
     for (std::size_t c = 0; c < chunkCount; ++c) {
         stats.trianglesIn += chunks_[c].stats.trianglesIn;
         stats.trianglesClipped += chunks_[c].stats.trianglesClipped;
@@ -116,12 +120,56 @@ CpuFrameStats CpuRenderer::renderFrame(const ViewParams& view, const FramePlan& 
     return stats;
 }
 
-// 1. Vertex stage, in blocks of 4k vertices: camera space, then each vertex's outside mask
-// and, for the vertices inside every clip plane, their projection.
-TriangleStageInput CpuRenderer::vertexStage(const ViewParams& view, const FramePlan& plan,
-                                            const CameraSpacePositions& given) {
-    const Mesh& mesh = model_->mesh;
-    const std::size_t vertexCount = mesh.vertexCount();
+// Where a frame reads a posed instance's normals (every lit or normal-reading frame: whenever the
+// mesh has them) and its tangents (FramePlan::tangents), they are moved to world space here.
+MeshView CpuRenderer::instanceMesh(const InstanceDraw& draw, const FramePlan& plan) {
+    MeshView mesh = triangleStageMesh(meshView(scene_->meshes[draw.mesh]->mesh), plan.tangents);
+    if (!draw.posed) return mesh;
+    const std::size_t first = draw.firstVertex;
+    if (mesh.nx) {
+        mesh.nx = nx_.data() + first;
+        mesh.ny = ny_.data() + first;
+        mesh.nz = nz_.data() + first;
+    }
+    if (mesh.tx) {
+        mesh.tx = tx_.data() + first;
+        mesh.ty = ty_.data() + first;
+        mesh.tz = tz_.data() + first;
+        mesh.tw = tw_.data() + first;
+    }
+    return mesh;
+}
+
+// Vertices [begin, end) of a posed instance: its normals and tangents in world space.
+void CpuRenderer::posedDirections(const InstanceDraw& draw, const FramePlan& plan, std::size_t begin,
+                                  std::size_t end) {
+    const Mesh& mesh = scene_->meshes[draw.mesh]->mesh;
+    const std::size_t first = draw.firstVertex;
+    if (mesh.nx.size() == mesh.px.size()) {
+        for (std::size_t i = begin; i < end; ++i) {
+            const glm::vec3 n = posedDirection(draw.normalMatrix, {mesh.nx[i], mesh.ny[i], mesh.nz[i]});
+            nx_[first + i] = n.x;
+            ny_[first + i] = n.y;
+            nz_[first + i] = n.z;
+        }
+    }
+    if (plan.tangents && mesh.hasTangents()) {
+        const float handedness = draw.mirrored ? -1.0f : 1.0f;
+        for (std::size_t i = begin; i < end; ++i) {
+            const glm::vec3 t = posedDirection(draw.tangentMatrix, {mesh.tx[i], mesh.ty[i], mesh.tz[i]});
+            tx_[first + i] = t.x;
+            ty_[first + i] = t.y;
+            tz_[first + i] = t.z;
+            tw_[first + i] = mesh.tw[i] * handedness;
+        }
+    }
+}
+
+// 1. Vertex stage, in blocks of 4k vertices of each drawn instance: camera space (through the
+// instance's view), each vertex's outside mask and, for the vertices inside every clip plane,
+// their projection; a posed instance's normals and tangents move to world space first.
+void CpuRenderer::vertexStage(const FramePlan& plan, const CameraSpacePositions& given) {
+    const std::size_t vertexCount = std::size_t(frame_.vertices);
     const bool transform = given.dx == nullptr;
     if (transform) {
         dx_.resize(vertexCount);
@@ -133,36 +181,68 @@ TriangleStageInput CpuRenderer::vertexStage(const ViewParams& view, const FrameP
     const float* dz = transform ? dz_.data() : given.dz;
     outside_.resize(vertexCount + 3); // setupFront8 reads each vertex's flags as 4 bytes
     projected_.resize(vertexCount);
-    const MeshView meshPointers = triangleStageMesh(meshView(mesh), plan.tangents);
+    bool posed = false;
+    for (const InstanceDraw& d : frame_.draws) posed = posed || d.posed;
+    if (posed) {
+        for (auto* v : {&nx_, &ny_, &nz_}) v->resize(vertexCount);
+        if (plan.tangents)
+            for (auto* v : {&tx_, &ty_, &tz_, &tw_}) v->resize(vertexCount);
+    }
     constexpr std::size_t kVertexBlock = 4096;
-    pool_.run((vertexCount + kVertexBlock - 1) / kVertexBlock, [&](std::size_t block, int) {
-        const std::size_t begin = block * kVertexBlock, end = std::min(vertexCount, begin + kVertexBlock);
-        if (transform) transformVertices(mesh, view, begin, end, dx_.data(), dy_.data(), dz_.data());
-        classifyVertices(meshPointers, dx, dy, dz, plan.planes, view, plan.width, plan.height, outside_.data(),
-                         projected_.data(), begin, end);
+    struct Block {
+        std::size_t draw, begin, end;
+    };
+    std::vector<Block> blocks;
+    for (std::size_t k = 0; k < frame_.draws.size(); ++k) {
+        const std::size_t n = scene_->meshes[frame_.draws[k].mesh]->mesh.vertexCount();
+        for (std::size_t b = 0; b < n; b += kVertexBlock) blocks.push_back({k, b, std::min(n, b + kVertexBlock)});
+    }
+    inputs_.clear();
+    for (const InstanceDraw& d : frame_.draws)
+        inputs_.push_back(instanceStageInput(plan, instanceMesh(d, plan), d, dx, dy, dz, outside_.data(),
+                                             projected_.data()));
+    pool_.run(blocks.size(), [&](std::size_t i, int) {
+        const Block& block = blocks[i];
+        const InstanceDraw& d = frame_.draws[block.draw];
+        const std::size_t first = d.firstVertex;
+        if (transform)
+            transformVertices(scene_->meshes[d.mesh]->mesh, d.view, block.begin, block.end, dx_.data() + first,
+                              dy_.data() + first, dz_.data() + first);
+        if (d.posed) posedDirections(d, plan, block.begin, block.end);
+        const TriangleStageInput& in = inputs_[block.draw];
+        classifyVertices(in.mesh, in.dx, in.dy, in.dz, plan.planes, d.view, plan.width, plan.height,
+                         outside_.data() + first, projected_.data() + first, block.begin, block.end);
     });
-    return triangleStageInput(plan, meshPointers, view, dx, dy, dz, outside_.data(), projected_.data());
 }
 
-// 2. Triangle stage: chunks of the mesh in order, each set up and binned on its own, taken by
-// the threads as they come free. Returns the number of chunks. (setModel checked the indices.)
-std::size_t CpuRenderer::triangleStage(const TriangleStageInput& input, const FramePlan& plan) {
-    const std::size_t triangleCount = input.mesh.triangleCount;
+// 2. Triangle stage: chunks of each drawn instance's triangles in order, each set up and binned
+// on its own, taken by the threads as they come free. Returns the number of chunks. (setScene
+// checked the indices.)
+std::size_t CpuRenderer::triangleStage(const FramePlan& plan) {
+    const std::size_t triangleCount = std::size_t(frame_.triangles);
     const auto threads = std::size_t(pool_.threadCount());
     // Sixteen chunks a thread (of 1024 triangles at least): a view's cost lies unevenly along the
     // mesh (what is on screen costs most), and with four a thread, the last chunks of a close
     // view left one thread idle for a tenth of the stage. With 4096 at least, the 12k-triangle
     // textured sheet made three chunks for two threads, one thread taking two.
     const std::size_t chunkSize = std::max<std::size_t>(1024, (triangleCount + threads * 16 - 1) / (threads * 16));
-    const std::size_t chunkCount = (triangleCount + chunkSize - 1) / chunkSize;
+    chunkRanges_.clear();
+    for (std::size_t k = 0; k < frame_.draws.size(); ++k) {
+        const std::size_t n = inputs_[k].mesh.triangleCount;
+        for (std::size_t b = 0; b < n; b += chunkSize) chunkRanges_.push_back({k, b, std::min(n, b + chunkSize)});
+    }
+    const std::size_t chunkCount = chunkRanges_.size();
     if (chunks_.size() < chunkCount) chunks_.resize(chunkCount);
-    // The set-up's front eight triangles at a time where gathers run at full speed: it reads
-    // the corners by gathers, 9 for 8 triangles (not measured where microcode slows them).
-    const bool batched = setupFrontFits(input) && chosenIndexedLoads() == IndexedLoads::Gather;
     const ChunkLayout layout{plan.sideRecords, plan.sources, plan.attributes};
     pool_.run(chunkCount, [&](std::size_t c, int) {
-        const std::size_t begin = c * chunkSize, end = std::min(triangleCount, begin + chunkSize);
-        setupChunk(chunks_[c], input, plan.grid, begin, end, layout, batched);
+        const ChunkRange& range = chunkRanges_[c];
+        const TriangleStageInput& input = inputs_[range.draw];
+        // The set-up's front eight triangles at a time where gathers run at full speed: it reads
+        // the corners by gathers, 9 for 8 triangles (not measured where microcode slows them).
+        // A mirrored instance swaps corners, which only the whole set-up does.
+        const bool batched =
+            setupFrontFits(input) && chosenIndexedLoads() == IndexedLoads::Gather && !input.mirrored;
+        setupChunk(chunks_[c], input, plan.grid, range.begin, range.end, layout, batched);
         binChunk(chunks_[c], plan.grid);
     });
     return chunkCount;
@@ -216,8 +296,8 @@ void CpuRenderer::setupChunk(Chunk& chunk, TriangleStageInput input, TileGrid gr
             const TileSpan span = tileSpan(grid, tri.minX, tri.minY, tri.maxX, tri.maxY);
             forEachTile(span, grid.tilesX, [&](std::size_t tile) { ++chunk.binOffsets[tile + 1]; });
             chunk.spans[count] = span;
-            chunk.materials[count] = materials.at(std::uint32_t(t));
-            if constexpr (decltype(keep)::value) chunk.sources[count] = std::uint32_t(t);
+            chunk.materials[count] = input.materialBase + materials.at(std::uint32_t(t));
+            if constexpr (decltype(keep)::value) chunk.sources[count] = input.firstTriangle + std::uint32_t(t);
             ++count;
         };
         const auto whole = [&] {

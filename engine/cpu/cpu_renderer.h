@@ -10,7 +10,7 @@
 //      one shading per pixel (see cpu/visibility/tile_buffers.h).
 #pragma once
 
-#include "asset/model.h"
+#include "asset/scene.h"
 #include "core/frame.h"
 #include "core/frame_plan.h"
 #include "core/shading.h"
@@ -47,16 +47,17 @@ public:
 
     int threadCount() const { return pool_.threadCount(); }
 
-    // Validates the model and builds its material table: once per model, which must outlive
-    // its use here, unchanged. Throws facet::Error for an invalid mesh.
-    void setModel(const Model& model);
+    // Validates the scene's meshes and builds their material table: once per scene, whose
+    // meshes must outlive their use here, unchanged (its instances are read each frame).
+    // Throws facet::Error for an invalid mesh.
+    void setScene(const Scene& scene);
     // What this backend draws: every setting facet has.
     BackendLimits limits() const { return {}; }
 
-    // Renders the model into `target` (cleared first), as `plan` (planFrame, for this target's
-    // size) says. Scratch buffers grow with the mesh and are reused from frame to frame.
-    // `given`: camera-space positions from another vertex stage (the GPU's), used instead of
-    // this renderer's own.
+    // Renders the scene into `target` (cleared first), as `plan` (planFrame, for this target's
+    // size) says. Scratch buffers grow with the scene and are reused from frame to frame.
+    // `given`: camera-space positions from another vertex stage (the GPU's), laid out as
+    // frameInstances places the instances, used instead of this renderer's own.
     CpuFrameStats render(const ViewParams& view, const FramePlan& plan, const FrameView& target,
                          const CameraSpacePositions& given = {});
 
@@ -68,9 +69,13 @@ private:
     CpuFrameStats renderFrame(const ViewParams& view, const FramePlan& plan, const FrameView& target,
                               const CameraSpacePositions& given);
     // The stages of a frame (see the top of this file).
-    TriangleStageInput vertexStage(const ViewParams& view, const FramePlan& plan, const CameraSpacePositions& given);
+    void vertexStage(const FramePlan& plan, const CameraSpacePositions& given);
+    // The mesh of drawn instance k as its stages read it: its normals and tangents in world
+    // space where it is posed (posedDirections wrote them).
+    MeshView instanceMesh(const InstanceDraw& draw, const FramePlan& plan);
+    void posedDirections(const InstanceDraw& draw, const FramePlan& plan, std::size_t begin, std::size_t end);
     // Set-up triangles keep what `plan` says the stages after them read.
-    std::size_t triangleStage(const TriangleStageInput& input, const FramePlan& plan);
+    std::size_t triangleStage(const FramePlan& plan);
     // The set-up and binning take their inputs by value: the chunk's stores cannot alias a
     // local, so the compiler keeps them in registers. `batched`: the set-up's front takes eight
     // triangles at a time (cpu/triangle/set_up_front.h).
@@ -125,9 +130,19 @@ private:
     // triangles, and most triangles need no clipping, so they reuse these as they are.
     std::vector<std::uint8_t> outside_;  // one per vertex, and 3 bytes more (setupFront8)
     LazyVector<ScreenVertex> projected_; // lazy: written for the vertices inside the planes only
+    // Posed instances' normals and tangents in world space, per vertex as dx_ (where a frame reads them).
+    std::vector<float> nx_, ny_, nz_, tx_, ty_, tz_, tw_;
     std::vector<Chunk> chunks_;
-    const Model* model_ = nullptr;         // setModel's
-    std::vector<ShadeMaterial> materials_; // the model's, as shading reads them (setModel)
+    // Which drawn instance, and which of its triangles, each chunk sets up.
+    struct ChunkRange {
+        std::size_t draw, begin, end;
+    };
+    std::vector<ChunkRange> chunkRanges_;
+    const Scene* scene_ = nullptr;          // setScene's
+    std::vector<ShadeMaterial> materials_;  // its meshes' materials, one table, as shading reads them (setScene)
+    std::vector<std::uint32_t> materialBases_; // each mesh's first entry in materials_
+    FrameInstances frame_;                  // this frame's drawn instances (frameInstances)
+    std::vector<TriangleStageInput> inputs_; // the triangle stage's input for each of them
     // Set-up triangle i of `chunk` as the raster stage's passes take it.
     TileTriangle tileTriangle(const Chunk& chunk, std::uint32_t i) const {
         return TileTriangle{&chunk.triangles.triangle(i), &chunk.triangles.attributes(i),

@@ -58,6 +58,11 @@ public:
     void download(const T* src, T* dst, std::size_t n) {
         FACET_CUDA_CHECK(cudaMemcpyAsync(dst, src, n * sizeof(T), cudaMemcpyDeviceToHost, stream_));
     }
+    // From pageable host memory: the copy has read `src` when this returns.
+    template <class T>
+    void upload(const T* src, T* dst, std::size_t n) {
+        if (n) FACET_CUDA_CHECK(cudaMemcpyAsync(dst, src, n * sizeof(T), cudaMemcpyHostToDevice, stream_));
+    }
     void synchronize() { FACET_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
     void timerStart() { FACET_CUDA_CHECK(cudaEventRecord(marks_[0].get(), stream_)); }

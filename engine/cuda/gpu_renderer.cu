@@ -21,6 +21,20 @@ struct CurrentDevice {
     ~CurrentDevice() { cudaSetDevice(index); } // best effort: nobody to tell at teardown
 };
 
+// One scene mesh resident in device memory: its arrays, its textures, and its view of them.
+struct ResidentMesh {
+    DeviceBuffer<float> px, py, pz, u, v, nx, ny, nz, cr, cg, cb;
+    DeviceBuffer<float> tx, ty, tz, tw; // tangents, for normal mapping
+    DeviceBuffer<std::uint32_t> indices;
+    DeviceBuffer<MaterialRange> ranges;
+    std::vector<DeviceBuffer<std::uint32_t>> texels;
+    std::vector<DeviceBuffer<MipLevel>> levels;
+    MeshView view;
+
+    // Queues the copies of `model` on `stream`; the caller waits for them.
+    void upload(const Model& model, cudaStream_t stream);
+};
+
 struct GpuRenderer::Impl {
     explicit Impl(int d) : device(d) {}
 
@@ -30,15 +44,12 @@ struct GpuRenderer::Impl {
     DeviceExec exec{stream.get()};
     KernelPipeline<DeviceExec> pipeline{exec};
 
-    // The resident model.
-    DeviceBuffer<float> px, py, pz, u, v, nx, ny, nz, cr, cg, cb;
-    DeviceBuffer<float> tx, ty, tz, tw; // tangents, for normal mapping
-    DeviceBuffer<std::uint32_t> indices;
-    DeviceBuffer<MaterialRange> ranges;
-    std::vector<DeviceBuffer<std::uint32_t>> texels;
-    std::vector<DeviceBuffer<MipLevel>> levels;
+    // The resident scene: each mesh once, and every mesh's materials in one table.
+    const Scene* scene = nullptr;
+    std::vector<ResidentMesh> meshes;
+    std::vector<MeshView> meshViews;
+    std::vector<std::uint32_t> materialBases;
     DeviceBuffer<ShadeMaterial> materials;
-    MeshView mesh;
 
     // The headless renderer's picture, and camera-space positions uploaded from the CPU.
     DeviceBuffer<std::uint32_t> color;
@@ -47,14 +58,14 @@ struct GpuRenderer::Impl {
     CudaEvent vertexStart, vertexEnd;
     CurrentDevice releasedOn{device.index}; // destroyed first: the members above are freed on the device
 
-    void upload(const Model& model);
+    void upload(const Scene& scene);
 
-    CameraSpacePositions uploadPositions(const CameraSpacePositions& host) {
+    CameraSpacePositions uploadPositions(const CameraSpacePositions& host, std::size_t vertices) {
         if (!host.dx) return {};
-        const std::size_t bytes = std::size_t(mesh.vertexCount) * sizeof(float);
-        dx.ensure(mesh.vertexCount);
-        dy.ensure(mesh.vertexCount);
-        dz.ensure(mesh.vertexCount);
+        const std::size_t bytes = vertices * sizeof(float);
+        dx.ensure(vertices);
+        dy.ensure(vertices);
+        dz.ensure(vertices);
         FACET_CUDA_CHECK(cudaMemcpyAsync(dx.data(), host.dx, bytes, cudaMemcpyHostToDevice, stream.get()));
         FACET_CUDA_CHECK(cudaMemcpyAsync(dy.data(), host.dy, bytes, cudaMemcpyHostToDevice, stream.get()));
         FACET_CUDA_CHECK(cudaMemcpyAsync(dz.data(), host.dz, bytes, cudaMemcpyHostToDevice, stream.get()));
@@ -85,12 +96,12 @@ int GpuRenderer::device() const { return impl_->device.index; }
 
 void* GpuRenderer::stream() const { return impl_->stream.get(); }
 
-void GpuRenderer::setModel(const Model& model) {
-    validateMesh(model.mesh, model.materials.size(), model.source);
+void GpuRenderer::setScene(const Scene& scene) {
+    validateScene(scene);
     Impl& g = current();
-    g.mesh = MeshView{}; // nothing is drawn from buffers an upload failed half way through
+    g.scene = nullptr; // nothing is drawn from buffers an upload failed half way through
     try {
-        g.upload(model);
+        g.upload(scene);
     } catch (...) {
         // Copies queued before the failure may still read host memory about to be released.
         cudaStreamSynchronize(g.stream.get());
@@ -99,81 +110,84 @@ void GpuRenderer::setModel(const Model& model) {
     }
 }
 
-// Every copy is queued on the renderer's stream (ordered before the frames that read it) and
-// waited for once, at the end.
-void GpuRenderer::Impl::upload(const Model& model) {
-    Impl& g = *this;
+void ResidentMesh::upload(const Model& model, cudaStream_t stream) {
     const Mesh& m = model.mesh;
     const std::size_t n = m.vertexCount();
-    g.px.upload(m.px.data(), n, g.stream.get());
-    g.py.upload(m.py.data(), n, g.stream.get());
-    g.pz.upload(m.pz.data(), n, g.stream.get());
-    MeshView view = meshView(m); // host pointers, replaced by their device copies below
-    view.px = g.px.data();
-    view.py = g.py.data();
-    view.pz = g.pz.data();
+    view = meshView(m); // host pointers, replaced by their device copies below
+    const auto copy = [&](DeviceBuffer<float>& to, const std::vector<float>& from, const float*& at) {
+        to.upload(from.data(), n, stream);
+        at = to.data();
+    };
+    copy(px, m.px, view.px);
+    copy(py, m.py, view.py);
+    copy(pz, m.pz, view.pz);
     if (view.u) {
-        g.u.upload(m.u.data(), n, g.stream.get());
-        g.v.upload(m.v.data(), n, g.stream.get());
-        view.u = g.u.data();
-        view.v = g.v.data();
+        copy(u, m.u, view.u);
+        copy(v, m.v, view.v);
     }
     if (view.nx) {
-        g.nx.upload(m.nx.data(), n, g.stream.get());
-        g.ny.upload(m.ny.data(), n, g.stream.get());
-        g.nz.upload(m.nz.data(), n, g.stream.get());
-        view.nx = g.nx.data();
-        view.ny = g.ny.data();
-        view.nz = g.nz.data();
+        copy(nx, m.nx, view.nx);
+        copy(ny, m.ny, view.ny);
+        copy(nz, m.nz, view.nz);
     }
     if (view.cr) { // vertex colours, channel by channel
-        const std::vector<float>* from[3] = {&m.cr, &m.cg, &m.cb};
-        DeviceBuffer<float>* to[3] = {&g.cr, &g.cg, &g.cb};
-        const float** at[3] = {&view.cr, &view.cg, &view.cb};
-        for (int k = 0; k < 3; ++k) {
-            to[k]->upload(from[k]->data(), n, g.stream.get());
-            *at[k] = to[k]->data();
-        }
+        copy(cr, m.cr, view.cr);
+        copy(cg, m.cg, view.cg);
+        copy(cb, m.cb, view.cb);
     }
     if (view.tx) { // tangents and handedness, likewise
-        const std::vector<float>* from[4] = {&m.tx, &m.ty, &m.tz, &m.tw};
-        DeviceBuffer<float>* to[4] = {&g.tx, &g.ty, &g.tz, &g.tw};
-        const float** at[4] = {&view.tx, &view.ty, &view.tz, &view.tw};
-        for (int k = 0; k < 4; ++k) {
-            to[k]->upload(from[k]->data(), n, g.stream.get());
-            *at[k] = to[k]->data();
-        }
+        copy(tx, m.tx, view.tx);
+        copy(ty, m.ty, view.ty);
+        copy(tz, m.tz, view.tz);
+        copy(tw, m.tw, view.tw);
     }
-    g.indices.upload(m.indices.data(), m.indices.size(), g.stream.get());
-    g.ranges.upload(m.ranges.data(), m.ranges.size(), g.stream.get());
-    view.indices = g.indices.data();
-    view.ranges = g.ranges.data();
-
-    g.texels.clear();
-    g.levels.clear();
-    g.texels.resize(model.textures.size());
-    g.levels.resize(model.textures.size());
+    indices.upload(m.indices.data(), m.indices.size(), stream);
+    ranges.upload(m.ranges.data(), m.ranges.size(), stream);
+    view.indices = indices.data();
+    view.ranges = ranges.data();
+    texels.clear();
+    levels.clear();
+    texels.resize(model.textures.size());
+    levels.resize(model.textures.size());
     for (std::size_t i = 0; i < model.textures.size(); ++i) {
-        g.texels[i].upload(model.textures[i].texels.data(), model.textures[i].texels.size(), g.stream.get());
-        g.levels[i].upload(model.textures[i].levels.data(), model.textures[i].levels.size(), g.stream.get());
+        texels[i].upload(model.textures[i].texels.data(), model.textures[i].texels.size(), stream);
+        levels[i].upload(model.textures[i].levels.data(), model.textures[i].levels.size(), stream);
     }
-    std::vector<ShadeMaterial> materials = shadeMaterials(model);
-    for (std::size_t i = 0; i < model.materials.size(); ++i)
-        forEachMap(materials[i], model.materials[i], [&](TextureView& t, std::int32_t index) {
-            if (t.levelCount == 0) return;
-            t.texels = g.texels[static_cast<std::size_t>(index)].data();
-            t.levels = g.levels[static_cast<std::size_t>(index)].data();
-        });
-    g.materials.upload(materials.data(), materials.size(), g.stream.get());
-    // The copies read the model's arrays and `materials` until here.
-    FACET_CUDA_CHECK(cudaStreamSynchronize(g.stream.get()));
-    g.mesh = view;
+}
+
+// Every copy is queued on the renderer's stream (ordered before the frames that read it) and
+// waited for once, at the end.
+void GpuRenderer::Impl::upload(const Scene& s) {
+    meshes.clear();
+    meshes.resize(s.meshes.size());
+    meshViews.clear();
+    SceneMaterials table = shadeMaterials(s);
+    for (std::size_t k = 0; k < s.meshes.size(); ++k) {
+        const Model& model = *s.meshes[k];
+        ResidentMesh& resident = meshes[k];
+        resident.upload(model, stream.get());
+        meshViews.push_back(resident.view);
+        for (std::size_t i = 0; i < model.materials.size(); ++i)
+            forEachMap(table.table[table.bases[k] + i], model.materials[i], [&](TextureView& t, std::int32_t index) {
+                if (t.levelCount == 0) return;
+                t.texels = resident.texels[static_cast<std::size_t>(index)].data();
+                t.levels = resident.levels[static_cast<std::size_t>(index)].data();
+            });
+    }
+    materials.upload(table.table.data(), table.table.size(), stream.get());
+    // The copies read the models' arrays and the table until here.
+    FACET_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+    materialBases = std::move(table.bases);
+    scene = &s;
 }
 
 KernelFrameStats GpuRenderer::render(const ViewParams& view, const FramePlan& plan, const FrameView& deviceTarget,
                                      const CameraSpacePositions& hostPositions) {
     Impl& g = current();
-    return g.pipeline.render(g.mesh, g.materials.data(), view, plan, deviceTarget, g.uploadPositions(hostPositions));
+    if (!g.scene) throw Error("no scene to render: call setScene first");
+    const FrameInstances frame = frameInstances(*g.scene, g.materialBases, view, plan.planes);
+    return g.pipeline.render(g.meshViews, frame, g.materials.data(), view, plan, deviceTarget,
+                             g.uploadPositions(hostPositions, std::size_t(frame.vertices)));
 }
 
 KernelFrameStats GpuRenderer::renderColor(const ViewParams& view, const FramePlan& plan, std::uint32_t* deviceColor,
@@ -200,21 +214,27 @@ KernelFrameStats GpuRenderer::renderToHost(const ViewParams& view, const FramePl
     return stats;
 }
 
-double GpuRenderer::cameraSpaceToHost(const ViewParams& view, float* dx, float* dy, float* dz) {
+double GpuRenderer::cameraSpaceToHost(const FrameInstances& frame, float* dx, float* dy, float* dz) {
     Impl& g = current();
-    const std::uint32_t n = g.mesh.vertexCount;
+    const auto n = std::size_t(frame.vertices);
     g.dx.ensure(n);
     g.dy.ensure(n);
     g.dz.ensure(n);
     FACET_CUDA_CHECK(cudaEventRecord(g.vertexStart.get(), g.stream.get()));
-    FACET_CUDA_CHECK(launchVertexStage(
-        VertexStageParams{g.mesh.px, g.mesh.py, g.mesh.pz, g.dx.data(), g.dy.data(), g.dz.data(), n, view},
-        g.stream.get()));
+    for (const InstanceDraw& d : frame.draws) { // one launch an instance: a split placement is for measuring
+        const MeshView& m = g.meshViews[d.mesh];
+        const std::size_t f = d.firstVertex;
+        FACET_CUDA_CHECK(launchVertexStage(VertexStageParams{m.px, m.py, m.pz, g.dx.data() + f, g.dy.data() + f,
+                                                             g.dz.data() + f, m.vertexCount, d.view},
+                                           g.stream.get()));
+    }
     FACET_CUDA_CHECK(cudaEventRecord(g.vertexEnd.get(), g.stream.get()));
-    const std::size_t bytes = std::size_t(n) * sizeof(float);
-    FACET_CUDA_CHECK(cudaMemcpyAsync(dx, g.dx.data(), bytes, cudaMemcpyDeviceToHost, g.stream.get()));
-    FACET_CUDA_CHECK(cudaMemcpyAsync(dy, g.dy.data(), bytes, cudaMemcpyDeviceToHost, g.stream.get()));
-    FACET_CUDA_CHECK(cudaMemcpyAsync(dz, g.dz.data(), bytes, cudaMemcpyDeviceToHost, g.stream.get()));
+    const std::size_t bytes = n * sizeof(float);
+    if (bytes) {
+        FACET_CUDA_CHECK(cudaMemcpyAsync(dx, g.dx.data(), bytes, cudaMemcpyDeviceToHost, g.stream.get()));
+        FACET_CUDA_CHECK(cudaMemcpyAsync(dy, g.dy.data(), bytes, cudaMemcpyDeviceToHost, g.stream.get()));
+        FACET_CUDA_CHECK(cudaMemcpyAsync(dz, g.dz.data(), bytes, cudaMemcpyDeviceToHost, g.stream.get()));
+    }
     FACET_CUDA_CHECK(cudaStreamSynchronize(g.stream.get()));
     float ms = 0.0f;
     FACET_CUDA_CHECK(cudaEventElapsedTime(&ms, g.vertexStart.get(), g.vertexEnd.get()));

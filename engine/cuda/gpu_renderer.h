@@ -1,4 +1,4 @@
-// The GPU backend: the model made resident in device memory once (positions, UVs, normals,
+// The GPU backend: the scene's meshes made resident in device memory once (positions, UVs, normals,
 // indices, material ranges, materials, textures with their mip chains), then per frame only
 // the camera crosses the bus and the picture is drawn by the kernels of
 // shaders_cuda/kernels.h into device memory: a mapped OpenGL pixel buffer
@@ -9,7 +9,7 @@
 // the calling thread's current device first (CUDA's current device is per host thread).
 #pragma once
 
-#include "asset/model.h"
+#include "asset/scene.h"
 #include "core/frame.h"
 #include "core/frame_plan.h"
 #include "core/shading.h"
@@ -35,8 +35,9 @@ public:
     // The renderer's one CUDA stream (a cudaStream_t): map interop buffers on it.
     void* stream() const;
 
-    // Validates the model and makes it resident, replacing the previous one.
-    void setModel(const Model& model);
+    // Validates the scene and makes its meshes resident, replacing the previous scene's. Its
+    // instances are read each frame.
+    void setScene(const Scene& scene);
     BackendLimits limits() const { return {}; }
 
     // Renders the resident model into device memory (colour and depth device pointers), as
@@ -54,9 +55,10 @@ public:
     KernelFrameStats renderToHost(const ViewParams& view, const FramePlan& plan, const FrameView& hostTarget,
                                   const CameraSpacePositions& hostPositions = {});
 
-    // The vertex stage alone, d = R (v - eye) for the resident mesh, copied into host arrays
-    // of vertexCount floats each (for the CPU rasterizer with the GPU's vertex stage).
-    double cameraSpaceToHost(const ViewParams& view, float* dx, float* dy, float* dz);
+    // The vertex stage alone, d = R (v - eye) for each drawn instance of the resident scene,
+    // copied into host arrays of frame.vertices floats each, laid out as `frame` places them (for
+    // the CPU rasterizer with the GPU's vertex stage).
+    double cameraSpaceToHost(const FrameInstances& frame, float* dx, float* dy, float* dz);
 
 private:
     struct Impl;

@@ -17,7 +17,7 @@ GpuRenderer& GpuRenderer::operator=(GpuRenderer&&) noexcept = default;
 std::string GpuRenderer::deviceName() const { return {}; }
 int GpuRenderer::device() const { return -1; }
 void* GpuRenderer::stream() const { return nullptr; }
-void GpuRenderer::setModel(const Model&) {}
+void GpuRenderer::setScene(const Scene&) {}
 KernelFrameStats GpuRenderer::render(const ViewParams&, const FramePlan&, const FrameView&,
                                      const CameraSpacePositions&) {
     return {};
@@ -30,6 +30,6 @@ KernelFrameStats GpuRenderer::renderToHost(const ViewParams&, const FramePlan&, 
                                            const CameraSpacePositions&) {
     return {};
 }
-double GpuRenderer::cameraSpaceToHost(const ViewParams&, float*, float*, float*) { return 0.0; }
+double GpuRenderer::cameraSpaceToHost(const FrameInstances&, float*, float*, float*) { return 0.0; }
 
 } // namespace facet

@@ -103,6 +103,10 @@ public:
     void download(const T* src, T* dst, std::size_t n) {
         std::copy(src, src + n, dst);
     }
+    template <class T>
+    void upload(const T* src, T* dst, std::size_t n) {
+        std::copy(src, src + n, dst);
+    }
     void synchronize() { record("roundTrip", 0, 0.0, Clock::now()); }
 
     void timerStart() { marks_[0] = Clock::now(); }

@@ -6,22 +6,22 @@ namespace facet {
 
 HostKernelRenderer::HostKernelRenderer(int threads) : pool_(threads), exec_(pool_), pipeline_(exec_) {}
 
-void HostKernelRenderer::setModel(const Model& model) {
-    validateMesh(model.mesh, model.materials.size(), model.source);
-    materials_ = shadeMaterials(model);
-    model_ = &model;
+void HostKernelRenderer::setScene(const Scene& scene) {
+    validateScene(scene);
+    materials_ = shadeMaterials(scene);
+    meshes_.clear();
+    for (const auto& model : scene.meshes) meshes_.push_back(meshView(model->mesh));
+    scene_ = &scene;
 }
 
 KernelFrameStats HostKernelRenderer::render(const ViewParams& view, const FramePlan& plan, const FrameView& target) {
-    if (!model_) throw Error("no model to render: call setModel first");
-    const Model& model = *model_;
+    if (!scene_) throw Error("no scene to render: call setScene first");
     try {
-        const KernelFrameStats stats = pipeline_.render(meshView(model.mesh), materials_.data(), view, plan, target);
-        return stats;
+        const FrameInstances frame = frameInstances(*scene_, materials_.bases, view, plan.planes);
+        return pipeline_.render(meshes_, frame, materials_.table.data(), view, plan, target);
     } catch (const std::bad_alloc&) {
-        throw Error("not enough memory to render " + std::to_string(model.mesh.triangleCount()) +
-                    " triangles into " + std::to_string(target.width) + "x" + std::to_string(target.height) +
-                    " pixels");
+        throw Error("not enough memory to render " + std::to_string(scene_->triangleCount()) + " triangles into " +
+                    std::to_string(target.width) + "x" + std::to_string(target.height) + " pixels");
     }
 }
 

@@ -4,7 +4,7 @@
 // renderer (cpu/cpu_renderer.h) is the fast CPU path.
 #pragma once
 
-#include "asset/model.h"
+#include "asset/scene.h"
 #include "cuda/host_exec.h"
 #include "cuda/kernel_pipeline.h"
 #include "host/thread_pool.h"
@@ -20,7 +20,7 @@ public:
     int threadCount() const { return pool_.threadCount(); }
 
     // The backend contract, as CpuRenderer's (cpu/cpu_renderer.h), and the same picture.
-    void setModel(const Model& model);
+    void setScene(const Scene& scene);
     BackendLimits limits() const { return {}; }
     KernelFrameStats render(const ViewParams& view, const FramePlan& plan, const FrameView& target);
 
@@ -34,8 +34,9 @@ private:
     ThreadPool pool_;
     HostExec exec_;
     KernelPipeline<HostExec> pipeline_;
-    const Model* model_ = nullptr;         // setModel's
-    std::vector<ShadeMaterial> materials_; // the model's, as shading reads them (setModel)
+    const Scene* scene_ = nullptr;         // setScene's
+    SceneMaterials materials_;             // its meshes', one table, as shading reads them (setScene)
+    std::vector<MeshView> meshes_;         // its meshes' views
 };
 
 } // namespace facet

@@ -10,13 +10,16 @@
 #pragma once
 
 #include "core/error.h"
+#include "asset/scene.h"
 #include "core/frame_plan.h"
 #include "core/multisample.h"
 #include "cuda/kernel_stats.h"
 #include "shaders_cuda/kernels.h"
 
 #include <cstdint>
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace facet {
 
@@ -39,27 +42,28 @@ class KernelPipeline {
 public:
     explicit KernelPipeline(Exec& exec) : exec_(exec) {}
 
-    // Renders `mesh` (executor memory, validated when it was made resident) with `materials`
-    // (at least one, and one for every material its ranges name) into `target` (executor
-    // memory), as `plan` says. Buffers grow with the mesh, the target and the number of set-up
-    // triangles, and are reused from frame to frame. A frame needing more set-up triangles or
-    // bin entries than 32-bit indices reach is refused with facet::Error before anything is
-    // written.
-    KernelFrameStats render(const MeshView& mesh, const ShadeMaterial* materials, const ViewParams& view,
-                            const FramePlan& plan, const FrameView& target,
-                            const CameraSpacePositions& given = {}) { // given: executor memory
+    // Renders the drawn instances of `frame` (frameInstances), of the scene meshes `meshes`
+    // (executor memory, validated when they were made resident), with `materials` (the scene's
+    // one table, executor memory) into `target` (executor memory), as `plan` says. Buffers grow
+    // with the scene, the target and the number of set-up triangles, and are reused from frame
+    // to frame. A frame needing more set-up triangles or bin entries than 32-bit indices reach is
+    // refused with facet::Error before anything is written.
+    KernelFrameStats render(const std::vector<MeshView>& meshes, const FrameInstances& frame,
+                            const ShadeMaterial* materials, const ViewParams& view, const FramePlan& plan,
+                            const FrameView& target, const CameraSpacePositions& given = {}) { // given: executor memory
         plan.requireTarget(target);
         KernelFrameStats stats;
-        stats.trianglesIn = mesh.triangleCount;
+        stats.trianglesIn = frame.triangles + frame.trianglesCulled;
         exec_.timerStart();
-        const TriangleStageInput in = vertexStage(mesh, view, plan, given);
+        vertexStage(meshes, frame, plan, given);
         exec_.timerMark(0);
-        triangleStage(in, plan, stats);
+        triangleStage(plan, stats);
         exec_.timerMark(1);
         rasterStage(materials, plan, target);
         finishViewStage(view, plan, target);
         exec_.timerMark(2);
         finishFrame(stats);
+        stats.trianglesCulled += frame.trianglesCulled;
         return stats;
     }
 
@@ -74,65 +78,125 @@ private:
         return static_cast<std::uint32_t>(grid.tilesX * grid.tilesY);
     }
 
-    // 1. Camera-space positions (computed here unless given), clip classification, projection.
-    TriangleStageInput vertexStage(const MeshView& mesh, const ViewParams& view, const FramePlan& plan,
-                                   const CameraSpacePositions& given) {
-        const std::uint32_t v = mesh.vertexCount;
+    // The frame's per-vertex arrays, sized for its drawn vertices (dx, dy, dz unless given).
+    FrameVertexArrays frameArrays(const FrameInstances& frame, const FramePlan& plan, const CameraSpacePositions& given) {
+        const auto v = static_cast<std::size_t>(frame.vertices);
         outside_.ensure(v);
         projected_.ensure(v);
-        const float *dx = given.dx, *dy = given.dy, *dz = given.dz;
-        if (dx) {
-            exec_.launch(ClassifyParams{mesh, view, plan.planes, plan.width, plan.height, dx, dy, dz, outside_.data(),
-                                        projected_.data()},
-                         v);
+        FrameVertexArrays a{};
+        if (given.dx) {
+            a.dx = const_cast<float*>(given.dx); // only read: classifyThread writes no positions
+            a.dy = const_cast<float*>(given.dy);
+            a.dz = const_cast<float*>(given.dz);
         } else {
-            dx_.ensure(v);
-            dy_.ensure(v);
-            dz_.ensure(v);
-            dx = dx_.data();
-            dy = dy_.data();
-            dz = dz_.data();
-            exec_.launch(VertexSetupParams{mesh, view, plan.planes, plan.width, plan.height, dx_.data(), dy_.data(),
-                                           dz_.data(), outside_.data(), projected_.data()},
-                         v);
+            for (Buffer<float>* b : {&dx_, &dy_, &dz_}) b->ensure(v);
+            a.dx = dx_.data();
+            a.dy = dy_.data();
+            a.dz = dz_.data();
         }
-        return triangleStageInput(plan, triangleStageMesh(mesh, plan.tangents), view, dx, dy, dz, outside_.data(),
-                                  projected_.data());
+        bool posed = false;
+        for (const InstanceDraw& d : frame.draws) posed = posed || d.posed;
+        if (posed) {
+            for (Buffer<float>* b : {&nx_, &ny_, &nz_}) b->ensure(v);
+            a.nx = nx_.data();
+            a.ny = ny_.data();
+            a.nz = nz_.data();
+            if (plan.tangents) {
+                for (Buffer<float>* b : {&tx_, &ty_, &tz_, &tw_}) b->ensure(v);
+                a.tx = tx_.data();
+                a.ty = ty_.data();
+                a.tz = tz_.data();
+                a.tw = tw_.data();
+            }
+        }
+        a.outside = outside_.data();
+        a.projected = projected_.data();
+        return a;
+    }
+
+    // Each drawn instance's stage input: its mesh (normals and tangents redirected to the
+    // frame's world-space arrays where it is posed) and its slices of the frame's arrays.
+    void stageInstances(const std::vector<MeshView>& meshes, const FrameInstances& frame, const FramePlan& plan,
+                        const FrameVertexArrays& a) {
+        instanceHost_.clear();
+        for (const InstanceDraw& d : frame.draws) {
+            InstanceStage s;
+            s.stored = meshes[d.mesh];
+            s.draw = d;
+            MeshView mesh = triangleStageMesh(s.stored, plan.tangents);
+            if (d.posed) {
+                const std::size_t f = d.firstVertex;
+                if (mesh.nx) {
+                    mesh.nx = a.nx + f;
+                    mesh.ny = a.ny + f;
+                    mesh.nz = a.nz + f;
+                }
+                if (mesh.tx) {
+                    mesh.tx = a.tx + f;
+                    mesh.ty = a.ty + f;
+                    mesh.tz = a.tz + f;
+                    mesh.tw = a.tw + f;
+                }
+            }
+            s.in = instanceStageInput(plan, mesh, d, a.dx, a.dy, a.dz, a.outside, a.projected);
+            instanceHost_.push_back(s);
+        }
+        instances_.ensure(std::max<std::size_t>(1, instanceHost_.size()));
+        exec_.upload(instanceHost_.data(), instances_.data(), instanceHost_.size());
+        instanceCount_ = static_cast<std::uint32_t>(instanceHost_.size());
+        triangleCount_ = static_cast<std::uint32_t>(frame.triangles);
+    }
+
+    // 1. Camera-space positions (computed here unless given), clip classification, projection;
+    // a posed instance's normals and tangents to world space.
+    void vertexStage(const std::vector<MeshView>& meshes, const FrameInstances& frame, const FramePlan& plan,
+                     const CameraSpacePositions& given) {
+        const FrameVertexArrays a = frameArrays(frame, plan, given);
+        stageInstances(meshes, frame, plan, a);
+        const auto v = static_cast<std::uint32_t>(frame.vertices);
+        if (given.dx)
+            exec_.launch(ClassifyParams{instances_.data(), instanceCount_, v, plan.planes, plan.width, plan.height, a},
+                         v);
+        else
+            exec_.launch(
+                VertexSetupParams{instances_.data(), instanceCount_, v, plan.planes, plan.width, plan.height, a}, v);
     }
 
     // 2. Set-up triangles and their tile bins: counted, given slots, written (with what `plan`
     // says the stages after them read), sorted by tile.
-    void triangleStage(const TriangleStageInput& in, const FramePlan& plan, KernelFrameStats& stats) {
-        const TriangleOffsets totals = countTriangles(in, plan.grid);
+    void triangleStage(const FramePlan& plan, KernelFrameStats& stats) {
+        const TriangleOffsets totals = countTriangles(plan);
         stats.trianglesDrawn = totals.triangles;
         stats.binEntries = totals.entries;
-        binTriangles(in, plan, totals);
+        binTriangles(plan, totals);
     }
 
     // Per mesh triangle: how many set-up triangles and bin entries; their exclusive scan (one
     // scan of the pairs, in 64 bits) gives each its slots, and its totals, checked, size what
     // follows.
-    TriangleOffsets countTriangles(const TriangleStageInput& in, const TileGrid& grid) {
-        const std::uint32_t t = in.mesh.triangleCount;
+    TriangleOffsets countTriangles(const FramePlan& plan) {
+        const TileGrid& grid = plan.grid;
+        const std::uint32_t t = triangleCount_;
         counts_.ensure(std::size_t(t) + 1);
         offsets_.ensure(std::size_t(t) + 1);
         // triangleWrite's counters too: the count kernel zeroes them (see zeroCounts).
         const std::uint32_t tileSlots = tileCount(grid) + 1;
         tileCount_.ensure(tileSlots);
         counters_.ensure(1);
-        exec_.launch(TriangleCountParams{in, grid, counts_.data(), tileCount_.data(), tileSlots, counters_.data()},
+        exec_.launch(TriangleCountParams{instances_.data(), instanceCount_, t, grid, counts_.data(), tileCount_.data(),
+                                         tileSlots, counters_.data()},
                      triangleCountThreads(t, tileSlots));
         exec_.exclusiveScan(counts_.data(), offsets_.data(), std::size_t(t) + 1);
         TriangleOffsets totals; // the scan's last element: the sums over the whole mesh
         exec_.download(offsets_.data() + t, &totals, 1);
         exec_.synchronize();
-        checkFrameTotals(totals.triangles, totals.entries, in.width, in.height);
+        checkFrameTotals(totals.triangles, totals.entries, plan.width, plan.height);
         return totals;
     }
 
     // The set-up triangles written to their slots with one (tile, triangle) entry per tile they
     // touch; the entries sorted by tile, draw order kept, and each tile's range scanned.
-    void binTriangles(const TriangleStageInput& in, const FramePlan& plan, const TriangleOffsets& totals) {
+    void binTriangles(const FramePlan& plan, const TriangleOffsets& totals) {
         const TileGrid& grid = plan.grid;
         const std::uint32_t tiles = tileCount(grid);
         triangles_.ensure(totals.triangles);
@@ -149,11 +213,12 @@ private:
         sortedTile_.ensure(totals.entries);
         tileTriangles_.ensure(totals.entries);
         tileStart_.ensure(std::size_t(tiles) + 1);
-        exec_.launch(TriangleWriteParams{in, grid, offsets_.data(), triangles_.data(),
+        exec_.launch(TriangleWriteParams{instances_.data(), instanceCount_, triangleCount_, grid, offsets_.data(),
+                                         triangles_.data(),
                                          plan.attributes ? triangleAttributes_.data() : nullptr, triangleMaterials_.data(),
                                          entryTile_.data(), entryTriangle_.data(), tileCount_.data(), counters_.data(),
                                          colors_, sources_},
-                     in.mesh.triangleCount);
+                     triangleCount_);
         exec_.exclusiveScan(tileCount_.data(), tileStart_.data(), std::size_t(tiles) + 1);
         int keyBits = 1;
         while ((1u << keyBits) < tiles) ++keyBits;
@@ -208,6 +273,10 @@ private:
 
     Exec& exec_;
     Buffer<float> dx_, dy_, dz_;
+    Buffer<float> nx_, ny_, nz_, tx_, ty_, tz_, tw_; // posed instances' world-space normals, tangents
+    Buffer<InstanceStage> instances_;               // this frame's drawn instances ...
+    std::vector<InstanceStage> instanceHost_;       // ... as the host made them
+    std::uint32_t instanceCount_ = 0, triangleCount_ = 0;
     Buffer<std::uint8_t> outside_;
     Buffer<ScreenVertex> projected_;
     Buffer<TriangleCounts> counts_;   // per mesh triangle: 32 bits suffice

@@ -1,6 +1,8 @@
 #include "gl/gl_reference.h"
 
+#include "asset/scene.h"
 #include "core/error.h"
+#include "core/names.h"
 #include "core/multisample.h"
 #include "gl/gl_context.h"
 #include "gl/gl_objects.h"
@@ -37,6 +39,10 @@ uniform vec3 up;
 uniform vec3 forward;
 uniform vec2 projection; // (focus / aspect, focus)
 uniform vec2 depthMap;   // z_clip = depthMap.x d.z + depthMap.y
+uniform bool posed;         // an instance's pose moves its normals and tangents (core/instances.h)
+uniform mat3 normalMatrix;  // the pose's inverse transpose
+uniform mat3 tangentMatrix; // the pose's 3x3
+uniform float handedness;   // -1 for a mirroring pose
 out vec2 uv;
 out vec3 worldNormal;
 out vec3 color3;
@@ -48,9 +54,15 @@ void main() {
                           forward.x * s.x + forward.y * s.y + forward.z * s.z);
     gl_Position = vec4(projection.x * d.x, projection.y * d.y, depthMap.x * d.z + depthMap.y, d.z);
     uv = texCoord;
-    worldNormal = normal;
     color3 = vertexColor;
-    worldTangent = tangent;
+    if (posed) { // facet::posedDirection
+        vec3 n = normalMatrix * normal, t = tangentMatrix * tangent.xyz;
+        worldNormal = dot(n, n) > 0.0 ? n * (1.0 / sqrt(dot(n, n))) : n;
+        worldTangent = vec4(dot(t, t) > 0.0 ? t * (1.0 / sqrt(dot(t, t))) : t, tangent.w * handedness);
+    } else {
+        worldNormal = normal;
+        worldTangent = tangent;
+    }
 }
 )";
 
@@ -303,6 +315,22 @@ Segment segment(const Model& model, const std::vector<GlObject>& textures, std::
     return g;
 }
 
+// An instance's uniforms: its camera (setCameraUniforms with the instance's view, the headlight
+// still along the camera's forward axis), its normal and tangent matrices, and the winding GL
+// takes as front (a mirroring pose turns it round, as facet swaps its corners).
+void setCameraUniforms(GLuint program, const ViewParams& view);
+void setInstanceUniforms(GLuint program, const InstanceDraw& draw, const ViewParams& camera) {
+    const auto at = [program](const char* name) { return glGetUniformLocation(program, name); };
+    setCameraUniforms(program, draw.view);
+    const glm::mat3& r = camera.rotation;
+    FACET_GL(glUniform3f(at("viewForward"), r[0][2], r[1][2], r[2][2]));
+    FACET_GL(glUniform1i(at("posed"), draw.posed ? 1 : 0));
+    FACET_GL(glUniformMatrix3fv(at("normalMatrix"), 1, GL_FALSE, &draw.normalMatrix[0][0]));
+    FACET_GL(glUniformMatrix3fv(at("tangentMatrix"), 1, GL_FALSE, &draw.tangentMatrix[0][0]));
+    FACET_GL(glUniform1f(at("handedness"), draw.mirrored ? -1.0f : 1.0f));
+    FACET_GL(glFrontFace(draw.mirrored ? GL_CW : GL_CCW));
+}
+
 // The vertex shader's camera (both programs share it): R's rows as facet::rotate reads them, and
 // z_clip = A d.z + B with A = (f + n) / (f - n), B = -2 f n / (f - n), i.e. glm::perspective's
 // depth mapping. The program must be in use.
@@ -331,23 +359,30 @@ std::pair<GLint, GLint> glFilters(TextureFilter filter) {
 struct GlReferenceRenderer::Impl {
     // Every GL object; the context must be current when they are deleted.
     struct Objects {
-        GlObject program, vertexArray, vertexBuffer, indexBuffer;
+        GlObject program;
         GlObject framebuffer, colorBuffer, depthBuffer;
         // Multisampling: the framebuffer drawn into (colour renderbuffer, depth texture), resolved
         // into the one above, and the depth resolve's program.
         GlObject sampleFramebuffer, sampleColor, sampleDepth, depthResolve, depthResolveArray;
-        std::vector<GlObject> textures; // one per Model::textures entry; empty for a texture without levels
         std::optional<GlViewPrograms> views; // the debug views' programs, made when first asked for
         GlObject litProgram;
-        std::vector<GlObject> srgbTextures; // the same as sRGB textures, for the lit model's colour maps
+        // One per scene mesh: its vertices, indices and textures.
+        struct Mesh {
+            GlObject vertexArray, vertexBuffer, indexBuffer;
+            std::vector<GlObject> textures; // one per Model::textures entry; empty for a texture without levels
+            std::vector<GlObject> srgbTextures; // the same as sRGB textures, for the lit model's colour maps
+        };
+        std::vector<Mesh> meshes;
 
         void abandon() noexcept {
-            for (GlObject* o : {&program, &vertexArray, &vertexBuffer, &indexBuffer, &framebuffer, &colorBuffer,
-                                &depthBuffer, &sampleFramebuffer, &sampleColor, &sampleDepth, &depthResolve,
-                                &depthResolveArray, &litProgram})
+            for (GlObject* o : {&program, &framebuffer, &colorBuffer, &depthBuffer, &sampleFramebuffer, &sampleColor,
+                                &sampleDepth, &depthResolve, &depthResolveArray, &litProgram})
                 o->abandon();
-            for (GlObject& t : textures) t.abandon();
-            for (GlObject& t : srgbTextures) t.abandon();
+            for (Mesh& m : meshes) {
+                for (GlObject* o : {&m.vertexArray, &m.vertexBuffer, &m.indexBuffer}) o->abandon();
+                for (GlObject& t : m.textures) t.abandon();
+                for (GlObject& t : m.srgbTextures) t.abandon();
+            }
             if (views) views->abandon();
         }
     };
@@ -363,8 +398,8 @@ struct GlReferenceRenderer::Impl {
     GLint maxSamples = 0; // the fewest of GL_MAX_SAMPLES, GL_MAX_COLOR_TEXTURE_SAMPLES, GL_MAX_DEPTH_TEXTURE_SAMPLES
     std::optional<Objects> gl;
     Uniforms uniforms{};
-    const Model* uploaded = nullptr;        // setModel's
-    std::vector<ShadeMaterial> materials;  // its materials as shading reads them
+    const Scene* uploaded = nullptr;       // setScene's
+    SceneMaterials materials;              // its meshes' materials as shading reads them
     int framebufferWidth = 0, framebufferHeight = 0;
     int sampleWidth = 0, sampleHeight = 0, sampleCount = 0; // the multisampled framebuffer's
     bool sampleSrgb = false;
@@ -385,18 +420,20 @@ struct GlReferenceRenderer::Impl {
     }
 
     void createProgram();
-    void upload(const Model& model);
-    void uploadGeometry(const std::vector<float>& vertices, const Mesh& mesh);
-    void uploadTextures(const Model& model);
+    void upload(const Scene& scene);
+    void uploadGeometry(Objects::Mesh& to, const std::vector<float>& vertices, const Mesh& mesh);
+    void uploadTextures(Objects::Mesh& to, const Model& model);
     void ensureFramebuffer(int width, int height, bool srgb = false);
     void ensureSampleFramebuffer(int width, int height, int samples, bool srgb);
     void resolveSamples(const FrameView& target, int samples);
     GlObject uploadTexture(const Texture& texture, GLenum format);
-    void drawLitSegments(const Model& model, const ViewParams& view, const RenderSettings& settings);
+    void drawLitSegments(const Model& model, const Objects::Mesh& objects, std::uint32_t materialBase,
+                         const RenderSettings& settings);
+    void setLitUniforms(const RenderSettings& settings);
     // A frame: the fixed state and the clear, the camera and lighting, the draws.
     void setState(const RenderSettings& settings, const FrameView& target);
     void setUniforms(const ViewParams& view, const RenderSettings& settings);
-    void drawSegments(const Model& model, const RenderSettings& settings);
+    void drawSegments(const Model& model, const Objects::Mesh& objects, const RenderSettings& settings);
 };
 
 void GlReferenceRenderer::Impl::createProgram() {
@@ -410,21 +447,30 @@ void GlReferenceRenderer::Impl::createProgram() {
     checkGlError("glGetUniformLocation", __FILE__, __LINE__);
 }
 
-void GlReferenceRenderer::Impl::upload(const Model& m) {
-    const std::vector<float> vertices = interleavedVertices(m);
+void GlReferenceRenderer::Impl::upload(const Scene& scene) {
     uploaded = nullptr;
-    uploadGeometry(vertices, m.mesh);
-    uploadTextures(m);
-    materials = shadeMaterials(m);
-    uploaded = &m;
+    gl->meshes.clear();
+    gl->meshes.resize(scene.meshes.size());
+    for (std::size_t k = 0; k < scene.meshes.size(); ++k) {
+        const Model& m = *scene.meshes[k];
+        Objects::Mesh& to = gl->meshes[k];
+        to.vertexArray = makeGlVertexArray();
+        to.vertexBuffer = makeGlBuffer();
+        to.indexBuffer = makeGlBuffer();
+        uploadGeometry(to, interleavedVertices(m), m.mesh);
+        uploadTextures(to, m);
+    }
+    materials = shadeMaterials(scene);
+    uploaded = &scene;
 }
 
-void GlReferenceRenderer::Impl::uploadGeometry(const std::vector<float>& vertices, const Mesh& mesh) {
+void GlReferenceRenderer::Impl::uploadGeometry(Objects::Mesh& to, const std::vector<float>& vertices,
+                                               const Mesh& mesh) {
     const std::size_t indexCount = mesh.triangleCount() * 3;
-    FACET_GL(glBindVertexArray(gl->vertexArray.get()));
-    FACET_GL(glBindBuffer(GL_ARRAY_BUFFER, gl->vertexBuffer.get()));
+    FACET_GL(glBindVertexArray(to.vertexArray.get()));
+    FACET_GL(glBindBuffer(GL_ARRAY_BUFFER, to.vertexBuffer.get()));
     FACET_GL(glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(vertices.size() * sizeof(float)), vertices.data(), GL_STATIC_DRAW));
-    FACET_GL(glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gl->indexBuffer.get()));
+    FACET_GL(glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, to.indexBuffer.get()));
     FACET_GL(glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(indexCount * sizeof(std::uint32_t)), mesh.indices.data(),
                           GL_STATIC_DRAW));
     constexpr GLsizei stride = kVertexFloats * sizeof(float);
@@ -452,20 +498,18 @@ GlObject GlReferenceRenderer::Impl::uploadTexture(const Texture& texture, GLenum
     return object;
 }
 
-void GlReferenceRenderer::Impl::uploadTextures(const Model& model) {
-    gl->textures.clear();
-    gl->srgbTextures.clear();
+void GlReferenceRenderer::Impl::uploadTextures(Objects::Mesh& to, const Model& model) {
     FACET_GL(glPixelStorei(GL_UNPACK_ALIGNMENT, 4)); // RGBA8 rows are whole words
     for (std::size_t t = 0; t < model.textures.size(); ++t) {
         const Texture& texture = model.textures[t];
         if (texture.levels.empty()) {
-            gl->textures.emplace_back();
-            gl->srgbTextures.emplace_back();
+            to.textures.emplace_back();
+            to.srgbTextures.emplace_back();
             continue;
         }
         checkMipChain(texture, t, maxTextureSize);
-        gl->textures.push_back(uploadTexture(texture, GL_RGBA8));
-        gl->srgbTextures.push_back(uploadTexture(texture, GL_SRGB8_ALPHA8));
+        to.textures.push_back(uploadTexture(texture, GL_RGBA8));
+        to.srgbTextures.push_back(uploadTexture(texture, GL_SRGB8_ALPHA8));
     }
 }
 
@@ -569,9 +613,6 @@ GlReferenceRenderer::GlReferenceRenderer() : impl_(std::make_unique<Impl>(GlCont
     im.gl.emplace();
     im.createProgram();
     im.gl->litProgram = buildGlProgram(kVertexShader, kLitFragmentShader, "the GL reference's lit shaders");
-    im.gl->vertexArray = makeGlVertexArray();
-    im.gl->vertexBuffer = makeGlBuffer();
-    im.gl->indexBuffer = makeGlBuffer();
     im.gl->framebuffer = makeGlFramebuffer();
     im.gl->colorBuffer = makeGlRenderbuffer();
     im.gl->depthBuffer = makeGlRenderbuffer();
@@ -628,11 +669,11 @@ BackendLimits GlReferenceRenderer::limits() const {
                          "64x64 tile, and OpenGL has no tiles to show (use --stage cpu or kernels)"};
 }
 
-void GlReferenceRenderer::setModel(const Model& model) {
+void GlReferenceRenderer::setScene(const Scene& scene) {
     if (!impl_) throw Error("GlReferenceRenderer used after being moved from");
-    validateMesh(model.mesh, model.materials.size(), model.source);
+    validateScene(scene);
     const CurrentScope current(impl_->context);
-    impl_->upload(model);
+    impl_->upload(scene);
 }
 
 void GlReferenceRenderer::Impl::setState(const RenderSettings& settings, const FrameView& target) {
@@ -670,15 +711,16 @@ void GlReferenceRenderer::Impl::setUniforms(const ViewParams& view, const Render
 }
 
 // One draw call per material segment, each with its colour, texture and the settings' filter.
-void GlReferenceRenderer::Impl::drawSegments(const Model& model, const RenderSettings& settings) {
+void GlReferenceRenderer::Impl::drawSegments(const Model& model, const Objects::Mesh& objects,
+                                             const RenderSettings& settings) {
     // As shadeMaterials: every material multiplies by the vertex colour where the mesh has one.
     FACET_GL(glUniform1i(uniforms.vertexColors, model.mesh.hasVertexColors() ? 1 : 0));
     FACET_GL(glActiveTexture(GL_TEXTURE0));
-    FACET_GL(glBindVertexArray(gl->vertexArray.get()));
+    FACET_GL(glBindVertexArray(objects.vertexArray.get()));
     const auto [minFilter, magFilter] = glFilters(settings.filter);
     const std::size_t segments = std::max<std::size_t>(1, model.mesh.ranges.size());
     for (std::size_t s = 0; s < segments; ++s) {
-        const Segment g = segment(model, gl->textures, s);
+        const Segment g = segment(model, objects.textures, s);
         if (g.begin >= g.end) continue;
         FACET_GL(glUniform4f(uniforms.color, g.color.r, g.color.g, g.color.b, g.color.a));
         FACET_GL(glUniform1i(uniforms.textured, g.texture != 0 ? 1 : 0));
@@ -692,14 +734,11 @@ void GlReferenceRenderer::Impl::drawSegments(const Model& model, const RenderSet
     }
 }
 
-// The lit model: one draw call per material segment, its values and maps as uniforms.
-void GlReferenceRenderer::Impl::drawLitSegments(const Model& model, const ViewParams& view,
-                                                const RenderSettings& settings) {
+// The lit model's lights and samplers (the program in use).
+void GlReferenceRenderer::Impl::setLitUniforms(const RenderSettings& settings) {
     const GLuint p = gl->litProgram.get();
     const auto at = [p](const std::string& name) { return glGetUniformLocation(p, name.c_str()); };
     const Lights& lights = settings.lights;
-    FACET_GL(glUseProgram(p));
-    setCameraUniforms(p, view);
     const auto vec3 = [&](const std::string& name, glm::vec3 v) { FACET_GL(glUniform3f(at(name), v.x, v.y, v.z)); };
     vec3("headlight", lights.headlight > 0.0f ? lights.headlightColor * lights.headlight : glm::vec3(0.0f));
     vec3("ambientLight", lights.ambientColor * lights.ambient);
@@ -710,16 +749,25 @@ void GlReferenceRenderer::Impl::drawLitSegments(const Model& model, const ViewPa
         vec3("lightDirection[" + std::to_string(i) + "]", on ? d.direction / len : glm::vec3(0.0f, 1.0f, 0.0f));
         vec3("lightRadiance[" + std::to_string(i) + "]", on ? d.color * d.intensity : glm::vec3(0.0f));
     }
-    FACET_GL(glUniform1i(at("vertexColors"), model.mesh.hasVertexColors() ? 1 : 0));
     const char* samplers[] = {"diffuseMap", "specularMap", "shininessMap", "emissionMap", "alphaMap", "bumpMap"};
     for (int unit = 0; unit < 6; ++unit) FACET_GL(glUniform1i(at(samplers[unit]), unit));
+}
+
+// The lit model: one draw call per material segment, its values and maps as uniforms.
+void GlReferenceRenderer::Impl::drawLitSegments(const Model& model, const Objects::Mesh& objects,
+                                                std::uint32_t materialBase, const RenderSettings& settings) {
+    const GLuint p = gl->litProgram.get();
+    const auto at = [p](const std::string& name) { return glGetUniformLocation(p, name.c_str()); };
+    const auto vec3 = [&](const std::string& name, glm::vec3 v) { FACET_GL(glUniform3f(at(name), v.x, v.y, v.z)); };
+    FACET_GL(glUniform1i(at("vertexColors"), model.mesh.hasVertexColors() ? 1 : 0));
     const auto [minFilter, magFilter] = glFilters(settings.filter);
-    FACET_GL(glBindVertexArray(gl->vertexArray.get()));
+    FACET_GL(glBindVertexArray(objects.vertexArray.get()));
     const std::size_t segments = std::max<std::size_t>(1, model.mesh.ranges.size());
+    const std::size_t ownMaterials = std::max<std::size_t>(1, model.materials.size());
     for (std::size_t s = 0; s < segments; ++s) {
-        const Segment g = segment(model, gl->textures, s);
+        const Segment g = segment(model, objects.textures, s);
         if (g.begin >= g.end) continue;
-        const ShadeMaterial& m = materials[std::min(g.material, materials.size() - 1)];
+        const ShadeMaterial& m = materials.table[materialBase + std::min(g.material, ownMaterials - 1)];
         vec3("kd", m.kd);
         vec3("ka", m.ka);
         vec3("ks", m.ks);
@@ -747,9 +795,10 @@ void GlReferenceRenderer::Impl::drawLitSegments(const Model& model, const ViewPa
         const char* has[6] = {"hasDiffuseMap", "hasSpecularMap", "hasShininessMap", "hasEmissionMap", "hasAlphaMap",
                               "hasBumpMap"};
         for (int unit = 0; unit < 6; ++unit) {
-            const bool usable = maps[unit] >= 0 && std::size_t(maps[unit]) < gl->textures.size() && model.mesh.hasTexCoords;
+            const bool usable =
+                maps[unit] >= 0 && std::size_t(maps[unit]) < objects.textures.size() && model.mesh.hasTexCoords;
             // map_Ns, map_d and the bump map are data, every other map colour.
-            const std::vector<GlObject>& set = unit == 2 || unit >= 4 ? gl->textures : gl->srgbTextures;
+            const std::vector<GlObject>& set = unit == 2 || unit >= 4 ? objects.textures : objects.srgbTextures;
             const GLuint texture = usable ? set[std::size_t(maps[unit])].get() : 0;
             FACET_GL(glUniform1i(at(has[unit]), texture != 0 ? 1 : 0));
             FACET_GL(glActiveTexture(GLenum(GL_TEXTURE0 + unit)));
@@ -770,10 +819,16 @@ void GlReferenceRenderer::Impl::drawLitSegments(const Model& model, const ViewPa
 void GlReferenceRenderer::render(const ViewParams& view, const FramePlan& plan, const FrameView& target) {
     if (!impl_) throw Error("GlReferenceRenderer used after being moved from");
     Impl& im = *impl_;
-    if (!im.uploaded) throw Error("no model to render: call setModel first");
+    if (!im.uploaded) throw Error("no scene to render: call setScene first");
     plan.requireTarget(target);
-    const Model& model = *im.uploaded;
+    const Scene& scene = *im.uploaded;
     const RenderSettings& settings = plan.settings;
+    const FrameInstances frame = frameInstances(scene, im.materials.bases, view, plan.planes);
+    // The views that colour by triangle or count fragments restart per draw call here.
+    if (!glViewDrawsShaded(settings.view) && frame.draws.size() > 1)
+        throw Error(std::string("the OpenGL reference draws the ") + nameOf(settings.view) +
+                    " view of one instance at a time only, and this frame draws " +
+                    std::to_string(frame.draws.size()) + " (use --stage cpu or kernels)");
     const CurrentScope current(im.context);
     const bool lit = plan.lit;
     im.ensureFramebuffer(target.width, target.height, lit);
@@ -784,14 +839,25 @@ void GlReferenceRenderer::render(const ViewParams& view, const FramePlan& plan, 
         // The clear above wrote the clear colour's bytes as they are, as facet does; the
         // fragments' linear colours are encoded to sRGB.
         FACET_GL(glEnable(GL_FRAMEBUFFER_SRGB));
-        im.drawLitSegments(model, view, settings);
+        FACET_GL(glUseProgram(im.gl->litProgram.get()));
+        im.setLitUniforms(settings);
+        for (const InstanceDraw& d : frame.draws) {
+            setInstanceUniforms(im.gl->litProgram.get(), d, view);
+            im.drawLitSegments(*scene.meshes[d.mesh], im.gl->meshes[d.mesh], d.materialBase, settings);
+        }
         FACET_GL(glDisable(GL_FRAMEBUFFER_SRGB));
     } else if (glViewDrawsShaded(settings.view)) {
-        im.drawSegments(model, settings);
+        for (const InstanceDraw& d : frame.draws) {
+            setInstanceUniforms(im.gl->program.get(), d, view);
+            im.drawSegments(*scene.meshes[d.mesh], im.gl->meshes[d.mesh], settings);
+        }
     }
-    if (settings.view != View::Shaded) { // the debug views (gl/gl_views.h)
+    FACET_GL(glFrontFace(GL_CCW));
+    if (settings.view != View::Shaded) { // the debug views (gl/gl_views.h), instance by instance
         if (!im.gl->views) im.gl->views.emplace(kVertexShader);
-        im.gl->views->draw(settings.view, view, target, model.mesh.triangleCount(), im.gl->vertexArray.get());
+        for (const InstanceDraw& d : frame.draws)
+            im.gl->views->draw(settings.view, d.view, target, scene.meshes[d.mesh]->mesh.triangleCount(),
+                               im.gl->meshes[d.mesh].vertexArray.get());
     }
     if (settings.msaa > 1) im.resolveSamples(target, settings.msaa);
     readBack(target);

@@ -6,7 +6,7 @@
 // layout: row 0 at the top, RGBA8 with R in the low byte, window depth in [0, 1].
 #pragma once
 
-#include "asset/model.h"
+#include "asset/scene.h"
 #include "core/frame.h"
 #include "core/frame_plan.h"
 #include "core/shading.h"
@@ -50,7 +50,7 @@ public:
     // The backend contract (cpu/cpu_renderer.h): setModel validates the model and uploads its
     // mesh, textures and materials, once; the model must outlive its use here, unchanged (call
     // it again after editing the model). limits() says what a frame plan may ask of this GL.
-    void setModel(const Model& model);
+    void setScene(const Scene& scene);
     BackendLimits limits() const;
 
     // Renders the model into `target` (cleared first to the clear colour and depth 1), as

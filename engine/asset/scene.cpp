@@ -1,0 +1,172 @@
+#include "asset/scene.h"
+
+#include "core/error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+namespace facet {
+
+std::uint32_t Scene::addMesh(std::shared_ptr<const Model> model) {
+    if (!model) throw Error("a scene's mesh cannot be null");
+    meshes.push_back(std::move(model));
+    return static_cast<std::uint32_t>(meshes.size() - 1);
+}
+
+std::uint32_t Scene::add(std::uint32_t mesh, const glm::mat4& pose, std::string name) {
+    if (mesh >= meshes.size())
+        throw Error("no mesh " + std::to_string(mesh) + " in a scene of " + std::to_string(meshes.size()) + " meshes");
+    for (const Instance& i : instances) nextId_ = std::max(nextId_, i.id + 1);
+    Instance instance;
+    instance.mesh = mesh;
+    instance.pose = pose;
+    instance.id = nextId_++;
+    instance.name = name.empty() ? std::filesystem::path(meshes[mesh]->source).filename().string() : std::move(name);
+    instances.push_back(std::move(instance));
+    return instances.back().id;
+}
+
+Instance* Scene::find(std::uint32_t id) {
+    for (Instance& i : instances)
+        if (i.id == id) return &i;
+    return nullptr;
+}
+
+const Instance* Scene::find(std::uint32_t id) const { return const_cast<Scene*>(this)->find(id); }
+
+bool Scene::remove(std::uint32_t id) {
+    const auto it = std::find_if(instances.begin(), instances.end(), [&](const Instance& i) { return i.id == id; });
+    if (it == instances.end()) return false;
+    instances.erase(it);
+    return true;
+}
+
+std::size_t Scene::triangleCount() const {
+    std::size_t n = 0;
+    for (const Instance& i : instances)
+        if (i.visible && i.mesh < meshes.size()) n += meshes[i.mesh]->mesh.triangleCount();
+    return n;
+}
+
+Bounds Scene::bounds() const {
+    Bounds world;
+    for (const Instance& i : instances) {
+        if (!i.visible || i.mesh >= meshes.size()) continue;
+        const Bounds& b = meshes[i.mesh]->mesh.bounds;
+        if (b.empty()) continue;
+        for (int c = 0; c < 8; ++c) {
+            const glm::vec3 corner{(c & 1) ? b.max.x : b.min.x, (c & 2) ? b.max.y : b.min.y,
+                                   (c & 4) ? b.max.z : b.min.z};
+            world.extend(glm::vec3(i.pose * glm::vec4(corner, 1.0f)));
+        }
+    }
+    return world;
+}
+
+Camera sceneFraming(const Scene& scene, float aspect, float fovY, float coveredLeft) {
+    std::vector<const Instance*> shown;
+    for (const Instance& i : scene.instances)
+        if (i.visible) shown.push_back(&i);
+    if (shown.size() == 1 && isIdentity(shown[0]->pose))
+        return Camera::framing(scene.meshes[shown[0]->mesh]->mesh, aspect, fovY, coveredLeft);
+    std::vector<glm::vec3> corners;
+    for (const Instance* i : shown) {
+        const Bounds& b = scene.meshes[i->mesh]->mesh.bounds;
+        if (b.empty()) continue;
+        for (int c = 0; c < 8; ++c)
+            corners.push_back(glm::vec3(i->pose * glm::vec4((c & 1) ? b.max.x : b.min.x, (c & 2) ? b.max.y : b.min.y,
+                                                            (c & 4) ? b.max.z : b.min.z, 1.0f)));
+    }
+    return Camera::framing(corners, aspect, fovY, coveredLeft);
+}
+
+Scene sceneOf(const Model& model) {
+    Scene scene;
+    // Not owned: the caller keeps the model alive (an empty deleter).
+    scene.addMesh(std::shared_ptr<const Model>(&model, [](const Model*) {}));
+    scene.add(0);
+    return scene;
+}
+
+void validateScene(const Scene& scene) {
+    for (const auto& model : scene.meshes) validateMesh(model->mesh, model->materials.size(), model->source);
+    for (const Instance& i : scene.instances)
+        if (i.mesh >= scene.meshes.size())
+            throw Error("instance " + std::to_string(i.id) + " names mesh " + std::to_string(i.mesh) + " of " +
+                        std::to_string(scene.meshes.size()));
+}
+
+SceneMaterials shadeMaterials(const Scene& scene) {
+    SceneMaterials out;
+    for (const auto& model : scene.meshes) {
+        out.bases.push_back(static_cast<std::uint32_t>(out.table.size()));
+        const std::vector<ShadeMaterial> own = shadeMaterials(*model);
+        out.table.insert(out.table.end(), own.begin(), own.end());
+    }
+    if (out.table.empty()) out.table = shadeMaterials(Model{}); // the default grey, for an empty scene
+    return out;
+}
+
+ModelFacts sceneFacts(const Scene& scene) {
+    ModelFacts facts;
+    for (const auto& model : scene.meshes) {
+        const ModelFacts f = modelFacts(*model);
+        facts.vertexColors = facts.vertexColors || f.vertexColors;
+        facts.tangents = facts.tangents || f.tangents;
+        facts.textured = facts.textured || f.textured;
+        facts.blended = facts.blended || f.blended;
+        facts.cutouts = facts.cutouts || f.cutouts;
+    }
+    return facts;
+}
+
+namespace {
+
+std::string instanceName(const Instance& i) {
+    return "instance " + std::to_string(i.id) + (i.name.empty() ? std::string() : " (\"" + i.name + "\")");
+}
+
+// Refuses a pose the vertex stage cannot draw, naming the instance.
+void checkPose(const Instance& i) {
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r)
+            if (!std::isfinite(i.pose[c][r])) throw Error(instanceName(i) + ": its pose is not finite");
+    if (i.pose[0][3] != 0.0f || i.pose[1][3] != 0.0f || i.pose[2][3] != 0.0f || i.pose[3][3] != 1.0f)
+        throw Error(instanceName(i) + ": its pose's last row is not 0 0 0 1 (a projective pose is not a placement)");
+    const glm::mat3 a(i.pose);
+    const float det = glm::determinant(a);
+    const float scale = glm::length(a[0]) * glm::length(a[1]) * glm::length(a[2]);
+    if (!(std::fabs(det) > 1e-12f * scale) || !(scale > 0.0f))
+        throw Error(instanceName(i) + ": its pose is singular (it flattens the mesh)");
+}
+
+} // namespace
+
+FrameInstances frameInstances(const Scene& scene, const std::vector<std::uint32_t>& materialBases,
+                              const ViewParams& view, const ClipPlanes& planes) {
+    FrameInstances frame;
+    for (const Instance& i : scene.instances) {
+        if (!i.visible) continue;
+        checkPose(i);
+        const Mesh& mesh = scene.meshes[i.mesh]->mesh;
+        InstanceDraw draw = placeInstance(i.pose, view);
+        if (boundsOutside(mesh.bounds, draw.view, planes)) {
+            frame.trianglesCulled += mesh.triangleCount();
+            continue;
+        }
+        draw.mesh = i.mesh;
+        draw.id = i.id;
+        draw.firstVertex = static_cast<std::uint32_t>(frame.vertices);
+        draw.firstTriangle = static_cast<std::uint32_t>(frame.triangles);
+        draw.materialBase = materialBases[i.mesh];
+        frame.vertices += mesh.vertexCount();
+        frame.triangles += mesh.triangleCount();
+        if (frame.vertices > 0xFFFFFFFFu || frame.triangles > 0xFFFFFFFFu)
+            throw Error("the scene's visible instances hold more than 2^32 vertices or triangles in one frame");
+        frame.draws.push_back(draw);
+    }
+    return frame;
+}
+
+} // namespace facet
