@@ -256,7 +256,11 @@ public:
           swap_((header.format == Format::BinaryBigEndian) != hostIsBigEndian()) {}
 
     bool ascii() const { return ascii_; }
-    std::size_t line() const { return line_; }
+    // The line the next value is on (ascii).
+    std::size_t nextLine() {
+        skipBlanks();
+        return line_;
+    }
 
     // Names the instance read next in messages; refuses an element whose instances cannot all
     // fit in what is left of a binary file.
@@ -277,12 +281,15 @@ public:
     [[noreturn]] void fail(const std::string& what) const;
 
 private:
+    void skipBlanks();
     std::string_view token(const Property& p);
     double binaryScalar(Scalar type, const Property& p);
     std::size_t minimumBytes(const Element& e) const;
 
     std::string_view bytes_;
     std::size_t pos_, line_;
+    std::size_t at_ = 0;       // binary: where the value being read starts, for messages
+    std::size_t lastLine_ = 0; // ascii: the line of the last value read, where a truncated file ends
     const std::string& name_;
     bool ascii_, swap_;
     const Element* element_ = nullptr;
@@ -295,7 +302,7 @@ void BodyReader::fail(const std::string& what) const {
         where = "element '" + element_->name + "' " + std::to_string(index_ + 1) + " of " +
                 std::to_string(element_->count) + ": ";
     if (ascii_) throw ParseError(name_, line_, where + what);
-    throw ParseError(name_, 0, "byte " + std::to_string(pos_) + ", " + where + what);
+    throw ParseError(name_, 0, "byte " + std::to_string(at_) + ", " + where + what);
 }
 
 // A binary instance takes at least its scalars' bytes and its lists' counts; an ascii one at
@@ -311,6 +318,7 @@ void BodyReader::checkRoom(const Element& e) {
     if (ascii_ || minimum == 0 || e.count <= left / minimum) return;
     element_ = &e;
     index_ = left / minimum;
+    at_ = pos_;
     fail("the file ends before this instance (truncated): " + std::to_string(e.count) + " instances of at least " +
          std::to_string(minimum) + " bytes need more than the " + std::to_string(left) + " bytes left");
 }
@@ -320,12 +328,20 @@ std::size_t BodyReader::plausibleCount(const Element& e) const {
     return static_cast<std::size_t>(std::min<std::uint64_t>(e.count, (bytes_.size() - pos_) / minimum + 1));
 }
 
-std::string_view BodyReader::token(const Property& p) {
+void BodyReader::skipBlanks() {
     while (pos_ < bytes_.size() && (text::isBlank(bytes_[pos_]) || bytes_[pos_] == '\n')) {
         if (bytes_[pos_] == '\n') ++line_;
         ++pos_;
     }
-    if (pos_ == bytes_.size()) fail("the file ends before property '" + p.name + "' (truncated)");
+}
+
+std::string_view BodyReader::token(const Property& p) {
+    skipBlanks();
+    if (pos_ == bytes_.size()) {
+        line_ = std::max(lastLine_, std::size_t(1)); // where the text ends, not the empty line after it
+        fail("the file ends before property '" + p.name + "' (truncated)");
+    }
+    lastLine_ = line_;
     const std::size_t start = pos_;
     while (pos_ < bytes_.size() && !text::isBlank(bytes_[pos_]) && bytes_[pos_] != '\n') ++pos_;
     return bytes_.substr(start, pos_ - start);
@@ -333,6 +349,7 @@ std::string_view BodyReader::token(const Property& p) {
 
 double BodyReader::binaryScalar(Scalar type, const Property& p) {
     const std::size_t size = sizeOf(type);
+    at_ = pos_;
     if (bytes_.size() - pos_ < size)
         fail("the file ends inside property '" + p.name + "' (truncated)");
     unsigned char b[8] = {};
@@ -375,7 +392,7 @@ double BodyReader::scalar(Scalar type, const Property& p) {
 }
 
 std::uint64_t BodyReader::listCount(const Property& p) {
-    const double n = scalar(p.countType, p);
+    const double n = scalar(p.countType, p); // messages below name the count's offset
     if (n < 0.0) fail("list '" + p.name + "' has a negative count (" + std::to_string(std::int64_t(n)) + ")");
     const auto count = static_cast<std::uint64_t>(n);
     // Each item takes its bytes (binary) or a character and a blank (ascii).
@@ -393,6 +410,7 @@ void BodyReader::skip(const Property& p) {
         for (std::uint64_t i = 0; i < n; ++i) scalar(p.type, p);
         return;
     }
+    at_ = pos_;
     const std::size_t bytes = std::size_t(n) * sizeOf(p.type); // listCount bounded n by the file
     if (bytes_.size() - pos_ < bytes) fail("the file ends inside property '" + p.name + "' (truncated)");
     pos_ += bytes;
@@ -400,11 +418,7 @@ void BodyReader::skip(const Property& p) {
 
 std::size_t BodyReader::leftover() {
     element_ = nullptr;
-    if (!ascii_) return bytes_.size() - pos_;
-    while (pos_ < bytes_.size() && (text::isBlank(bytes_[pos_]) || bytes_[pos_] == '\n')) {
-        if (bytes_[pos_] == '\n') ++line_;
-        ++pos_;
-    }
+    if (ascii_) skipBlanks();
     return bytes_.size() - pos_;
 }
 
@@ -489,7 +503,7 @@ void PlyParser::parse(std::string_view bytes) {
     }
     const std::size_t left = body.leftover();
     if (left > 0)
-        warn(WarningKind::Other, body.ascii() ? body.line() : 0,
+        warn(WarningKind::Other, body.ascii() ? body.nextLine() : 0,
              std::to_string(left) + (body.ascii() ? " characters of text" : " bytes") + " after the last element ignored");
     checkVertices();
     triangulate();
@@ -556,7 +570,7 @@ void PlyParser::readFaces(BodyReader& body, const Element& e) {
     faces_.corners.reserve(3 * reserve);
     for (std::uint64_t f = 0; f < e.count; ++f) {
         body.start(e, f);
-        if (body.ascii()) faces_.lines.push_back(body.line());
+        if (body.ascii()) faces_.lines.push_back(body.nextLine());
         readFace(body, e, indices, texcoords);
     }
 }
@@ -587,7 +601,7 @@ void PlyParser::readFace(BodyReader& body, const Element& e, const Property* ind
     const bool usable = uvScratch_.size() == 2 * corners &&
                         std::all_of(uvScratch_.begin(), uvScratch_.end(), [](float x) { return std::isfinite(x); });
     if (!usable) {
-        warn(WarningKind::BadValue, body.ascii() ? body.line() : 0,
+        warn(WarningKind::BadValue, faces_.lines.empty() ? 0 : faces_.lines.back(),
              "face " + std::to_string(faces_.count()) + ": its texcoord list has " + std::to_string(uvScratch_.size()) +
                  " values, not two finite ones per corner (" + std::to_string(2 * corners) + "); its corners get none");
         uvScratch_.assign(2 * corners, kNaN);

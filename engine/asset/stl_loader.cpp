@@ -156,7 +156,8 @@ public:
             if (text_[pos_] == '\n') ++line_;
             ++pos_;
         }
-        wordLine_ = line_;
+        // At the end, the line where the text ends rather than the empty one after it.
+        wordLine_ = pos_ < text_.size() ? line_ : wordLine_;
         const std::size_t start = pos_;
         while (pos_ < text_.size() && !text::isBlank(text_[pos_]) && text_[pos_] != '\n') ++pos_;
         return text_.substr(start, pos_ - start);
