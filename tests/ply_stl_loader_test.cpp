@@ -556,6 +556,21 @@ TEST(StlLoader, AMissingEndsolidIsWarnedAbout) {
     EXPECT_TRUE(hasWarning(m, "no 'endsolid'")) << warningList(m);
 }
 
+// ---- The fuzz targets' seeds ------------------------------------------------------------
+
+// The seeds must stay loadable, or the fuzzers start from refusals and miss the code past them.
+TEST(PlyStlLoadModel, FuzzSeedsLoad) {
+    std::size_t seeds = 0;
+    for (const char* kind : {"ply", "stl"})
+        for (const fs::directory_entry& e : fs::directory_iterator(test::sourceDir() / "tests" / "fuzz" / "seeds" / kind)) {
+            const Model m = loadModel(e.path());
+            expectValid(m);
+            EXPECT_GT(m.mesh.triangleCount(), 0u) << e.path();
+            ++seeds;
+        }
+    EXPECT_GE(seeds, 5u);
+}
+
 // ---- loadModel ----------------------------------------------------------------------------
 
 TEST(PlyStlLoadModel, ClaimsPlyAndStlCaseInsensitively) {
