@@ -571,6 +571,30 @@ TEST(PlyStlLoadModel, FuzzSeedsLoad) {
     EXPECT_GE(seeds, 5u);
 }
 
+// Files the fuzz targets found (tests/fuzz/regressions) load as valid meshes or are refused.
+TEST(PlyStlLoadModel, FuzzFoundFilesLoadValidOrAreRefused) {
+    std::size_t files = 0;
+    for (const fs::directory_entry& e : fs::directory_iterator(test::sourceDir() / "tests" / "fuzz" / "regressions")) {
+        const std::string extension = e.path().extension().string();
+        if (extension != ".ply" && extension != ".stl") continue;
+        ++files;
+        try {
+            expectValid(loadModel(e.path()));
+        } catch (const ParseError& error) {
+            EXPECT_EQ(error.file(), e.path().string()) << error.what();
+        }
+    }
+    EXPECT_GE(files, 1u);
+}
+
+// stl_subnormal_facets.stl: facets so small that their normals' sums are subnormal floats.
+TEST(PlyStlLoadModel, TinyFacetsGetUnitNormals) {
+    const float tiny = 1e-11f; // twice the area 1e-22: its square is a subnormal float
+    const Model m = stl(binaryStl("x", {{0, 0, 0, tiny, 0, 0, 0, tiny, 0}}), "tiny.stl");
+    expectValid(m);
+    EXPECT_EQ(m.mesh.nz[0], 1.0f);
+}
+
 // ---- loadModel ----------------------------------------------------------------------------
 
 TEST(PlyStlLoadModel, ClaimsPlyAndStlCaseInsensitively) {

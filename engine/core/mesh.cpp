@@ -24,8 +24,12 @@ void generateNormals(Mesh& mesh) {
     mesh.ny.resize(n);
     mesh.nz.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-        const float len = glm::length(sum[i]);
-        const glm::vec3 unit = (len > 0.0f && std::isfinite(len)) ? sum[i] / len : glm::vec3(0.0f, 1.0f, 0.0f);
+        // Scaled by its largest component first: the sums of tiny triangles are subnormal, and
+        // dividing those by their (rounded) length gave normals of length 0.999 (fuzz_stl found it).
+        const glm::vec3 a = glm::abs(sum[i]);
+        const float largest = std::max(a.x, std::max(a.y, a.z));
+        const bool usable = largest > 0.0f && std::isfinite(largest);
+        const glm::vec3 unit = usable ? glm::normalize(sum[i] / largest) : glm::vec3(0.0f, 1.0f, 0.0f);
         mesh.nx[i] = unit.x;
         mesh.ny[i] = unit.y;
         mesh.nz[i] = unit.z;
