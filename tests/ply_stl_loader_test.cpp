@@ -588,11 +588,14 @@ TEST(PlyStlLoadModel, FuzzFoundFilesLoadValidOrAreRefused) {
 }
 
 // stl_subnormal_facets.stl: facets so small that their normals' sums are subnormal floats.
-TEST(PlyStlLoadModel, TinyFacetsGetUnitNormals) {
+TEST(PlyStlLoadModel, TinyAndHugeFacetsGetUnitNormals) {
     const float tiny = 1e-11f; // twice the area 1e-22: its square is a subnormal float
     const Model m = stl(binaryStl("x", {{0, 0, 0, tiny, 0, 0, 0, tiny, 0}}), "tiny.stl");
     expectValid(m);
     EXPECT_EQ(m.mesh.nz[0], 1.0f);
+    // The other end (*_nan_normals.*): a cross product of 1e30 edges overflows, inf - inf is NaN.
+    const Model huge = stl(binaryStl("x", {{-1e30f, 0, 0, 1e30f, 1e30f, 0, 0, -1e30f, 1e30f}}), "huge.stl");
+    expectValid(huge);
 }
 
 // ---- loadModel ----------------------------------------------------------------------------
