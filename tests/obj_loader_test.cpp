@@ -561,19 +561,19 @@ TEST(LoadModel, ChoosesTheLoaderByExtensionCaseInsensitively) {
         EXPECT_EQ(m.mesh.triangleCount(), 2u) << name;
         EXPECT_EQ(m.source, (dir / name).string());
     }
-    EXPECT_EQ(modelExtensions(), std::vector<std::string>{".obj"});
+    EXPECT_EQ(modelExtensions(), (std::vector<std::string>{".obj", ".ply", ".stl"}));
 }
 
 TEST(LoadModel, RefusesAnExtensionNoLoaderClaimsNamingIt) {
     const fs::path dir = test::scratchDir("load_model");
-    const fs::path ply = test::writeFile(dir / "mesh.PLY", "ply\n");
+    const fs::path fbx = test::writeFile(dir / "mesh.FBX", "Kaydara FBX Binary\n");
     try {
-        loadModel(ply);
-        ADD_FAILURE() << "a .PLY file was loaded";
+        loadModel(fbx);
+        ADD_FAILURE() << "a .FBX file was loaded";
     } catch (const ParseError& e) {
-        EXPECT_EQ(e.file(), ply.string());
-        EXPECT_NE(std::string(e.what()).find("extension '.PLY'"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find(".obj"), std::string::npos) << e.what();
+        EXPECT_EQ(e.file(), fbx.string());
+        EXPECT_NE(std::string(e.what()).find("extension '.FBX'"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find(".obj, .ply, .stl"), std::string::npos) << e.what();
     }
     const fs::path bare = test::writeFile(dir / "mesh", kSquare + "f 1 2 3\n");
     try {

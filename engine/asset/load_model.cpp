@@ -2,6 +2,8 @@
 
 #include "asset/memory_budget.h"
 #include "asset/obj_loader.h"
+#include "asset/ply_loader.h"
+#include "asset/stl_loader.h"
 #include "core/error.h"
 
 #include <algorithm>
@@ -24,6 +26,8 @@ Model loadObjFile(const std::filesystem::path& path) { return loadObj(path); }
 
 constexpr Loader kLoaders[] = {
     {".obj", loadObjFile, kObjLoadBytesPerFileByte},
+    {".ply", loadPly, kPlyLoadBytesPerFileByte},
+    {".stl", loadStl, kStlLoadBytesPerFileByte},
 };
 
 // The file's size is weighed against the memory left before parsing (asset/memory_budget.h);

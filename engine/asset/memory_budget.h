@@ -13,6 +13,14 @@ namespace facet {
 // 2 for meshes with every attribute, up to 4 for faces of short indices; peak, with the text).
 inline constexpr std::uint64_t kObjLoadBytesPerFileByte = 4;
 
+// PLY: a binary vertex of three one-byte coordinates becomes 44 bytes of mesh arrays and normal
+// scratch, so the worst case is about 20 (float vertices and triangle faces take 3 to 4).
+inline constexpr std::uint64_t kPlyLoadBytesPerFileByte = 20;
+
+// STL: a binary facet's 50 bytes become three vertices of 44 bytes each, their indices and the
+// normals' scratch, beside the file itself (ASCII facets are longer for the same mesh).
+inline constexpr std::uint64_t kStlLoadBytesPerFileByte = 5;
+
 // What this process may still allocate, and which limit says so.
 struct MemoryRoom {
     std::uint64_t bytes = 0;

@@ -6,6 +6,7 @@
 #include "asset/text_file.h"
 #include "asset/text_scan.h"
 #include "asset/triangulate.h"
+#include "asset/warning_log.h"
 #include "core/error.h"
 
 #include <algorithm>
@@ -91,36 +92,6 @@ private:
 
     std::vector<Slot> slots_;
     std::size_t used_ = 0;
-};
-
-// Warnings of one kind beyond kMaxPerKind are only counted, so a broken million-face file
-// still gives a readable list.
-enum class WarningKind { BadValue, DroppedFace, FanFace, Other, Count };
-
-class WarningLog {
-public:
-    static constexpr std::size_t kMaxPerKind = 50;
-
-    explicit WarningLog(std::vector<Warning>& out) : out_(out) {}
-
-    void add(WarningKind kind, const std::string& file, std::size_t line, std::string message) {
-        if (++counts_[std::size_t(kind)] <= kMaxPerKind || kind == WarningKind::Other)
-            out_.push_back({file, line, std::move(message)});
-    }
-
-    void summarise(const std::string& file) {
-        static constexpr const char* kWhat[] = {"non-finite or unusable values", "dropped faces",
-                                                "faces triangulated as fans"};
-        for (std::size_t k = 0; k < std::size_t(WarningKind::Other); ++k)
-            if (counts_[k] > kMaxPerKind)
-                out_.push_back({file, 0, std::to_string(counts_[k] - kMaxPerKind) + " more warnings about " + kWhat[k]});
-    }
-
-    std::vector<Warning>& list() { return out_; }
-
-private:
-    std::vector<Warning>& out_;
-    std::array<std::size_t, std::size_t(WarningKind::Count)> counts_{};
 };
 
 std::string plural(std::size_t n, const char* one, const char* many) {

@@ -1,0 +1,37 @@
+// What every loader promises the renderer, checked on whatever a fuzz target's loader returned:
+// a mesh validateMesh accepts, finite positions and unit normals, colours in [0, 1], and every
+// material's texture present. A broken promise aborts, which libFuzzer reports as a crash.
+#pragma once
+
+#include "asset/model.h"
+#include "core/error.h"
+
+#include <cmath>
+#include <cstdlib>
+
+namespace fuzz {
+
+inline void checkModel(const facet::Model& model) {
+    const facet::Mesh& mesh = model.mesh;
+    try {
+        facet::validateMesh(mesh, model.materials.size(), model.source);
+    } catch (const facet::Error&) {
+        std::abort();
+    }
+    const std::size_t n = mesh.vertexCount();
+    if (mesh.nx.size() != n || mesh.u.size() != n) std::abort();
+    for (std::size_t i = 0; i < n; ++i) {
+        const float length = std::hypot(mesh.nx[i], mesh.ny[i], mesh.nz[i]);
+        if (!std::isfinite(mesh.px[i]) || !std::isfinite(mesh.py[i]) || !std::isfinite(mesh.pz[i]) ||
+            !std::isfinite(mesh.u[i]) || !std::isfinite(mesh.v[i]) || !(std::fabs(length - 1.0f) < 1e-3f))
+            std::abort();
+    }
+    for (const std::vector<float>* c : {&mesh.cr, &mesh.cg, &mesh.cb})
+        for (const float x : *c)
+            if (!(x >= 0.0f && x <= 1.0f)) std::abort();
+    if (mesh.triangleCount() > 0 && mesh.ranges.empty()) std::abort();
+    for (const facet::Material& m : model.materials)
+        if (m.texture >= 0 && static_cast<std::size_t>(m.texture) >= model.textures.size()) std::abort();
+}
+
+} // namespace fuzz
