@@ -7,6 +7,7 @@
 #include "core/error.h"
 
 #include <algorithm>
+#include <memory>
 #include <cctype>
 #include <cstdint>
 #include <new>
@@ -64,6 +65,20 @@ Model loadModel(const std::filesystem::path& path) {
                                                       : "has the extension '" + path.extension().string() +
                                                             "', which no loader reads";
     throw ParseError(path.string(), 0, "cannot load a model: the file " + what + " (facet reads " + extensionList() + ")");
+}
+
+Scene loadScene(const std::filesystem::path& path) {
+    Scene scene;
+    auto model = std::make_shared<Model>(loadModel(path));
+    scene.warnings = model->warnings;
+    scene.add(scene.addMesh(std::move(model)));
+    return scene;
+}
+
+Scene loadScene(const std::vector<std::filesystem::path>& paths) {
+    Scene scene;
+    for (const std::filesystem::path& path : paths) scene.append(loadScene(path));
+    return scene;
 }
 
 std::vector<std::string> modelExtensions() {

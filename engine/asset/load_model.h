@@ -3,6 +3,7 @@
 #pragma once
 
 #include "asset/model.h"
+#include "asset/scene.h"
 
 #include <filesystem>
 #include <string>
@@ -14,6 +15,13 @@ namespace facet {
 // naming the file and its extension when no loader claims it, and whatever the loader throws
 // (facet::ParseError with the file and line) when the file cannot be loaded correctly.
 Model loadModel(const std::filesystem::path& path);
+
+// The file at `path` as a scene, its loader chosen as loadModel's: a format of one mesh (.obj,
+// .ply, .stl) gives one instance at the identity pose, named after the file. The scene's
+// warnings are the loader's.
+Scene loadScene(const std::filesystem::path& path);
+// Several files, one scene: each file's meshes and instances in turn (ids numbered on).
+Scene loadScene(const std::vector<std::filesystem::path>& paths);
 
 // The extensions loadModel reads, lower case with the dot (".obj"), for file dialogs and messages.
 std::vector<std::string> modelExtensions();

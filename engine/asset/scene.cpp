@@ -42,6 +42,16 @@ bool Scene::remove(std::uint32_t id) {
     return true;
 }
 
+void Scene::append(Scene other) {
+    const auto base = static_cast<std::uint32_t>(meshes.size());
+    for (auto& m : other.meshes) meshes.push_back(std::move(m));
+    for (Instance& i : other.instances) {
+        add(base + i.mesh, i.pose, std::move(i.name));
+        instances.back().visible = i.visible;
+    }
+    warnings.insert(warnings.end(), other.warnings.begin(), other.warnings.end());
+}
+
 std::size_t Scene::triangleCount() const {
     std::size_t n = 0;
     for (const Instance& i : instances)

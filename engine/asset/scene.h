@@ -41,6 +41,8 @@ struct Scene {
     const Instance* find(std::uint32_t id) const;
     // Removes the instance with `id` (its mesh stays); false when there is none.
     bool remove(std::uint32_t id);
+    // Takes `other`'s meshes, instances (given new ids after this scene's) and warnings.
+    void append(Scene other);
 
     std::size_t triangleCount() const; // over the visible instances
     Bounds bounds() const;             // world-space bounds of the visible instances

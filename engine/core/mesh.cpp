@@ -24,13 +24,20 @@ void generateNormals(Mesh& mesh) {
     mesh.ny.resize(n);
     mesh.nz.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-        // Scaled by its largest component first: the sums of tiny triangles are subnormal, and
-        // dividing those by their (rounded) length gave normals of length 0.999 (fuzz_stl found it).
-        // Huge triangles overflow to inf or NaN (inf - inf): no direction to give.
+        // A sum whose length is tiny (its squares subnormal: dividing by the rounded length gave
+        // normals of length 0.999, fuzz_stl found it) or overflows is scaled by its largest
+        // component first; every other sum is divided by its length as it always was, so the
+        // normals of ordinary meshes keep their bits. Huge triangles overflow to inf or NaN
+        // (inf - inf): no direction to give.
         const glm::vec3 s = sum[i];
         const bool finite = std::isfinite(s.x) && std::isfinite(s.y) && std::isfinite(s.z);
+        const float len = glm::length(s);
         const float largest = std::max(std::fabs(s.x), std::max(std::fabs(s.y), std::fabs(s.z)));
-        const glm::vec3 unit = finite && largest > 0.0f ? glm::normalize(s / largest) : glm::vec3(0.0f, 1.0f, 0.0f);
+        glm::vec3 unit(0.0f, 1.0f, 0.0f);
+        if (finite && len > 1e-15f && std::isfinite(len))
+            unit = s / len;
+        else if (finite && largest > 0.0f)
+            unit = glm::normalize(s / largest);
         mesh.nx[i] = unit.x;
         mesh.ny[i] = unit.y;
         mesh.nz[i] = unit.z;
