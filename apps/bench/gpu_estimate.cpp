@@ -81,17 +81,16 @@ struct GpuEstimator::Impl {
 GpuEstimator::GpuEstimator(std::vector<std::string> gpus, int threads)
     : impl_(std::make_unique<Impl>(gpus, threads)) {}
 
-void GpuEstimator::estimate(const std::string& scene, const Model& model, const ViewParams& view,
+void GpuEstimator::estimate(const std::string& name, const Scene& scene, const ViewParams& view,
                             const FrameView& target, const std::vector<Record>& records) {
-    const FramePlan plan = planFrame(RenderSettings{}, modelFacts(model), view, target.width, target.height);
-    const Scene scene = sceneOf(model);
+    const FramePlan plan = planFrame(RenderSettings{}, sceneFacts(scene), view, target.width, target.height);
     impl_->kernels.setScene(scene);
     impl_->kernels.render(view, plan, target); // warm-up: buffers grown, caches filled
     const KernelFrameStats stats = impl_->kernels.render(view, plan, target);
-    std::string title = scene + " " + std::to_string(target.width) + "x" + std::to_string(target.height) + " (" +
+    std::string title = name + " " + std::to_string(target.width) + "x" + std::to_string(target.height) + " (" +
                         std::to_string(stats.trianglesIn) + " triangles, " + std::to_string(stats.binEntries) +
                         " bin entries): ";
-    if (const Record* cpu = cpuRecord(records, scene, target.width, target.height))
+    if (const Record* cpu = cpuRecord(records, name, target.width, target.height))
         title += cpu->label + " " + formatMs(cpu->time.medianMs) + " measured; ";
     title += "kernels run on the CPU " + formatMs(stats.vertexMs + stats.triangleMs + stats.rasterMs) + " measured";
     impl_->cases.push_back({title, impl_->kernels.lastWork()});

@@ -5,7 +5,7 @@
 // printed table only, not into the measured records of bench.csv and bench.json.
 #pragma once
 
-#include "asset/model.h"
+#include "asset/scene.h"
 #include "bench/records.h"
 #include "core/frame.h"
 #include "core/transform.h"
@@ -27,7 +27,7 @@ public:
 
     // One case: a counted frame of `model` through `view` into `target`; `records` are the
     // case's measured records so far (the CPU's frame is shown beside the estimate).
-    void estimate(const std::string& scene, const Model& model, const ViewParams& view, const FrameView& target,
+    void estimate(const std::string& name, const Scene& scene, const ViewParams& view, const FrameView& target,
                   const std::vector<Record>& records);
 
     // The table of every case estimated so far.

@@ -20,9 +20,10 @@ constexpr const char* kUsage = R"(usage: facet-bench [options]
 
 Measures the vertex stage (NumPy, CPU, GPU with data resident or copied every call, three
 kernels or one fused) over 10^3..10^7 vertices, and whole frames of the default scene and of
-generated scenes (10k..4M tiny triangles, a few hundred large quads) and two fill-bound ones (a
+generated scenes (10k..4M tiny triangles, a few hundred large quads), two fill-bound ones (a
 close view over the default scene's textured plaza; a textured sheet of 12k triangles of 20 to
-100 pixels, trilinear) at 1280x720 and 1920x1080 on the CPU (1..N threads), the GPU and
+100 pixels, trilinear) and instancing's pair (1,000 instances of a 10k-triangle sphere; the
+same 10M triangles merged into one mesh) at 1280x720 and 1920x1080 on the CPU (1..N threads), the GPU and
 OpenGL. Paths that cannot run here are reported with the reason. Prints a table; --out also
 writes bench.csv and bench.json (plot them with scripts/plot_bench.py).
 
@@ -30,7 +31,8 @@ writes bench.csv and bench.json (plot them with scripts/plot_bench.py).
                      scene, the plaza view and the textured sheet at 160x90, 3 frames
   --sections LIST    vertex,raster (default both)
   --scenes LIST      only these raster scenes (comma-separated: default, grid_10k, grid_100k,
-                     grid_1m, grid_4m, quads_200, plaza_close, textured_sheet; default all)
+                     grid_1m, grid_4m, quads_200, plaza_close, textured_sheet, instances_1k,
+                     instances_1k_merged; default all)
   --frames K         measured frames per raster case (default 10; 3 with --quick), taken in
                      rounds: each path one frame a round, so the load falls on every path alike
   --paths LIST       only these raster paths (comma-separated: cpu, gpu, gl; default all):

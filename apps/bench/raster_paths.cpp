@@ -43,7 +43,7 @@ struct RasterPaths::Impl {
     std::unique_ptr<Renderer> gpu, gl;
     std::string gpuWhy, glWhy;
     std::string uploadWhy; // why the scene could not be made resident on the GPU
-    const Model* scene = nullptr;
+    const Scene* scene = nullptr;
 
     Renderer& renderer(const RasterPath& path) {
         if (path.kind == RasterPathKind::Gpu) return *gpu;
@@ -73,14 +73,14 @@ std::vector<RasterPath> RasterPaths::paths() const {
     return all;
 }
 
-void RasterPaths::setScene(const Model& model) {
-    impl_->scene = &model;
+void RasterPaths::setScene(const Scene& scene) {
+    impl_->scene = &scene;
     impl_->uploadWhy.clear();
-    for (const std::unique_ptr<Renderer>& cpu : impl_->cpus) cpu->setModel(model);
-    if (impl_->gl) impl_->gl->setModel(model);
+    for (const std::unique_ptr<Renderer>& cpu : impl_->cpus) cpu->setScene(scene);
+    if (impl_->gl) impl_->gl->setScene(scene);
     if (!impl_->gpu) return;
     try {
-        impl_->gpu->setModel(model);
+        impl_->gpu->setScene(scene);
     } catch (const std::exception& e) {
         impl_->uploadWhy = reasonOf(e);
     }

@@ -4,7 +4,7 @@
 // which paths there are, why one cannot run, and for one timed frame.
 #pragma once
 
-#include "asset/model.h"
+#include "asset/scene.h"
 #include "bench/options.h"
 #include "core/frame.h"
 #include "core/transform.h"
@@ -55,7 +55,7 @@ public:
     std::vector<RasterPath> paths() const;
 
     // The scene the next frames draw (kept by reference; the GPU uploads it now).
-    void setScene(const Model& model);
+    void setScene(const Scene& scene);
 
     // Why `path` cannot draw the scene; empty when it can.
     std::string whyAbsent(const RasterPath& path) const;

@@ -37,7 +37,8 @@ std::vector<SceneSpec> allScenes() {
     return {{"default", SceneKind::DefaultObj, 0},     {"grid_10k", SceneKind::Grid, 10000},
             {"grid_100k", SceneKind::Grid, 100000},    {"grid_1m", SceneKind::Grid, 1000000},
             {"grid_4m", SceneKind::Grid, 4000000},     {"quads_200", SceneKind::Quads, 200},
-            {"plaza_close", SceneKind::PlazaClose, 0}, {"textured_sheet", SceneKind::TexturedSheet, 0}};
+            {"plaza_close", SceneKind::PlazaClose, 0}, {"textured_sheet", SceneKind::TexturedSheet, 0},
+            {"instances_1k", SceneKind::Instances, 1000}, {"instances_1k_merged", SceneKind::Merged, 1000}};
 }
 
 // The scenes --scenes names, in the order given; a name no scene has is refused with the names.
@@ -203,8 +204,8 @@ void runRasterSection(const Options& o, const Machine& machine, std::vector<Reco
     for (const SceneSpec& spec : plan.scenes) {
         if (cli::stopSignal()) return; // no scene is made and loaded after the signal
         std::cout << "  scene " << spec.name << "\n" << std::flush;
-        const Model model = makeScene(spec);
-        paths.setScene(model);
+        const Scene scene = makeScene(spec);
+        paths.setScene(scene);
         for (const Size size : plan.sizes) {
             if (cli::stopSignal()) return;
             const float aspect = float(size.width) / float(size.height);
@@ -212,12 +213,12 @@ void runRasterSection(const Options& o, const Machine& machine, std::vector<Reco
             LineAlignedVector<float> depth(color.size());
             const FrameCase c{plan,
                               spec.name,
-                              model.mesh.triangleCount(),
+                              scene.triangleCount(),
                               size,
-                              sceneView(spec, model, aspect),
+                              sceneView(spec, scene, aspect),
                               {color.data(), depth.data(), size.width, size.height}};
             measureCase(c, paths, records);
-            if (estimator) estimator->estimate(spec.name, model, c.view, c.target, records);
+            if (estimator) estimator->estimate(spec.name, scene, c.view, c.target, records);
         }
     }
 }

@@ -8,10 +8,14 @@
 #include "core/error.h"
 #include "core/mesh.h"
 
+#include <glm/gtc/constants.hpp>
+#include <glm/gtc/matrix_transform.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <random>
 
 namespace facet::bench {
@@ -148,6 +152,78 @@ Model texturedSheetScene(std::size_t cols, std::size_t rows) {
     return model;
 }
 
+// The instanced part: a UV sphere of `stacks` bands of `slices` quads (two triangles each, the
+// poles' bands too, their pole triangles degenerate): 50 x 100 gives 10,000 triangles.
+Model sphereModel(std::size_t stacks, std::size_t slices) {
+    Model model;
+    model.source = "generated sphere of " + std::to_string(2 * stacks * slices) + " triangles";
+    Mesh& m = model.mesh;
+    for (std::size_t i = 0; i <= stacks; ++i)
+        for (std::size_t j = 0; j <= slices; ++j) {
+            const float theta = glm::pi<float>() * float(i) / float(stacks);
+            const float phi = 2.0f * glm::pi<float>() * float(j) / float(slices);
+            m.px.push_back(std::sin(theta) * std::cos(phi));
+            m.py.push_back(std::cos(theta));
+            m.pz.push_back(std::sin(theta) * std::sin(phi));
+        }
+    for (std::size_t i = 0; i < stacks; ++i)
+        for (std::size_t j = 0; j < slices; ++j) {
+            const auto a = static_cast<std::uint32_t>(i * (slices + 1) + j), b = a + 1;
+            const auto d = static_cast<std::uint32_t>(a + slices + 1), e = d + 1;
+            m.indices.insert(m.indices.end(), {a, e, b, a, d, e});
+        }
+    finishModel(model);
+    return model;
+}
+
+// Instance k of `count` on a grid filling the generated camera's view at aspect 16:9, turned
+// about an axis of its own and scaled to its cell.
+glm::mat4 instancePose(std::size_t k, std::size_t count) {
+    const auto rows = std::max<std::size_t>(1, std::size_t(std::lround(std::sqrt(double(count) / kGeneratedAspect))));
+    const std::size_t cols = (count + rows - 1) / rows;
+    const float h = generatedHalfHeight(), w = h * kGeneratedAspect;
+    const float cell = std::min(2.0f * w / float(cols), 2.0f * h / float(rows));
+    const std::size_t r = k / cols, c = k % cols;
+    const glm::vec3 at{-w + cell * (float(c) + 0.5f), -h + cell * (float(r) + 0.5f), -0.2f * float(k % 3)};
+    const glm::vec3 axis = glm::normalize(glm::vec3(1.0f + float(k % 5), 2.0f, 1.0f + float(k % 7)));
+    const glm::mat4 turned = glm::rotate(glm::translate(glm::mat4(1.0f), at), 0.37f * float(k), axis);
+    return glm::scale(turned, glm::vec3(0.45f * cell));
+}
+
+// The part at every pose, its vertices posed once: one mesh of all the instances' triangles.
+Model mergedModel(const Model& part, std::size_t count) {
+    Model merged;
+    merged.source = "generated " + std::to_string(count) + " spheres merged";
+    Mesh& m = merged.mesh;
+    const Mesh& p = part.mesh;
+    for (std::size_t k = 0; k < count; ++k) {
+        const glm::mat4 pose = instancePose(k, count);
+        const auto base = static_cast<std::uint32_t>(m.px.size());
+        for (std::size_t i = 0; i < p.vertexCount(); ++i) {
+            const glm::vec3 v = glm::vec3(pose * glm::vec4(p.position(i), 1.0f));
+            m.px.push_back(v.x);
+            m.py.push_back(v.y);
+            m.pz.push_back(v.z);
+        }
+        for (const std::uint32_t index : p.indices) m.indices.push_back(base + index);
+    }
+    finishModel(merged);
+    return merged;
+}
+
+Scene instancedScene(std::size_t count) {
+    Scene scene;
+    const std::uint32_t part = scene.addMesh(std::make_shared<const Model>(sphereModel(50, 100)));
+    for (std::size_t k = 0; k < count; ++k) scene.add(part, instancePose(k, count), "sphere " + std::to_string(k));
+    return scene;
+}
+
+Scene oneModel(Model model) {
+    Scene scene;
+    scene.add(scene.addMesh(std::make_shared<const Model>(std::move(model))));
+    return scene;
+}
+
 // Low over the plaza's near edge looking down into it: every pixel textured (stone tiles
 // magnified in front, minified behind, and the objects on it), most of them the floor.
 Camera plazaCloseCamera() {
@@ -162,19 +238,21 @@ Camera plazaCloseCamera() {
 
 } // namespace
 
-Model makeScene(const SceneSpec& spec) {
+Scene makeScene(const SceneSpec& spec) {
     switch (spec.kind) {
     case SceneKind::DefaultObj:
-    case SceneKind::PlazaClose: return loadModel(app::defaultScene());
-    case SceneKind::TexturedSheet: return texturedSheetScene(96, 64);
-    case SceneKind::Grid: return gridScene(spec.count);
-    case SceneKind::Quads: return quadScene(spec.count);
+    case SceneKind::PlazaClose: return oneModel(loadModel(app::defaultScene()));
+    case SceneKind::TexturedSheet: return oneModel(texturedSheetScene(96, 64));
+    case SceneKind::Grid: return oneModel(gridScene(spec.count));
+    case SceneKind::Quads: return oneModel(quadScene(spec.count));
+    case SceneKind::Instances: return instancedScene(spec.count);
+    case SceneKind::Merged: return oneModel(mergedModel(sphereModel(50, 100), spec.count));
     }
     throw Error("unknown scene kind of scene " + spec.name);
 }
 
-ViewParams sceneView(const SceneSpec& spec, const Model& model, float aspect) {
-    if (spec.kind == SceneKind::DefaultObj) return Camera::framing(model.mesh, aspect).view(aspect);
+ViewParams sceneView(const SceneSpec& spec, const Scene& scene, float aspect) {
+    if (spec.kind == SceneKind::DefaultObj) return sceneFraming(scene, aspect).view(aspect);
     if (spec.kind == SceneKind::PlazaClose) return plazaCloseCamera().view(aspect);
     return generatedCamera().view(aspect);
 }
