@@ -120,8 +120,8 @@ CpuFrameStats CpuRenderer::renderFrame(const ViewParams& view, const FramePlan& 
     return stats;
 }
 
-// Where a frame reads a posed instance's normals (every lit or normal-reading frame: whenever the
-// mesh has them) and its tangents (FramePlan::tangents), they are moved to world space here.
+// A posed instance's normals (where its mesh has them) and tangents (where the frame reads them,
+// FramePlan::tangents) are read from the world-space arrays posedDirections fills.
 MeshView CpuRenderer::instanceMesh(const InstanceDraw& draw, const FramePlan& plan) {
     MeshView mesh = triangleStageMesh(meshView(scene_->meshes[draw.mesh]->mesh), plan.tangents);
     if (!draw.posed) return mesh;
