@@ -167,7 +167,14 @@ bool CameraFlags::consume(const std::string& arg, Arguments& args) {
 }
 
 Camera CameraFlags::camera(const Mesh& mesh, float aspect, float coveredLeft) const {
-    Camera c = Camera::framing(mesh, aspect, fov.value_or(60.0f), coveredLeft);
+    return overridden(Camera::framing(mesh, aspect, fov.value_or(60.0f), coveredLeft));
+}
+
+Camera CameraFlags::camera(const Scene& scene, float aspect, float coveredLeft) const {
+    return overridden(sceneFraming(scene, aspect, fov.value_or(60.0f), coveredLeft));
+}
+
+Camera CameraFlags::overridden(Camera c) const {
     if (eye) c.eye = *eye;
     if (yaw) c.yawDegrees = *yaw;
     if (pitch) c.pitchDegrees = *pitch;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "asset/model.h"
+#include "asset/scene.h"
 #include "core/camera.h"
 #include "core/error.h"
 #include "core/names.h"
@@ -88,6 +89,11 @@ struct CameraFlags {
     bool consume(const std::string& arg, Arguments& args);
     // `coveredLeft` as Camera::framing's: where the framing is not overridden.
     Camera camera(const Mesh& mesh, float aspect, float coveredLeft = 0.0f) const;
+    // The same over a scene's visible instances (sceneFraming).
+    Camera camera(const Scene& scene, float aspect, float coveredLeft = 0.0f) const;
+
+private:
+    Camera overridden(Camera framed) const;
 };
 
 // Runs body() and turns exceptions into a message on stderr and an exit code.

@@ -104,31 +104,47 @@ TEST(Concurrency, ThreadPoolSectionsAfterAFailureRunWhole) {
     }
 }
 
-// The viewer's loader: requests while a load runs replace the waiting one; every finished load
-// is handed over once, on the thread that polls, and the last file asked for is the last loaded.
+// The viewer's loader: an Open while a load runs replaces the requests waiting, an Add waits
+// behind them; every finished load is handed over once, on the thread that polls, and the last
+// file asked for is the last loaded. A request's files load one by one: a missing one is an
+// error naming it, and the others still load.
 TEST(Concurrency, SceneLoaderTakesRequestsWhileItLoads) {
     const std::filesystem::path dir = facet::test::scratchDir("concurrency_loader");
     const std::string cube = (facet::test::sourceDir() / "tests" / "data" / "cube.obj").string();
     const std::string missing = (dir / "missing.obj").string();
     viewer::SceneLoader loader;
     std::vector<viewer::LoadResult> results;
+    const auto take = [&] {
+        if (auto r = loader.poll()) results.push_back(std::move(*r));
+    };
     for (int i = 0; i < 40; ++i) {
         loader.request(i % 3 == 1 ? missing : cube);
-        if (auto r = loader.poll()) results.push_back(std::move(*r));
+        take();
     }
-    loader.request(cube);
+    loader.request({cube, missing, cube}, viewer::LoadMode::Add);
     const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (loader.busy() && std::chrono::steady_clock::now() < end) {
-        if (auto r = loader.poll()) results.push_back(std::move(*r));
+        take();
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     ASSERT_FALSE(loader.busy()) << "the loader did not finish within 60 s";
-    ASSERT_FALSE(results.empty());
-    EXPECT_EQ(results.back().path, cube);
-    ASSERT_TRUE(results.back().model);
-    EXPECT_EQ(results.back().model->mesh.triangleCount(), 12u);
-    for (const viewer::LoadResult& r : results)
-        EXPECT_EQ(bool(r.model), r.path == cube) << r.path << ": " << r.error;
+    ASSERT_GE(results.size(), 2u);
+    const viewer::LoadResult& added = results.back();
+    EXPECT_EQ(added.mode, viewer::LoadMode::Add);
+    ASSERT_EQ(added.scene.instances.size(), 2u);
+    EXPECT_EQ(added.scene.triangleCount(), 24u);
+    ASSERT_EQ(added.errors.size(), 1u);
+    EXPECT_NE(added.errors[0].find(missing), std::string::npos) << added.errors[0];
+    // The Add waited behind the last Open, which it did not replace.
+    const viewer::LoadResult& opened = results[results.size() - 2];
+    EXPECT_EQ(opened.mode, viewer::LoadMode::Replace);
+    ASSERT_EQ(opened.paths.size(), 1u);
+    for (std::size_t i = 0; i + 1 < results.size(); ++i) {
+        const viewer::LoadResult& r = results[i];
+        ASSERT_EQ(r.paths.size(), 1u);
+        EXPECT_EQ(r.scene.instances.size(), r.paths[0] == cube ? 1u : 0u) << r.paths[0];
+        EXPECT_EQ(r.errors.size(), r.paths[0] == cube ? 0u : 1u) << r.paths[0];
+    }
 }
 
 } // namespace

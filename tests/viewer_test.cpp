@@ -4,8 +4,10 @@
 #include "test_support.h"
 
 #include "asset/image.h"
+#include "asset/load_model.h"
 #include "asset/obj_loader.h"
 #include "core/camera.h"
+#include "viewer/object_pose.h"
 
 #include <gtest/gtest.h>
 
@@ -19,6 +21,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -396,6 +399,63 @@ TEST(Viewer, ATexturedMeshOpensUnlitAndLightIsKept) {
     EXPECT_EQ(runWithPanel(display.name(), dir, {"--size", "320x240", "--light"}, frame)["headlight"], "on");
 }
 
+// A second cube, 12 triangles as writeCube's, 6 units along +x from it.
+fs::path writeFarCube(const fs::path& dir) {
+    return facet::test::writeFile(dir / "far_cube.obj", "v 5 -1 -1\nv 7 -1 -1\nv 7 1 -1\nv 5 1 -1\n"
+                                                        "v 5 -1 1\nv 7 -1 1\nv 7 1 1\nv 5 1 1\n"
+                                                        "f 1 2 3 4\nf 5 8 7 6\nf 1 5 6 2\n"
+                                                        "f 2 6 7 3\nf 3 7 8 4\nf 5 1 4 8\n");
+}
+
+// "object ID shown|hidden TRIANGLES NAME" lines of --report, in order.
+std::vector<std::string> reportedObjects(const std::string& report) {
+    std::vector<std::string> objects;
+    std::stringstream in(report);
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("object ", 0) == 0) objects.push_back(line.substr(7));
+    return objects;
+}
+
+// Every file on the command line opens, together, as one scene framed whole: the report lists
+// both objects, the camera is sceneFraming's, and facet's frame shows two shapes apart.
+TEST(Viewer, SeveralFilesOnTheCommandLineAreOneScene) {
+    VirtualDisplay display;
+    FACET_REQUIRE_DISPLAY(display);
+    const fs::path dir = facet::test::scratchDir("viewer_two_files");
+    const fs::path cube = writeCube(dir), far = writeFarCube(dir);
+    Process::Setup setup;
+    setup.env = {{"DISPLAY", display.name()}};
+    setup.out = dir / "report.txt";
+    setup.err = dir / "viewer_err.txt";
+    ASSERT_EQ(runCommand({kViewer.string(), cube.string(), far.string(), "--no-ui", "--size", "320x240", "--frames",
+                          "3", "--vsync", "off", "--stage", "cpu", "--screenshot", (dir / "frame.png").string(),
+                          "--report"},
+                         setup, 30000ms),
+              0)
+        << readText(setup.err);
+    const std::string text = readText(setup.out);
+    EXPECT_EQ(reportedObjects(text), (std::vector<std::string>{"1 shown 12 cube.obj", "2 shown 12 far_cube.obj"}))
+        << text;
+    const auto report = parseReport(text);
+    EXPECT_EQ(report.at("objects"), "2");
+    EXPECT_EQ(report.at("triangles"), "24");
+    const facet::Camera home = facet::sceneFraming(facet::loadScene(std::vector<fs::path>{cube, far}), 320.0f / 240.0f);
+    glm::vec3 eye;
+    std::stringstream(report.at("eye")) >> eye.x >> eye.y >> eye.z;
+    EXPECT_LT(glm::length(eye - home.eye), 1e-3f) << report.at("eye");
+
+    // The columns with any of the cubes in them: two runs with background between.
+    const facet::Image frame = facet::loadImage(dir / "frame.png");
+    const std::uint32_t background = frame.pixels[0];
+    std::vector<bool> used(frame.width, false);
+    for (std::uint32_t y = 0; y < frame.height; ++y)
+        for (std::uint32_t x = 0; x < frame.width; ++x)
+            used[x] = used[x] || frame.pixels[std::size_t(y) * frame.width + x] != background;
+    int runs = 0;
+    for (std::uint32_t x = 0; x < frame.width; ++x) runs += used[x] && (x == 0 || !used[x - 1]);
+    EXPECT_EQ(runs, 2) << "the two cubes should be apart in the frame";
+}
+
 // facet-viewer on a private display, driven through its window with xdotool. Each step that
 // must reach the viewer waits (bounded, with a message) for a sign that it did.
 class ViewerSession {
@@ -469,14 +529,16 @@ public:
         return pointerReaches(*released, "releasing the right button did not give the pointer back");
     }
 
-    // Ctrl+L, a typed path and Enter. Ctrl+L puts the keyboard in the path field (selecting
-    // what is there) a frame or two later and keys typed before that are lost, so the sequence
-    // is retried, each time waiting longer, until `landed` (bounded) says it arrived.
-    testing::AssertionResult typePath(const fs::path& path, const std::function<bool()>& landed) {
+    // Ctrl+L, a typed path and Enter (Open; shift+Return: Add). Ctrl+L puts the keyboard in
+    // the path field (selecting what is there) a frame or two later and keys typed before that
+    // are lost, so the sequence is retried, each time waiting longer, until `landed` (bounded)
+    // says it arrived.
+    testing::AssertionResult typePath(const fs::path& path, const std::function<bool()>& landed,
+                                      const std::string& enter = "Return") {
         for (int attempt = 0; attempt < 4; ++attempt) {
             if (xdo({"key", "ctrl+l"}) != 0) return testing::AssertionFailure() << "xdotool key failed";
             std::this_thread::sleep_for(std::chrono::milliseconds(250 << attempt));
-            if (xdo({"type", "--delay", "10", path.string()}) != 0 || xdo({"key", "Return"}) != 0)
+            if (xdo({"type", "--delay", "10", path.string()}) != 0 || xdo({"key", enter}) != 0)
                 return testing::AssertionFailure() << "xdotool type failed";
             if (landed()) return testing::AssertionSuccess();
         }
@@ -635,6 +697,49 @@ TEST(Viewer, RResetsTheViewAfterADrag) {
     EXPECT_LT(glm::length(eye - home.eye), 1e-3f) << report.at("eye");
     EXPECT_NEAR(std::stof(report.at("yaw")), home.yawDegrees, 1e-3f);
     EXPECT_NEAR(std::stof(report.at("pitch")), home.pitchDegrees, 1e-3f);
+}
+
+// Shift+Enter in the path field adds the file to the scene (the panel's Add; dropped files
+// join the scene the same way): the title names both objects and the report lists them. A file
+// that cannot load is reported and leaves the scene as it was; Enter (Open) replaces the scene.
+TEST(Viewer, ShiftEnterAddsAFileToTheSceneAndEnterReplacesIt) {
+    DrivableDisplay drivable;
+    FACET_REQUIRE_DRIVABLE(drivable);
+    const fs::path dir = facet::test::scratchDir("viewer_add");
+    const fs::path cube = writeCube(dir), far = writeFarCube(dir);
+    ViewerSession session(*drivable.xdotool, drivable.display.name(), dir, {cube.string()});
+    ASSERT_TRUE(session.open("cube.obj"));
+    ASSERT_TRUE(session.typePath(far, [&] { return !session.windowFor("cube.obj, far_cube.obj", 5s).empty(); },
+                                 "shift+Return"));
+
+    const fs::path missing = dir / "no_such_mesh.obj";
+    const auto reported = [&] {
+        const auto end = Clock::now() + 5s;
+        while (Clock::now() < end) {
+            if (session.errors().find("facet-viewer: " + missing.string()) != std::string::npos) return true;
+            std::this_thread::sleep_for(50ms);
+        }
+        return false;
+    };
+    ASSERT_TRUE(session.typePath(missing, reported, "shift+Return"));
+    EXPECT_FALSE(session.windowFor("cube.obj, far_cube.obj", 5s).empty()) << "the failed add changed the scene";
+    ASSERT_TRUE(session.typePath(cube, [&] { return !session.windowFor("cube.obj", 5s).empty(); }));
+    ASSERT_TRUE(session.typePath(far, [&] { return !session.windowFor("cube.obj, far_cube.obj", 5s).empty(); },
+                                 "shift+Return"));
+    ASSERT_TRUE(session.quit());
+
+    const std::string text = session.report();
+    EXPECT_EQ(reportedObjects(text), (std::vector<std::string>{"1 shown 12 cube.obj", "2 shown 12 far_cube.obj"}))
+        << text;
+    const auto report = parseReport(text);
+    ASSERT_TRUE(report.count("eye")) << text;
+    EXPECT_EQ(report.at("triangles"), "24");
+    // Each load frames the whole scene.
+    const facet::Camera home =
+        facet::sceneFraming(facet::loadScene(std::vector<fs::path>{cube, far}), 640.0f / 480.0f, 60.0f);
+    glm::vec3 eye;
+    std::stringstream(report.at("eye")) >> eye.x >> eye.y >> eye.z;
+    EXPECT_LT(glm::length(eye - home.eye), 1e-3f) << report.at("eye");
 }
 
 // F1 hides the panel, and then the scroll wheel (no longer over the panel) speeds the camera
@@ -993,6 +1098,75 @@ TEST(Viewer, MonkeyRandomInputForASetTime) {
               << frames << " frames; peak RSS " << peakKb / 1024 << " MB" << std::endl;
     EXPECT_GE(frames, seconds) << "the viewer stopped drawing";
     EXPECT_LT(peakKb / 1024, maxRssMb) << "peak resident memory";
+}
+
+// ---- The panel's pose fields (apps/viewer/object_pose.h) ----
+
+glm::vec3 transformed(const glm::mat4& m, glm::vec3 p) { return glm::vec3(m * glm::vec4(p, 1.0f)); }
+
+bool closeTo(const glm::mat4& a, const glm::mat4& b, float tolerance = 1e-5f) {
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r)
+            if (std::abs(a[c][r] - b[c][r]) > tolerance) return false;
+    return true;
+}
+
+// Scaled first, then turned about x, y and z in that order, then moved.
+TEST(ViewerPose, ComposesScaleThenRotationThenTranslation) {
+    using facet::viewer::composePose;
+    using facet::viewer::ObjectPose;
+    EXPECT_TRUE(closeTo(composePose(ObjectPose{}), glm::mat4(1.0f)));
+    const glm::mat4 m = composePose({{1, 2, 3}, {0, 90, 0}, {2, 2, 2}});
+    // x scaled to 2, turned 90 degrees about y (x goes to -z), moved.
+    EXPECT_LT(glm::length(transformed(m, {1, 0, 0}) - glm::vec3(1, 2, 1)), 1e-5f);
+    // About x first: +y goes to +z, which the turn about y then takes to +x (the other order
+    // would end at +z).
+    const glm::mat4 xThenY = composePose({{0, 0, 0}, {90, 90, 0}, {1, 1, 1}});
+    EXPECT_LT(glm::length(transformed(xThenY, {0, 1, 0}) - glm::vec3(1, 0, 0)), 1e-5f);
+    // ... and z last: +x, unturned by x and y, goes to +y.
+    const glm::mat4 z = composePose({{0, 0, 0}, {0, 0, 90}, {1, 1, 1}});
+    EXPECT_LT(glm::length(transformed(z, {1, 0, 0}) - glm::vec3(0, 1, 0)), 1e-5f);
+    // Per-axis scale along the object's own axes.
+    const glm::mat4 s = composePose({{0, 0, 0}, {0, 0, 0}, {1, 2, 3}});
+    EXPECT_LT(glm::length(transformed(s, {1, 1, 1}) - glm::vec3(1, 2, 3)), 1e-6f);
+}
+
+// The fields read back from a pose give it back, mirrors and the gimbal lock included.
+TEST(ViewerPose, DecomposingGivesThePoseBack) {
+    using namespace facet::viewer;
+    const std::vector<ObjectPose> poses = {
+        {{0, 0, 0}, {0, 0, 0}, {1, 1, 1}},       {{1, -2, 3.5f}, {10, 20, 30}, {2, 2, 2}},
+        {{-4, 0, 1}, {-170, 45, 120}, {0.5f, 3, 1}}, {{0, 0, 0}, {30, 90, 0}, {1, 1, 1}},
+        {{0, 5, 0}, {30, -90, 0}, {1, 2, 1}},    {{1, 1, 1}, {15, -30, 60}, {-1, 1, 1}},
+        {{0, 0, 0}, {0, 0, 0}, {1, -2, 1}},
+    };
+    for (const ObjectPose& p : poses) {
+        const glm::mat4 m = composePose(p);
+        const ObjectPose back = decomposePose(m);
+        EXPECT_TRUE(closeTo(composePose(back), m, 1e-4f))
+            << "rotation " << p.rotationDegrees.x << " " << p.rotationDegrees.y << " " << p.rotationDegrees.z;
+    }
+    // Away from the lock, the very fields come back.
+    const ObjectPose p{{1, -2, 3.5f}, {10, 20, 30}, {2, 0.5f, 1}};
+    const ObjectPose back = decomposePose(composePose(p));
+    EXPECT_LT(glm::length(back.translation - p.translation), 1e-5f);
+    EXPECT_LT(glm::length(back.rotationDegrees - p.rotationDegrees), 1e-3f);
+    EXPECT_LT(glm::length(back.scale - p.scale), 1e-5f);
+    // The identity reads as zeros, not -0, in the panel.
+    const ObjectPose identity = decomposePose(glm::mat4(1.0f));
+    EXPECT_FALSE(std::signbit(identity.rotationDegrees.x) || std::signbit(identity.rotationDegrees.y) ||
+                 std::signbit(identity.rotationDegrees.z));
+}
+
+// A scale typed as 0 (or dragged through it) stays invertible, its sign kept.
+TEST(ViewerPose, AScaleOfZeroStaysInvertible) {
+    using namespace facet::viewer;
+    const glm::vec3 s = invertibleScale({0.0f, -0.0f, std::nanf("")});
+    EXPECT_EQ(s.x, kMinScale);
+    EXPECT_EQ(s.y, -kMinScale);
+    EXPECT_EQ(std::abs(s.z), kMinScale);
+    EXPECT_EQ(invertibleScale({2.0f, -3.0f, 1e-5f}), glm::vec3(2.0f, -3.0f, kMinScale));
+    EXPECT_NE(glm::determinant(composePose({{0, 0, 0}, {0, 0, 0}, invertibleScale(glm::vec3(0.0f))})), 0.0f);
 }
 
 } // namespace

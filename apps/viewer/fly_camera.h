@@ -36,6 +36,8 @@ public:
 
     // Speed follows the scene's size: crossing it takes a few seconds at the default speed.
     void setScene(const Bounds& bounds);
+    // The scene's objects moved: the clip planes follow its new bounds, the speed stays.
+    void setBounds(const Bounds& bounds) { bounds_ = bounds; }
 
     // One frame: moves by keys * speed * seconds and turns by the mouse movement (pixels; +x
     // right, +y down, as window coordinates grow). Returns whether the camera changed; when it

@@ -94,7 +94,13 @@ private:
     int renderSize(int framebufferSize) const {
         return std::max(1, static_cast<int>(std::lround(static_cast<float>(framebufferSize) * state_.resolutionScale)));
     }
-    void applyLoads(int renderWidth, int renderHeight);
+    // The aspect ratio of facet's frame, and the share of the window the panel covers.
+    float frameAspect() const;
+    float coverNow() const;
+    void applyLoads();
+    void takeScene(LoadResult& result);
+    void frameScene(bool fresh);
+    void applySceneEdits();
     void applySettings();
     void moveCamera(float seconds);
     void renderFrame(int framebufferWidth, int framebufferHeight, bool capture);
@@ -112,7 +118,8 @@ private:
     DisplayFrame frame_;
     LineAlignedVector<std::uint32_t> capture_; // the frame, when it is also wanted on the host
     std::string shownNote_;              // the placement note last printed
-    bool firstLoad_ = true;              // the command line's camera applies to the first mesh only
+    bool firstLoad_ = true;              // the command line's camera applies to the first scene only
+    std::string title_;                  // the window's title as last set
     std::optional<bool> appliedVsync_; // the swap interval set last
     KeyTaps keyTaps_;
     int scenesFrames_ = 0; // frames drawn with a scene; scripted runs count these
@@ -148,12 +155,13 @@ Viewer::Viewer(const Options& options, GLFWwindow* window, Renderer renderer)
     state_.vsync = options.vsync;
     state_.showPanel = options.ui;
     state_.gpus = describeGpus();
-    renderer_.setModel(state_.model); // empty until the first load arrives: frames show the clear colour
+    renderer_.setScene(state_.scene); // empty until the first load arrives: frames show the clear colour
     showPlacement();
     state_.threads = state_.threadsEdit = renderer_.threadCount();
-    const std::string mesh = options.mesh.empty() ? app::defaultScene().string() : options.mesh;
-    std::snprintf(state_.pathField.data(), state_.pathField.size(), "%s", mesh.c_str());
-    state_.loader.request(mesh);
+    const std::vector<std::string> meshes =
+        options.meshes.empty() ? std::vector<std::string>{app::defaultScene().string()} : options.meshes;
+    std::snprintf(state_.pathField.data(), state_.pathField.size(), "%s", meshes[0].c_str());
+    state_.loader.request(meshes, LoadMode::Replace);
     installCallbacks();
 }
 
@@ -218,7 +226,7 @@ void Viewer::onKey(int key, int action, int mods) {
     } else if (move) {
         state_.keys.press(*move);
     } else if (key == GLFW_KEY_R) {
-        resetView(state_);
+        frameScene(false);
     }
 }
 
@@ -256,51 +264,102 @@ void Viewer::onScroll(double notches) {
     if (!ImGui::GetIO().WantCaptureMouse) state_.fly.scroll(static_cast<float>(notches));
 }
 
+// Dropped files join the scene (Open in the panel replaces it).
 void Viewer::onDrop(int count, const char** paths) {
     if (count < 1) return;
     std::snprintf(state_.pathField.data(), state_.pathField.size(), "%s", paths[0]);
-    state_.loader.request(paths[0]);
+    state_.loader.request(std::vector<std::string>(paths, paths + count), LoadMode::Add);
 }
 
-void Viewer::applyLoads(int renderWidth, int renderHeight) {
-    std::optional<LoadResult> result = state_.loader.poll();
-    if (!result) return;
-    if (!result->model) {
-        // A failed load keeps the current mesh; a scripted run has nothing to show without one.
-        if (scripted() && !state_.loaded) throw Error(result->error);
-        state_.loadError = result->error;
-        std::cerr << "facet-viewer: " << result->error << "\n";
-        return;
-    }
-    state_.model = std::move(*result->model);
-    state_.loaded = true;
-    state_.loadError.clear();
-    for (const Warning& w : state_.model.warnings) std::cerr << "warning: " << w.toString() << "\n";
+float Viewer::frameAspect() const {
+    int width = 0, height = 0;
+    glfwGetFramebufferSize(window_, &width, &height);
+    return static_cast<float>(renderSize(width)) / static_cast<float>(renderSize(height));
+}
 
-    if (!state_.headlightChosen) state_.settings.headlight = state_.model.textures.empty();
-
-    // The default view as facet-render computes it, beside the panel where one is shown (so a
-    // scripted screenshot without the panel matches facet-render's PNG).
-    const Mesh& mesh = state_.model.mesh;
-    const float aspect = static_cast<float>(renderWidth) / static_cast<float>(renderHeight);
+float Viewer::coverNow() const {
     int windowWidth = 0, windowHeight = 0;
     glfwGetWindowSize(window_, &windowWidth, &windowHeight);
-    const float cover = panelCover(state_, static_cast<float>(windowWidth));
-    // A bad --near or --pitch is the command line's error: camera() throws and the run stops.
-    const Camera home =
-        firstLoad_ ? options_.camera.camera(mesh, aspect, cover) : Camera::framing(mesh, aspect, 60.0f, cover);
-    firstLoad_ = false;
-    state_.home = state_.camera = home;
-    state_.fly.setScene(mesh.bounds);
+    return panelCover(state_, static_cast<float>(windowWidth));
+}
+
+void Viewer::applyLoads() {
+    std::optional<LoadResult> result = state_.loader.poll();
+    if (!result) return;
+    std::string errors;
+    for (const std::string& e : result->errors) {
+        std::cerr << "facet-viewer: " << e << "\n";
+        errors += (errors.empty() ? "" : "\n") + e;
+    }
+    // A scripted run's picture would silently lack the file.
+    if (!errors.empty() && scripted()) throw Error(result->errors.front());
+    state_.loadError = errors;
+    // A file that failed leaves the scene as it was.
+    if (!result->scene.instances.empty()) takeScene(*result);
+}
+
+// The loaded files in place of the scene or beside it, framed whole.
+void Viewer::takeScene(LoadResult& result) {
+    for (const Warning& w : result.scene.warnings) std::cerr << "warning: " << w.toString() << "\n";
+    std::size_t kept = 0;
+    if (result.mode == LoadMode::Replace) {
+        state_.scene = std::move(result.scene);
+        state_.edits.clear();
+    } else {
+        kept = state_.scene.instances.size();
+        state_.scene.append(std::move(result.scene));
+    }
+    state_.selected = state_.scene.instances[kept].id; // the first new object, for the pose fields
+    state_.loaded = true;
+
+    if (!state_.headlightChosen) {
+        bool textured = false;
+        for (const auto& m : state_.scene.meshes) textured |= !m->textures.empty();
+        state_.settings.headlight = !textured;
+    }
     try {
-        renderer_.setModel(state_.model); // resident on the GPU from now on: per frame only the camera crosses
+        renderer_.setScene(state_.scene); // resident on the GPU from now on: per frame only poses and the camera cross
     } catch (const Error& e) {
         renderer_.dropGpu(e.what());
-        renderer_.setModel(state_.model);
+        renderer_.setScene(state_.scene);
     }
     showPlacement();
-    const std::string title = "facet-viewer - " + std::filesystem::path(state_.model.source).filename().string();
-    glfwSetWindowTitle(window_, title.c_str());
+    frameScene(true);
+}
+
+// The default view as facet-render computes it, beside the panel where one is shown (so a
+// scripted screenshot without the panel matches facet-render's PNG). `fresh`: the scene just
+// arrived; otherwise R, which frames the scene anew only once the panel changed it.
+void Viewer::frameScene(bool fresh) {
+    if (fresh || state_.sceneEdited) {
+        state_.sceneBounds = state_.scene.bounds();
+        // A bad --near or --pitch is the command line's error: camera() throws and the run stops.
+        const float aspect = frameAspect(), cover = coverNow();
+        state_.home = fresh && firstLoad_ ? options_.camera.camera(state_.scene, aspect, cover)
+                                          : sceneFraming(state_.scene, aspect, state_.home.fovYDegrees, cover);
+        if (fresh) {
+            firstLoad_ = false;
+            state_.fly.setScene(state_.sceneBounds);
+        } else {
+            state_.fly.setBounds(state_.sceneBounds);
+        }
+        state_.sceneEdited = false;
+    }
+    state_.camera = state_.home;
+}
+
+// What the panel changed in the scene: the bounds the clip planes follow; and the title.
+void Viewer::applySceneEdits() {
+    if (state_.sceneChanged) {
+        state_.sceneChanged = false;
+        state_.sceneBounds = state_.scene.bounds();
+        state_.fly.setBounds(state_.sceneBounds);
+        fitClipPlanes(state_.camera, state_.sceneBounds);
+    }
+    if (!state_.loaded) return;
+    const std::string title = "facet-viewer - " + sceneTitle(state_.scene);
+    if (title != title_) glfwSetWindowTitle(window_, title.c_str());
+    title_ = title;
 }
 
 void Viewer::applySettings() {
@@ -393,8 +452,14 @@ void Viewer::report() const {
     const Camera& c = state_.camera;
     const double seconds = std::chrono::duration<double>(Clock::now() - firstSceneFrame_).count();
     const FrameHistory& h = state_.history;
-    std::cout << "mesh " << (state_.loaded ? state_.model.source : std::string("(none)")) << "\n"
-              << "triangles " << state_.model.mesh.triangleCount() << "\n"
+    if (state_.scene.meshes.empty()) std::cout << "mesh (none)\n";
+    for (const auto& m : state_.scene.meshes) std::cout << "mesh " << m->source << "\n";
+    std::cout << "objects " << state_.scene.instances.size() << "\n";
+    // Name last: it may hold spaces.
+    for (const Instance& i : state_.scene.instances)
+        std::cout << "object " << i.id << " " << (i.visible ? "shown" : "hidden") << " "
+                  << state_.scene.meshes[i.mesh]->mesh.triangleCount() << " " << i.name << "\n";
+    std::cout << "triangles " << state_.scene.triangleCount() << "\n"
               << "eye " << c.eye.x << " " << c.eye.y << " " << c.eye.z << "\n"
               << "yaw " << c.yawDegrees << "\n"
               << "pitch " << c.pitchDegrees << "\n"
@@ -435,7 +500,7 @@ int Viewer::run() {
             previous = Clock::now();
             continue;
         }
-        applyLoads(renderSize(fbWidth), renderSize(fbHeight));
+        applyLoads();
 
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
@@ -447,6 +512,9 @@ int Viewer::run() {
         moveCamera(seconds);
         if (state_.showPanel) drawPanel(state_);
         applySettings();
+        applySceneEdits();
+        if (state_.resetRequested) frameScene(false);
+        state_.resetRequested = false;
 
         // The last frame: the one after a close request, or the scripted run's last.
         const bool finalFrame = closing || (scripted() && state_.loaded && scenesFrames_ + 1 >= options_.frames);

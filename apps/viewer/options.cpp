@@ -8,24 +8,27 @@ namespace facet::viewer {
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: facet-viewer [MESH.obj] [options]
+constexpr const char* kUsage = R"(usage: facet-viewer [MESH...] [options]
 
-Shows MESH.obj (default: the bundled scene, default_scene/scene.obj in facet's data folder:
-share/facet beside the program's bin/, or $FACET_DATA_DIR) in a window, rendered by facet,
-with a panel of settings and timings. Drop an OBJ file on the window to load it.
+Shows the meshes (.obj, .ply, .stl; default: the bundled scene, default_scene/scene.obj in
+facet's data folder: share/facet beside the program's bin/, or $FACET_DATA_DIR) together as one
+scene in a window, rendered by facet, with a panel of settings, timings and the scene's
+objects, each of which can be hidden, moved, turned, scaled or removed. Drop files on the
+window to add them to the scene; the panel's path field opens a file in place of the scene
+(Enter, or Open) or adds it (Shift+Enter, or Add).
 
 Controls: W/A/S/D move, Q/E down/up, hold the right mouse button to look around, scroll to
 change speed, Shift to go faster, R to reset the view, Ctrl+L to type a path, F1 to hide the
 panel, Esc to release the mouse or quit.
 
-Camera (defaults frame the whole mesh from the front right, slightly above, in the part of
+Camera (defaults frame the whole scene from the front right, slightly above, in the part of
 the window the panel leaves free where that is at least half of it):
 %CAMERA%Picture:
   --size WxH         window size (default 1280x720); facet renders at the framebuffer size
   --scale S          render at S times the window size, 0.25 to 1 (default 1)
   --filter F         nearest | bilinear | trilinear (default trilinear)
   --cull C           none | back (default none: OBJ files mix windings)
-  --light            headlight Lambert shading (without it: on for a mesh with no texture,
+  --light            headlight Lambert shading (without it: on for a scene with no texture,
                      which would otherwise be one flat colour; the panel's checkbox decides
                      once touched)
   --msaa N           samples per pixel: 1 (default), 2, 4 or 8 (multisampling)
@@ -44,8 +47,8 @@ Scripted runs (tests, demos, measurements):
   --screenshot FILE  after the last frame, write facet's frame (without the panel) as PNG
   --screenshot-window FILE
                      after the last frame, write the whole window (with the panel) as PNG
-  --report           on exit, print the mesh, the camera, the panel's state, where the stages ran
-                     and the median stage timings
+  --report           on exit, print the meshes, the objects, the camera, the panel's state,
+                     where the stages ran and the median stage timings
   -h, --help         this text
   --version          print facet's version
 )";
@@ -61,7 +64,6 @@ std::string usageText() {
 Options parseArguments(int argc, char** argv) {
     using namespace cli;
     Options o;
-    bool meshGiven = false;
     Arguments args(argc, argv);
     for (std::string arg; args.next(arg);) {
         if (arg == "-h" || arg == "--help") {
@@ -101,8 +103,10 @@ Options parseArguments(int argc, char** argv) {
             o.windowScreenshot = args.value();
         } else if (arg == "--report") {
             o.report = true;
+        } else if (!arg.empty() && arg[0] == '-') {
+            throw UsageError("unknown option " + arg + " (see --help)");
         } else {
-            takeMesh(arg, o.mesh, meshGiven);
+            o.meshes.push_back(arg);
         }
     }
     // Refused here, before a window opens, as the renderer would refuse every frame.

@@ -9,12 +9,13 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace facet::viewer {
 
 struct Options {
-    std::string mesh; // empty: the bundled default scene
-    cli::CameraFlags camera; // applies to the first mesh shown
+    std::vector<std::string> meshes; // opened together as one scene; none: the bundled default scene
+    cli::CameraFlags camera; // applies to the first scene shown
     int width = 1280, height = 720; // window size in screen coordinates
     float resolutionScale = 1.0f;
     RenderSettings settings;

@@ -6,9 +6,12 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace facet::viewer {
 
@@ -105,53 +108,184 @@ void pipelineSection(ViewerState& s) {
     ImGui::TextDisabled("%dx%d pixels, %d threads: %zu triangles drawn, %zu culled, %zu clipped", s.renderWidth,
                         s.renderHeight, s.threads, s.stats.trianglesIn - s.stats.trianglesCulled,
                         s.stats.trianglesCulled, s.stats.trianglesClipped);
-    ImGui::PopTextWrapPos();
+    if (!s.stats.note.empty()) ImGui::TextColored(kWarningColor, "%s", s.stats.note.c_str());
     if (!s.renderError.empty()) ImGui::TextColored(kErrorColor, "render error: %s", s.renderError.c_str());
+    ImGui::PopTextWrapPos();
 }
 
-void sceneSection(ViewerState& s) {
-    // The header names the file; "###scene" keeps the header's identity when the name changes.
-    const std::string header = "Scene" + (s.loaded ? ": " + std::filesystem::path(s.model.source).filename().string()
-                                                   : std::string()) + "###scene";
-    const bool open = ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen);
-    if (s.loaded && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.model.source.c_str());
-    if (!open) return;
+void markEdited(ViewerState& s) { s.sceneChanged = s.sceneEdited = true; }
+
+// The path field with Open (Enter) and Add (Shift+Enter).
+void pathRow(ViewerState& s) {
     if (s.focusPathField) {
         ImGui::SetKeyboardFocusHere();
         s.focusPathField = false;
     }
-    ImGui::SetNextItemWidth(-60.0f);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float buttons = ImGui::CalcTextSize("Open").x + ImGui::CalcTextSize("Add").x + 4.0f * style.FramePadding.x +
+                          2.0f * style.ItemSpacing.x;
+    ImGui::SetNextItemWidth(-buttons);
     // Like a browser's address bar: focusing the field selects it, so typing replaces the path.
     const bool entered =
-        ImGui::InputTextWithHint("##path", "path/to/mesh.obj (or drop a file)", s.pathField.data(), s.pathField.size(),
+        ImGui::InputTextWithHint("##path", "path/to/mesh.obj (or drop files)", s.pathField.data(), s.pathField.size(),
                                  ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+    const bool shift = ImGui::GetIO().KeyShift; // read with Enter: Shift+Enter adds
     ImGui::SameLine();
-    if ((ImGui::Button("Load", ImVec2(-FLT_MIN, 0.0f)) || entered) && s.pathField[0] != '\0')
-        s.loader.request(s.pathField.data());
+    const bool open = ImGui::Button("Open");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("open the file in place of the scene (Enter)");
+    ImGui::SameLine();
+    const bool add = ImGui::Button("Add");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("add the file to the scene (Shift+Enter, or drop files on the window)");
+    if (s.pathField[0] == '\0') return;
+    if (add || (entered && shift))
+        s.loader.request(s.pathField.data(), LoadMode::Add);
+    else if (open || entered)
+        s.loader.request(s.pathField.data(), LoadMode::Replace);
+}
 
+void loadStatus(ViewerState& s) {
     ImGui::PushTextWrapPos(0.0f);
-    if (s.loader.busy())
-        ImGui::TextColored(kWarningColor, "loading %s... %.1f s",
-                           std::filesystem::path(s.loader.loadingPath()).filename().c_str(), s.loader.elapsedSeconds());
+    if (s.loader.busy()) {
+        const std::vector<std::string>& paths = s.loader.loadingPaths();
+        const std::string first = paths.empty() ? std::string() : std::filesystem::path(paths[0]).filename().string();
+        ImGui::TextColored(kWarningColor, "loading %s%s... %.1f s", first.c_str(),
+                           paths.size() > 1 ? (" and " + std::to_string(paths.size() - 1) + " more").c_str() : "",
+                           s.loader.elapsedSeconds());
+    }
     if (!s.loadError.empty()) ImGui::TextColored(kErrorColor, "%s", s.loadError.c_str());
     ImGui::PopTextWrapPos();
+}
 
-    if (!s.loaded) return;
-    const Model& m = s.model;
-    if (ImGui::BeginTable("mesh", 4, ImGuiTableFlags_SizingStretchSame)) {
-        cell("vertices", "%zu", m.mesh.vertexCount());
-        cell("triangles", "%zu", m.mesh.triangleCount());
-        cell("materials", "%zu", m.materials.size());
-        cell("textures", "%zu", m.textures.size());
+void sceneStatistics(const Scene& scene) {
+    std::size_t textures = 0, hidden = 0;
+    for (const auto& m : scene.meshes) textures += m->textures.size();
+    for (const Instance& i : scene.instances) hidden += !i.visible;
+    if (ImGui::BeginTable("scene", 4, ImGuiTableFlags_SizingStretchSame)) {
+        cell("objects", "%zu", scene.instances.size());
+        cell("hidden", "%zu", hidden);
+        cell("triangles", "%zu", scene.triangleCount());
+        cell("textures", "%zu", textures);
         ImGui::EndTable();
     }
-    if (!m.warnings.empty()) {
-        ImGui::TextColored(kWarningColor, "%zu loader warning%s", m.warnings.size(), m.warnings.size() == 1 ? "" : "s");
-        const float height = std::min(120.0f, ImGui::GetTextLineHeightWithSpacing() * float(m.warnings.size() + 1));
-        ImGui::BeginChild("warnings", ImVec2(0.0f, height), true, ImGuiWindowFlags_HorizontalScrollbar);
-        for (const Warning& w : m.warnings) ImGui::TextUnformatted(w.toString().c_str());
-        ImGui::EndChild();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("triangles of the visible objects; %zu meshes", scene.meshes.size());
+    const std::vector<Warning>& w = scene.warnings;
+    if (w.empty()) return;
+    ImGui::TextColored(kWarningColor, "%zu loader warning%s", w.size(), w.size() == 1 ? "" : "s");
+    const float height = std::min(120.0f, ImGui::GetTextLineHeightWithSpacing() * float(w.size() + 1));
+    ImGui::BeginChild("warnings", ImVec2(0.0f, height), true, ImGuiWindowFlags_HorizontalScrollbar);
+    for (const Warning& warning : w) ImGui::TextUnformatted(warning.toString().c_str());
+    ImGui::EndChild();
+}
+
+// One row of the objects list: shown, name (selects it for the pose fields), triangles, remove.
+void objectRow(ViewerState& s, Instance& i, std::uint32_t& removed) {
+    ImGui::PushID(static_cast<int>(i.id));
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    if (ImGui::Checkbox("##shown", &i.visible)) markEdited(s);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("shown");
+    ImGui::TableNextColumn();
+    if (ImGui::Selectable(i.name.c_str(), s.selected == i.id)) s.selected = i.id;
+    const Model& mesh = *s.scene.meshes[i.mesh];
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("object %u: %s", i.id, mesh.source.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("%zu", mesh.mesh.triangleCount());
+    ImGui::TableNextColumn();
+    if (ImGui::SmallButton("x")) removed = i.id;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("remove %s", i.name.c_str());
+    ImGui::PopID();
+}
+
+// The scene's objects, a scrolling table of which only the rows in sight are drawn (a scene
+// of thousands stays quick).
+void objectList(ViewerState& s) {
+    std::vector<Instance>& objects = s.scene.instances;
+    if (objects.empty()) {
+        ImGui::TextDisabled("no objects: open or add a file");
+        return;
     }
+    const int rows = std::min(static_cast<int>(objects.size()), kObjectRowsShown);
+    const float rowHeight = ImGui::GetFrameHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
+    const ImGuiTableFlags flags =
+        ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersOuter | ImGuiTableFlags_SizingFixedFit;
+    std::uint32_t removed = 0;
+    if (ImGui::BeginTable("objects", 4, flags, ImVec2(0.0f, rowHeight * float(rows + 1) + 2.0f))) {
+        ImGui::TableSetupScrollFreeze(0, 1);
+        ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);
+        ImGui::TableSetupColumn("object", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableSetupColumn("triangles", ImGuiTableColumnFlags_WidthFixed);
+        ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);
+        ImGui::TableHeadersRow();
+        ImGuiListClipper clipper;
+        clipper.Begin(static_cast<int>(objects.size()));
+        while (clipper.Step())
+            for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) objectRow(s, objects[std::size_t(r)], removed);
+        ImGui::EndTable();
+    }
+    if (removed != 0) {
+        s.scene.remove(removed); // its mesh stays: the renderer needs no new scene
+        s.edits.erase(removed);
+        if (s.selected == removed) s.selected = 0;
+        markEdited(s);
+    }
+}
+
+// The selected object's position, rotation and scale, composed into its pose on each change.
+void objectPose(ViewerState& s) {
+    Instance* object = s.selected != 0 ? s.scene.find(s.selected) : nullptr;
+    if (!object) {
+        if (!s.scene.instances.empty()) ImGui::TextDisabled("click an object to move, turn or scale it");
+        return;
+    }
+    const auto [at, fresh] = s.edits.try_emplace(object->id);
+    ObjectEdit& e = at->second;
+    if (fresh) e.pose = decomposePose(object->pose);
+    ImGui::TextDisabled("pose of");
+    ImGui::SameLine();
+    ImGui::TextUnformatted(object->name.c_str());
+    const float radius = s.sceneBounds.empty() ? 1.0f : std::max(s.sceneBounds.radius(), 1e-6f);
+    ImGui::PushItemWidth(240.0f);
+    bool changed = ImGui::DragFloat3("position", &e.pose.translation.x, radius * 0.005f, 0.0f, 0.0f, "%.3g");
+    changed |= ImGui::DragFloat3("rotation", &e.pose.rotationDegrees.x, 0.5f, 0.0f, 0.0f, "%.1f");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("degrees about x, then y, then z");
+    if (e.uniformScale) {
+        float uniform = e.pose.scale.x;
+        if (ImGui::DragFloat("scale", &uniform, 0.005f, 0.0f, 0.0f, "%.3g")) {
+            e.pose.scale = glm::vec3(uniform);
+            changed = true;
+        }
+    } else {
+        changed |= ImGui::DragFloat3("scale", &e.pose.scale.x, 0.005f, 0.0f, 0.0f, "%.3g");
+    }
+    ImGui::PopItemWidth();
+    if (ImGui::Checkbox("uniform scale", &e.uniformScale) && e.uniformScale) {
+        e.pose.scale = glm::vec3(e.pose.scale.x);
+        changed = true;
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Reset pose")) {
+        e.pose = ObjectPose{};
+        changed = true;
+    }
+    if (!changed) return;
+    e.pose.scale = invertibleScale(e.pose.scale); // a scale of 0 would make the pose singular
+    object->pose = composePose(e.pose); // drawn so at the next frame: the renderer reads poses afresh
+    markEdited(s);
+}
+
+void sceneSection(ViewerState& s) {
+    // "###scene" keeps the header's identity when its text changes.
+    const std::size_t count = s.scene.instances.size();
+    const std::string header = !s.loaded ? "Scene###scene"
+                               : count == 1 ? "Scene: " + s.scene.instances[0].name + "###scene"
+                                            : "Scene: " + std::to_string(count) + " objects###scene";
+    if (!ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) return;
+    pathRow(s);
+    loadStatus(s);
+    if (!s.loaded) return;
+    sceneStatistics(s.scene);
+    objectList(s);
+    objectPose(s);
 }
 
 void renderSection(ViewerState& s) {
@@ -212,7 +346,7 @@ void lightSection(ViewerState& s) {
 void cameraSection(ViewerState& s) {
     if (!ImGui::CollapsingHeader("Camera", ImGuiTreeNodeFlags_DefaultOpen)) return;
     Camera& c = s.camera;
-    const float radius = s.model.mesh.bounds.empty() ? 1.0f : s.model.mesh.bounds.radius();
+    const float radius = s.sceneBounds.empty() ? 1.0f : s.sceneBounds.radius();
     ImGui::PushItemWidth(220.0f);
     bool changed = ImGui::DragFloat3("position", &c.eye.x, radius * 0.005f, 0.0f, 0.0f, "%.2f");
     changed |= ImGui::DragFloat("yaw", &c.yawDegrees, 0.25f, 0.0f, 0.0f, "%.1f deg");
@@ -220,10 +354,10 @@ void cameraSection(ViewerState& s) {
                                   "%.1f deg");
     ImGui::SliderFloat("fov", &c.fovYDegrees, 10.0f, 120.0f, "%.0f deg");
     ImGui::PopItemWidth();
-    if (changed) fitClipPlanes(c, s.model.mesh.bounds);
+    if (changed) fitClipPlanes(c, s.sceneBounds);
     ImGui::TextDisabled("near %.3g, far %.3g; speed %.3g/s (scroll)", double(c.nearPlane), double(c.farPlane),
                         double(s.fly.speed()));
-    if (ImGui::Button("Reset view (R)")) resetView(s);
+    if (ImGui::Button("Reset view (R)")) s.resetRequested = true;
     ImGui::SameLine();
     ImGui::TextDisabled("(?)");
     if (ImGui::IsItemHovered())
@@ -259,7 +393,15 @@ void keepInsideDisplay(ViewerState& s) {
 
 } // namespace
 
-void resetView(ViewerState& state) { state.camera = state.home; }
+std::string sceneTitle(const Scene& scene) {
+    const std::vector<Instance>& objects = scene.instances;
+    if (objects.empty()) return "empty scene";
+    const std::size_t named = objects.size() <= 3 ? objects.size() : 2;
+    std::string title;
+    for (std::size_t i = 0; i < named; ++i) title += (i ? ", " : "") + objects[i].name;
+    if (named < objects.size()) title += " and " + std::to_string(objects.size() - named) + " more";
+    return title;
+}
 
 float panelCover(const ViewerState& state, float windowWidth) {
     if (!state.showPanel || !(windowWidth > 0.0f)) return 0.0f;

@@ -79,10 +79,25 @@ ImGuiSession::~ImGuiSession() {
     ImGui::DestroyContext();
 }
 
+namespace {
+
+bool isModifier(int key) {
+    switch (key) {
+    case GLFW_KEY_LEFT_SHIFT: case GLFW_KEY_RIGHT_SHIFT: case GLFW_KEY_LEFT_CONTROL: case GLFW_KEY_RIGHT_CONTROL:
+    case GLFW_KEY_LEFT_ALT: case GLFW_KEY_RIGHT_ALT: case GLFW_KEY_LEFT_SUPER: case GLFW_KEY_RIGHT_SUPER: return true;
+    default: return false;
+    }
+}
+
+} // namespace
+
 void KeyTaps::onKey(GLFWwindow* window, int key, int scancode, int action, int mods) {
     if (action == GLFW_PRESS) pressedThisFrame_.push_back(key);
+    // A modifier let go after a key pressed this frame is held back with it: Shift+Enter
+    // typed quickly must still read as Shift+Enter, though Shift went down a frame earlier.
+    const bool modifierOfTap = isModifier(key) && !pressedThisFrame_.empty();
     if (action == GLFW_RELEASE &&
-        std::find(pressedThisFrame_.begin(), pressedThisFrame_.end(), key) != pressedThisFrame_.end()) {
+        (modifierOfTap || std::find(pressedThisFrame_.begin(), pressedThisFrame_.end(), key) != pressedThisFrame_.end())) {
         held_.push_back({key, scancode, mods});
         return;
     }

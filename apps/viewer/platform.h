@@ -48,7 +48,8 @@ public:
 // between two frames (a quick tap, or xdotool) would never be seen: Enter in the path field
 // would be lost. Releases of keys pressed since the last frame are held back and handed to
 // ImGui before the next frame's events. (Not during a frame: ImGui asserts that modifier keys
-// do not change between NewFrame and Render.)
+// do not change between NewFrame and Render.) A modifier released after such a key is held
+// back too, so the key is seen with it.
 class KeyTaps {
 public:
     void onKey(GLFWwindow* window, int key, int scancode, int action, int mods);

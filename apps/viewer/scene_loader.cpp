@@ -7,31 +7,54 @@
 
 namespace facet::viewer {
 
-void SceneLoader::request(std::string path) {
-    if (busy())
-        waiting_ = std::move(path);
-    else
-        start(std::move(path));
+namespace {
+
+LoadResult load(const LoadRequest& request) {
+    LoadResult result{request.paths, request.mode, {}, {}};
+    for (const std::string& path : request.paths) {
+        try {
+            Scene scene = loadScene(std::filesystem::path(path));
+            // Refused here, on the worker, rather than by setScene on the UI thread, where a
+            // bad file would take the scene down with it.
+            validateScene(scene);
+            result.scene.append(std::move(scene));
+        } catch (const std::exception& e) {
+            result.errors.push_back(e.what());
+        }
+    }
+    return result;
 }
 
-void SceneLoader::start(std::string path) {
-    currentPath_ = std::move(path);
+} // namespace
+
+void SceneLoader::request(std::vector<std::string> paths, LoadMode mode) {
+    LoadRequest request{std::move(paths), mode};
+    if (!busy()) {
+        start(std::move(request));
+        return;
+    }
+    if (mode == LoadMode::Replace) waiting_.clear();
+    waiting_.push_back(std::move(request));
+}
+
+void SceneLoader::start(LoadRequest request) {
+    currentRequest_ = std::move(request);
     started_ = std::chrono::steady_clock::now();
-    // The worker gets its own copy of the path: currentPath_ changes with the next request.
-    current_ = std::async(std::launch::async, [path = currentPath_] { return loadModel(path); });
+    // The worker gets its own copy: currentRequest_ changes with the next request.
+    current_ = std::async(std::launch::async, [request = currentRequest_] { return load(request); });
 }
 
 std::optional<LoadResult> SceneLoader::poll() {
     if (!busy() || current_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return std::nullopt;
-    LoadResult result{currentPath_, std::nullopt, {}};
+    LoadResult result;
     try {
-        result.model = current_.get();
-    } catch (const std::exception& e) {
-        result.error = e.what();
+        result = current_.get();
+    } catch (const std::exception& e) { // load() catches the loaders' errors; this is running out of memory
+        result = LoadResult{currentRequest_.paths, currentRequest_.mode, {}, {e.what()}};
     }
-    if (waiting_) {
-        start(std::move(*waiting_));
-        waiting_.reset();
+    if (!waiting_.empty()) {
+        start(std::move(waiting_.front()));
+        waiting_.pop_front();
     }
     return result;
 }

@@ -3,15 +3,18 @@
 // neither holds hidden state of its own.
 #pragma once
 
-#include "asset/model.h"
+#include "asset/scene.h"
 #include "core/camera.h"
 #include "core/shading.h"
 #include "renderer.h"
 #include "viewer/fly_camera.h"
+#include "viewer/object_pose.h"
 #include "viewer/scene_loader.h"
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -50,13 +53,29 @@ private:
     int next_ = 0, count_ = 0;
 };
 
+// An object's pose fields in the panel, made from its pose when first shown (decomposePose).
+struct ObjectEdit {
+    ObjectPose pose;
+    bool uniformScale = true; // one scale field for the three axes
+};
+
 struct ViewerState {
-    // The scene: `loaded` is false until the first mesh arrives (or when it failed).
-    Model model;
+    // The scene: `loaded` is false until the first file arrives. The renderer reads the
+    // instances each frame, so the panel moves and hides them in place; the loop hands the
+    // scene over again (setScene) when meshes come or go.
+    Scene scene;
     bool loaded = false;
-    std::string loadError; // the last failed load, shown until the next success
+    std::string loadError; // the last load's failures, one a line, shown until the next load
+    Bounds sceneBounds;    // of the visible instances as they are now
+    // The panel changed poses, visibility or the instances: the loop refits the bounds, the clip
+    // planes and the title (sceneChanged, once), and R frames the scene as it now is rather
+    // than as it was loaded (sceneEdited, until then).
+    bool sceneChanged = false, sceneEdited = false;
+    std::uint32_t selected = 0; // the instance whose pose the panel edits; 0: none
+    std::map<std::uint32_t, ObjectEdit> edits; // by instance id
     Camera camera;
     Camera home; // the scene's default view, for R
+    bool resetRequested = false; // the panel's Reset view, done by the loop
 
     // How to render.
     RenderSettings settings;
@@ -101,6 +120,8 @@ struct ViewerState {
 
 // Where the panel first opens (its left and top margin) and its width, in window coordinates.
 constexpr float kPanelMargin = 10.0f, kPanelWidth = 380.0f;
+// Rows of the objects list shown at once; more scroll (only the rows in sight are drawn).
+constexpr int kObjectRowsShown = 8;
 
 // Draws the ImGui panel for one frame (between ImGui::NewFrame and ImGui::Render).
 void drawPanel(ViewerState& state);
@@ -112,7 +133,7 @@ void drawPanel(ViewerState& state);
 // framed whole, as facet-render frames its picture.
 float panelCover(const ViewerState& state, float windowWidth);
 
-// Puts the view back to the scene's default.
-void resetView(ViewerState& state);
+// Where the window's title names the scene: its objects' names, the first few of them.
+std::string sceneTitle(const Scene& scene);
 
 } // namespace facet::viewer
