@@ -84,8 +84,8 @@ GpuEstimator::GpuEstimator(std::vector<std::string> gpus, int threads)
 void GpuEstimator::estimate(const std::string& scene, const Model& model, const ViewParams& view,
                             const FrameView& target, const std::vector<Record>& records) {
     const FramePlan plan = planFrame(RenderSettings{}, modelFacts(model), view, target.width, target.height);
-    const Scene scene = sceneOf(model);
-    impl_->kernels.setScene(scene);
+    const Scene modelScene = sceneOf(model);
+    impl_->kernels.setScene(modelScene);
     impl_->kernels.render(view, plan, target); // warm-up: buffers grown, caches filled
     const KernelFrameStats stats = impl_->kernels.render(view, plan, target);
     std::string title = scene + " " + std::to_string(target.width) + "x" + std::to_string(target.height) + " (" +
