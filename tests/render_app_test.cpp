@@ -149,9 +149,10 @@ TEST(RenderApp, SeveralFilesRenderIntoOnePicture) {
     ASSERT_EQ(render("'" + cube.string() + "' '" + quad.string() + "' --info", dir / "info.txt"), 0)
         << readAll(dir / "info.txt");
     const std::string info = readAll(dir / "info.txt");
-    for (const std::string& line : {cube.string() + "\n", quad.string() + "\n", std::string("  instances  2 (14 triangles)\n"),
-                                   std::string("    1: cube.obj, mesh 0, 12 triangles\n"),
-                                   std::string("    2: quad.ply, mesh 1, 2 triangles\n")})
+    for (const std::string& line :
+         {cube.string() + "\n", quad.string() + "\n", std::string("  instances  2 (14 triangles)\n"),
+          std::string("    1: cube.obj, mesh 0, 12 triangles\n"),
+          std::string("    2: quad.ply, mesh 1, 2 triangles\n")})
         EXPECT_NE(info.find(line), std::string::npos) << "no line '" << line << "' in:\n" << info;
 }
 

@@ -20,9 +20,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <new>
-#include <iostream>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -186,16 +186,18 @@ facet::Renderer makeRenderer(const Options& o) {
 }
 
 // `loaded` with `image` as every material's texture: a copy, since a scene's meshes are const
-// (the loaded one is freed as the copy takes its place).
+// (the loaded one is freed as the copy takes its place). Among several meshes the warning of
+// one without texture coordinates names it.
 std::shared_ptr<const facet::Model> textured(std::shared_ptr<const facet::Model> loaded, const facet::Image& image,
-                                             const std::string& path, facet::Scene& scene) {
+                                             const std::string& path, bool several, facet::Scene& scene) {
     auto model = std::make_shared<facet::Model>(*loaded);
     loaded.reset();
     model->textures.push_back(facet::makeTexture(image, path));
     const auto index = static_cast<std::int32_t>(model->textures.size() - 1);
     for (facet::Material& m : model->materials) m.texture = index;
     if (!model->mesh.hasTexCoords) {
-        const facet::Warning w{path, 0, "the mesh has no texture coordinates; the texture cannot show"};
+        const std::string mesh = several ? "the mesh " + model->source : "the mesh";
+        const facet::Warning w{path, 0, mesh + " has no texture coordinates; the texture cannot show"};
         model->warnings.push_back(w);
         scene.warnings.push_back(w);
     }
@@ -207,7 +209,8 @@ facet::Scene loadScene(const Options& o) {
     facet::Scene scene = facet::loadScene(std::vector<std::filesystem::path>(o.meshes.begin(), o.meshes.end()));
     if (!o.texture) return scene;
     const facet::Image image = facet::loadImage(*o.texture);
-    for (auto& mesh : scene.meshes) mesh = textured(std::move(mesh), image, *o.texture, scene);
+    const bool several = scene.meshes.size() > 1;
+    for (auto& mesh : scene.meshes) mesh = textured(std::move(mesh), image, *o.texture, several, scene);
     return scene;
 }
 
@@ -274,7 +277,8 @@ int run(const Options& o) {
     }
     for (const facet::Warning& w : scene.warnings) std::cerr << "warning: " << w.toString() << "\n";
     for (const auto& model : scene.meshes)
-        if (model->mesh.triangleCount() == 0) std::cerr << "warning: " << model->source << " has no triangles to draw\n";
+        if (model->mesh.triangleCount() == 0)
+            std::cerr << "warning: " << model->source << " has no triangles to draw\n";
 
     const float aspect = static_cast<float>(o.width) / static_cast<float>(o.height);
     const facet::ViewParams view = o.camera.camera(scene, aspect).view(aspect);

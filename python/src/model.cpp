@@ -191,8 +191,8 @@ py::tuple boundsOf(const Model& m) {
 
 void bindModel(py::module_& m) {
     // Held by a shared pointer, which a facet.Scene shares to keep its meshes without copies.
-    py::class_<Model, std::shared_ptr<Model>>(m, "Model",
-                      "A mesh with its materials and textures (immutable); see facet.load and Model.from_arrays.")
+    py::class_<Model, std::shared_ptr<Model>>(
+        m, "Model", "A mesh with its materials and textures (immutable); see facet.load and Model.from_arrays.")
         .def_static("from_arrays", &fromArrays, py::arg("positions"), py::arg("triangles"), py::arg("uv") = py::none(),
                     py::arg("normals") = py::none(), py::arg("colors") = py::none(), py::arg("texture") = py::none(),
                     py::arg("name") = "from_arrays",

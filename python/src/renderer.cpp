@@ -223,8 +223,8 @@ void bindRenderer(py::module_& m) {
              py::arg("size") = std::pair<int, int>(1280, 720), py::arg("filter") = "trilinear",
              py::arg("light") = false, py::arg("msaa") = 1, py::arg("view") = "shaded", py::arg("cull") = "none",
              py::arg("out") = py::none(),
-             "Renders model (a facet.Model or a facet.Scene) seen by camera into a new Frame of size (width, height), or into out (a Frame or a "
-             "(color, depth) pair of C-contiguous arrays of that size).")
+             "Renders model (a facet.Model or a facet.Scene) seen by camera into a new Frame of size (width, "
+             "height), or into out (a Frame or a (color, depth) pair of C-contiguous arrays of that size).")
         .def_property_readonly(
             "placement",
             [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.placement().describe(); }); })

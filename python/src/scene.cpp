@@ -49,12 +49,11 @@ namespace {
 // that is not finite, a last row other than 0 0 0 1, a singular 3x3 part.
 glm::mat4 poseFrom(py::handle value) {
     if (value.is_none()) return glm::mat4(1.0f);
-    py::array_t<double> a;
-    try {
-        a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
-    } catch (const py::error_already_set&) {
-    }
-    if (!a) throw py::value_error("pose must be a (4, 4) array of numbers (world from object), got " + describeValue(value));
+    // Any array-like of numbers, converted (ensure() gives a null array where it cannot be).
+    const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
+    if (!a)
+        throw py::value_error("pose must be a (4, 4) array of numbers (world from object), got " +
+                              describeValue(value));
     if (a.ndim() != 2 || a.shape(0) != 4 || a.shape(1) != 4)
         throw py::value_error("pose must be a (4, 4) array (world from object), got " + describeValue(a));
     glm::mat4 pose;
@@ -89,7 +88,8 @@ Instance& instanceOf(PyScene& s, std::uint32_t id) {
     throw py::key_error("no instance with id " + std::to_string(id) + " in the scene");
 }
 
-std::uint32_t add(PyScene& s, const std::shared_ptr<Model>& model, py::handle pose, const std::optional<std::string>& name) {
+std::uint32_t add(PyScene& s, const std::shared_ptr<Model>& model, py::handle pose,
+                  const std::optional<std::string>& name) {
     if (!model) throw py::type_error("add expects a facet.Model, got None");
     const glm::mat4 p = poseFrom(pose);
     if (name && name->empty()) throw py::value_error("name must not be empty (None: the model's file name)");
@@ -192,8 +192,7 @@ void bindScene(py::module_& m) {
                 instanceOf(s, id); // KeyError when there is none
                 s.scene.remove(id);
             },
-            py::arg("id"),
-            "Removes the instance (its model stays a mesh of the scene); KeyError when there is none.")
+            py::arg("id"), "Removes the instance (its model stays a mesh of the scene); KeyError when there is none.")
         .def(
             "set_pose", [](PyScene& s, std::uint32_t id, py::handle pose) { instanceOf(s, id).pose = poseFrom(pose); },
             py::arg("id"), py::arg("pose"), "A new pose for the instance, as add's.")
