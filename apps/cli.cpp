@@ -148,11 +148,24 @@ bool consumeLightSetting(const std::string& arg, Arguments& args, RenderSettings
     return true;
 }
 
-void takeMesh(const std::string& arg, std::string& mesh, bool& meshGiven) {
+namespace {
+
+void refuseOption(const std::string& arg) {
     if (!arg.empty() && arg[0] == '-') throw UsageError("unknown option " + arg + " (see --help)");
+}
+
+} // namespace
+
+void takeMesh(const std::string& arg, std::string& mesh, bool& meshGiven) {
+    refuseOption(arg);
     if (meshGiven) throw UsageError("more than one mesh given: '" + mesh + "' and '" + arg + "'");
     mesh = arg;
     meshGiven = true;
+}
+
+void takeMeshes(const std::string& arg, std::vector<std::string>& meshes) {
+    refuseOption(arg);
+    meshes.push_back(arg);
 }
 
 bool CameraFlags::consume(const std::string& arg, Arguments& args) {

@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace facet::cli {
 
@@ -71,6 +72,8 @@ inline constexpr const char* kLightHelp = R"(Shading (see docs/guide.md, Materia
 
 // The one positional argument, a mesh path: an unknown option or a second mesh is an error.
 void takeMesh(const std::string& arg, std::string& mesh, bool& meshGiven);
+// A positional argument of an app taking several meshes: an unknown option is an error.
+void takeMeshes(const std::string& arg, std::vector<std::string>& meshes);
 
 // --eye X,Y,Z --yaw DEG --pitch DEG --fov DEG --near N --far F: what is not given comes from
 // framing the mesh.
@@ -89,11 +92,12 @@ struct CameraFlags {
     bool consume(const std::string& arg, Arguments& args);
     // `coveredLeft` as Camera::framing's: where the framing is not overridden.
     Camera camera(const Mesh& mesh, float aspect, float coveredLeft = 0.0f) const;
-    // The same over a scene's visible instances (sceneFraming).
+    // The same over the scene's visible instances (sceneFraming; for a lone instance at the
+    // identity pose, exactly the camera of its mesh).
     Camera camera(const Scene& scene, float aspect, float coveredLeft = 0.0f) const;
 
 private:
-    Camera overridden(Camera framed) const;
+    Camera overridden(Camera framed) const; // the flags given, over the framing
 };
 
 // Runs body() and turns exceptions into a message on stderr and an exit code.

@@ -107,5 +107,54 @@ TEST(RenderApp, TextureFlagPutsTheImageOnTheMesh) {
             ASSERT_EQ(out.pixels[y * 32 + x], texture.pixels[(y / 16) * 2 + x / 16]) << "pixel " << x << "," << y;
 }
 
+// Several files are one scene: each file's mesh where the file put it, in one picture, and
+// --info lists each file and each instance.
+TEST(RenderApp, SeveralFilesRenderIntoOnePicture) {
+    const fs::path dir = test::scratchDir("render_several");
+    const fs::path cube = fs::path(FACET_SOURCE_DIR) / "tests" / "data" / "cube.obj"; // [-1, 1]^3
+    const fs::path quad = test::writeFile(dir / "quad.ply", "ply\nformat ascii 1.0\nelement vertex 4\n"
+                                                            "property float x\nproperty float y\nproperty float z\n"
+                                                            "element face 2\nproperty list uchar int vertex_indices\n"
+                                                            "end_header\n3 -1 0\n5 -1 0\n5 1 0\n3 1 0\n"
+                                                            "3 0 1 2\n3 0 2 3\n");
+    const std::string camera = " --size 64x32 --stage cpu --eye 2,0,12 --yaw 0 --pitch 0 --fov 40 --near 1 --far 50";
+    const auto draw = [&](const std::string& files, const std::string& name) {
+        EXPECT_EQ(render(files + camera + " -o '" + (dir / name).string() + "'", dir / "log.txt"), 0)
+            << readAll(dir / "log.txt");
+        return loadImage(dir / name);
+    };
+    const Image alone = draw("'" + cube.string() + "'", "cube.png");
+    const Image other = draw("'" + quad.string() + "'", "quad.png");
+    const Image both = draw("'" + cube.string() + "' '" + quad.string() + "'", "both.png");
+    EXPECT_NE(readAll(dir / "log.txt").find("(64x32, 14 triangles"), std::string::npos) << readAll(dir / "log.txt");
+    const std::uint32_t background = both.pixels[0];
+    std::size_t fromCube = 0, fromQuad = 0;
+    for (std::size_t p = 0; p < both.pixels.size(); ++p) {
+        const bool a = alone.pixels[p] != background, b = other.pixels[p] != background;
+        ASSERT_FALSE(a && b) << "the meshes overlap at pixel " << p;
+        ASSERT_EQ(both.pixels[p], a ? alone.pixels[p] : other.pixels[p]) << "pixel " << p;
+        fromCube += a, fromQuad += b;
+    }
+    EXPECT_GT(fromCube, 50u);
+    EXPECT_GT(fromQuad, 50u);
+
+    // The default camera (framing the whole scene) draws both.
+    ASSERT_EQ(render("'" + cube.string() + "' '" + quad.string() + "' --size 64x32 --stage cpu -o '" +
+                         (dir / "framed.png").string() + "'",
+                     dir / "log.txt"),
+              0)
+        << readAll(dir / "log.txt");
+    EXPECT_NE(readAll(dir / "log.txt").find("(64x32, 14 triangles"), std::string::npos) << readAll(dir / "log.txt");
+
+    ASSERT_EQ(render("'" + cube.string() + "' '" + quad.string() + "' --info", dir / "info.txt"), 0)
+        << readAll(dir / "info.txt");
+    const std::string info = readAll(dir / "info.txt");
+    for (const std::string& line :
+         {cube.string() + "\n", quad.string() + "\n", std::string("  instances  2 (14 triangles)\n"),
+          std::string("    1: cube.obj, mesh 0, 12 triangles\n"),
+          std::string("    2: quad.ply, mesh 1, 2 triangles\n")})
+        EXPECT_NE(info.find(line), std::string::npos) << "no line '" << line << "' in:\n" << info;
+}
+
 } // namespace
 } // namespace facet

@@ -1,5 +1,6 @@
-// facet-render: an OBJ (or the bundled default scene) to PNG, headless, with the camera on the
-// command line. Bad input gives one clear message and a non-zero exit code.
+// facet-render: meshes (or the bundled default scene) to PNG, headless, with the camera on the
+// command line; several files are one scene, each at the identity pose. Bad input gives one
+// clear message and a non-zero exit code.
 #include "app_info.h"
 #include "cli.h"
 
@@ -17,9 +18,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
-#include <new>
 #include <iostream>
+#include <memory>
+#include <new>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -27,12 +30,13 @@
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: facet-render [MESH.obj] [options]
+constexpr const char* kUsage = R"(usage: facet-render [MESH...] [options]
 
-Renders MESH.obj (default: the bundled scene, default_scene/scene.obj in facet's data folder:
-share/facet beside the program's bin/, or $FACET_DATA_DIR) to a PNG.
+Renders the MESH files (.obj, .ply or .stl; default: the bundled scene, default_scene/scene.obj
+in facet's data folder: share/facet beside the program's bin/, or $FACET_DATA_DIR) to a PNG.
+Several files make one scene, each file's mesh at the identity pose (where the file put it).
 
-Camera (defaults frame the whole mesh from the front right, slightly above):
+Camera (defaults frame the whole scene from the front right, slightly above):
 %CAMERA%Picture:
   --size WxH         image size in pixels (default 1280x720)
   --filter F         nearest | bilinear | trilinear (default trilinear)
@@ -42,7 +46,8 @@ Camera (defaults frame the whole mesh from the front right, slightly above):
   --alpha-to-coverage
                      with --msaa 2, 4 or 8 and --shading lit: cut-outs keep each sample by
                      their alpha instead of the alpha test (no effect at --msaa 1)
-  --texture PATH     use this image as every material's texture (e.g. for a mesh without MTL)
+  --texture PATH     use this image as every material's texture (e.g. for a mesh without MTL),
+                     in every mesh
   --view V           shaded | normals | depth | uv | overdraw | wireframe | triangles | tiles
                      (default shaded; docs/guide.md says how to read each; gl draws all but tiles)
   --stage S          cpu | gpu | gl | kernels | auto (default auto: the GPU when one is
@@ -58,14 +63,14 @@ Output:
                      [0, 1], top row first, as OpenGL would write it (with --msaa, each
                      pixel's nearest sample)
   --bench K          render K frames and print the median milliseconds per stage
-  --info             print mesh statistics, the loader's warnings and the CUDA devices, render
-                     nothing
+  --info             print each file's mesh statistics and warnings, the scene's instances and
+                     the CUDA devices, render nothing
   -h, --help         this text
   --version          print facet's version
 )";
 
 struct Options {
-    std::string mesh; // the default scene when none is given
+    std::vector<std::string> meshes; // the default scene when none is given
     std::string output = "facet.png";
     std::optional<std::string> depthFile, texture;
     facet::cli::CameraFlags camera;
@@ -84,7 +89,6 @@ struct Options {
 Options parseArguments(int argc, char** argv) {
     using namespace facet::cli;
     Options o;
-    bool meshGiven = false;
     Arguments args(argc, argv);
     for (std::string arg; args.next(arg);) {
         if (arg == "-h" || arg == "--help") {
@@ -118,14 +122,14 @@ Options parseArguments(int argc, char** argv) {
         } else if (arg == "--info") {
             o.info = true;
         } else {
-            takeMesh(arg, o.mesh, meshGiven);
+            takeMeshes(arg, o.meshes);
         }
     }
-    if (!meshGiven) o.mesh = facet::app::defaultScene().string();
+    if (o.meshes.empty()) o.meshes.push_back(facet::app::defaultScene().string());
     return o;
 }
 
-void printInfo(const facet::Model& model) {
+void printModelInfo(const facet::Model& model) {
     const facet::Mesh& m = model.mesh;
     std::cout << model.source << "\n"
               << "  file       " << model.fileCounts.positions << " v, " << model.fileCounts.texcoords << " vt, "
@@ -140,6 +144,15 @@ void printInfo(const facet::Model& model) {
                   << m.bounds.max.x << ", " << m.bounds.max.y << ", " << m.bounds.max.z << ")\n";
     std::cout << "  warnings   " << model.warnings.size() << "\n";
     for (const facet::Warning& w : model.warnings) std::cout << "    " << w.toString() << "\n";
+}
+
+// Each file's mesh, then the instances placing them, then the GPUs.
+void printInfo(const facet::Scene& scene) {
+    for (const auto& model : scene.meshes) printModelInfo(*model);
+    std::cout << "  instances  " << scene.instances.size() << " (" << scene.triangleCount() << " triangles)\n";
+    for (const facet::Instance& i : scene.instances)
+        std::cout << "    " << i.id << ": " << i.name << ", mesh " << i.mesh << ", "
+                  << scene.meshes[i.mesh]->mesh.triangleCount() << " triangles\n";
     std::cout << "  gpus\n";
     for (const std::string& line : facet::describeGpus()) std::cout << "    " << line << "\n";
 }
@@ -172,16 +185,33 @@ facet::Renderer makeRenderer(const Options& o) {
     }
 }
 
-// The mesh, with --texture applied to every material.
-facet::Model loadScene(const Options& o) {
-    facet::Model model = facet::loadModel(o.mesh);
-    if (!o.texture) return model;
-    model.textures.push_back(facet::makeTexture(facet::loadImage(*o.texture), *o.texture));
-    const auto index = static_cast<std::int32_t>(model.textures.size() - 1);
-    for (facet::Material& m : model.materials) m.texture = index;
-    if (!model.mesh.hasTexCoords)
-        model.warnings.push_back({*o.texture, 0, "the mesh has no texture coordinates; the texture cannot show"});
+// `loaded` with `image` as every material's texture: a copy, since a scene's meshes are const
+// (the loaded one is freed as the copy takes its place). Among several meshes the warning of
+// one without texture coordinates names it.
+std::shared_ptr<const facet::Model> textured(std::shared_ptr<const facet::Model> loaded, const facet::Image& image,
+                                             const std::string& path, bool several, facet::Scene& scene) {
+    auto model = std::make_shared<facet::Model>(*loaded);
+    loaded.reset();
+    model->textures.push_back(facet::makeTexture(image, path));
+    const auto index = static_cast<std::int32_t>(model->textures.size() - 1);
+    for (facet::Material& m : model->materials) m.texture = index;
+    if (!model->mesh.hasTexCoords) {
+        const std::string mesh = several ? "the mesh " + model->source : "the mesh";
+        const facet::Warning w{path, 0, mesh + " has no texture coordinates; the texture cannot show"};
+        model->warnings.push_back(w);
+        scene.warnings.push_back(w);
+    }
     return model;
+}
+
+// The meshes, one instance each at the identity pose, with --texture applied to every material.
+facet::Scene loadScene(const Options& o) {
+    facet::Scene scene = facet::loadScene(std::vector<std::filesystem::path>(o.meshes.begin(), o.meshes.end()));
+    if (!o.texture) return scene;
+    const facet::Image image = facet::loadImage(*o.texture);
+    const bool several = scene.meshes.size() > 1;
+    for (auto& mesh : scene.meshes) mesh = textured(std::move(mesh), image, *o.texture, several, scene);
+    return scene;
 }
 
 // Colour and depth for the whole picture (line-aligned, see host/line_aligned.h), or a clear
@@ -240,29 +270,32 @@ int run(const Options& o) {
         return 0;
     }
     facet::Renderer renderer = makeRenderer(o); // refuses an impossible placement before loading
-    const facet::Model model = loadScene(o);
+    const facet::Scene scene = loadScene(o);
     if (o.info) {
-        printInfo(model);
+        printInfo(scene);
         return 0;
     }
-    for (const facet::Warning& w : model.warnings) std::cerr << "warning: " << w.toString() << "\n";
-    if (model.mesh.triangleCount() == 0) std::cerr << "warning: " << o.mesh << " has no triangles to draw\n";
+    for (const facet::Warning& w : scene.warnings) std::cerr << "warning: " << w.toString() << "\n";
+    for (const auto& model : scene.meshes)
+        if (model->mesh.triangleCount() == 0)
+            std::cerr << "warning: " << model->source << " has no triangles to draw\n";
 
     const float aspect = static_cast<float>(o.width) / static_cast<float>(o.height);
-    const facet::ViewParams view = o.camera.camera(model.mesh, aspect).view(aspect);
+    const facet::ViewParams view = o.camera.camera(scene, aspect).view(aspect);
     facet::LineAlignedVector<std::uint32_t> color;
     facet::LineAlignedVector<float> depth;
     allocatePicture(o, color, depth);
-    renderer.setModel(model);
+    renderer.setScene(scene);
     const std::string note = renderer.placement().note; // Auto's reason for the CPU, if it chose it
     if (!note.empty()) std::cerr << "note: " << note << "\n";
     const facet::FrameStats stats = renderFrames(o, renderer, view, {color.data(), depth.data(), o.width, o.height});
     if (stats.placement.note != note) std::cerr << "note: " << stats.placement.note << "\n";
+    if (!stats.note.empty()) std::cerr << "note: " << stats.note << "\n";
 
     facet::writePng(o.output, facet::Image{static_cast<std::uint32_t>(o.width), static_cast<std::uint32_t>(o.height),
                                            std::vector<std::uint32_t>(color.begin(), color.end())});
     if (o.depthFile) writeDepth(*o.depthFile, depth.data(), depth.size());
-    std::cout << "wrote " << o.output << " (" << o.width << "x" << o.height << ", " << model.mesh.triangleCount()
+    std::cout << "wrote " << o.output << " (" << o.width << "x" << o.height << ", " << scene.triangleCount()
               << " triangles, " << stats.placement.describe();
     if (!renderer.deviceName().empty()) std::cout << " (" << renderer.deviceName() << ")";
     if (stats.fragments > 0) std::cout << ", " << stats.fragments << " fragments";

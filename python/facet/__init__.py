@@ -6,18 +6,29 @@ and project vertices the way the seed's NumPy code does, without copies of the b
     camera = facet.Camera.framing(model, aspect=640 / 480)
     frame = facet.Renderer().render(model, camera, size=(640, 480))
     frame.color  # (480, 640, 4) uint8 RGBA, frame.depth (480, 640) float32, frame.stats
+
+Several models at 4x4 poses (world from object, pose[row][column]) make a facet.Scene, which
+renders and frames as a model does:
+
+    scene = facet.Scene()
+    scene.add(model)
+    scene.add(model, pose=numpy.array([[1, 0, 0, 5], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]))
+    frame = facet.Renderer().render(scene, facet.Camera.framing(scene, aspect=640 / 480), size=(640, 480))
 """
 from ._facet import (  # noqa: F401
     Camera,
     Error,
     Frame,
     FrameStats,
+    Instance,
     LoadWarning,
     Model,
     ParseError,
     Renderer,
+    Scene,
     gpus,
     load,
+    load_scene,
     model_extensions,
     project,
     read_image,
@@ -25,6 +36,6 @@ from ._facet import (  # noqa: F401
 )
 
 __all__ = [
-    "Camera", "Error", "Frame", "FrameStats", "LoadWarning", "Model", "ParseError", "Renderer", "gpus", "load",
-    "model_extensions", "project", "read_image", "write_png",
+    "Camera", "Error", "Frame", "FrameStats", "Instance", "LoadWarning", "Model", "ParseError", "Renderer", "Scene",
+    "gpus", "load", "load_scene", "model_extensions", "project", "read_image", "write_png",
 ]

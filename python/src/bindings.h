@@ -1,5 +1,5 @@
 // The Python module's parts, one file each: arrays (the checks every NumPy argument passes),
-// the model, the camera, the renderer and facet.project. module.cpp puts them together.
+// the model, the scene, the camera, the renderer and facet.project. module.cpp puts them together.
 #pragma once
 
 #include <pybind11/numpy.h>
@@ -12,16 +12,24 @@
 #include <string>
 #include <vector>
 
+namespace facet {
+struct Warning;
+}
+
 namespace facet::python {
 
 namespace py = pybind11;
 
 void bindErrors(py::module_& m);
 void bindModel(py::module_& m);
+void bindScene(py::module_& m);
 void bindCamera(py::module_& m);
 void bindRenderer(py::module_& m);
 void bindProject(py::module_& m);
 void bindImages(py::module_& m);
+
+// Loader warnings as facet.LoadWarning warnings at the file and line they concern.
+void emitWarnings(const std::vector<Warning>& warnings);
 
 // Sets the Python exception for a facet::Error (facet.Error, facet.ParseError with its file and
 // line); anything else is rethrown. pybind11 calls it for the functions it binds.

@@ -2,6 +2,7 @@
 // (yaw = pitch = 0 looks down -Z; positive yaw turns left, positive pitch looks up), vertical
 // fov, near and far planes. Invalid values raise ValueError naming them.
 #include "bindings.h"
+#include "scene_binding.h"
 
 #include "asset/model.h"
 #include "core/camera.h"
@@ -88,6 +89,11 @@ void bindCamera(py::module_& m) {
             [](const Model& model, float aspect, float fov) { return Camera::framing(model.mesh, aspect, fov); },
             py::arg("model"), py::arg("aspect"), py::arg("fov") = 60.0f,
             "facet-render's default view of the whole model for an image of this aspect (width / height).")
+        .def_static(
+            "framing",
+            [](const PyScene& scene, float aspect, float fov) { return sceneFraming(scene.scene, aspect, fov); },
+            py::arg("scene"), py::arg("aspect"), py::arg("fov") = 60.0f,
+            "The same over a scene's visible instances (a lone instance at the identity pose: its model's).")
         .def_property(
             "eye", [](const Camera& c) { return tuple(c.eye); }, [](Camera& c, const Vec3& v) { c.eye = vec(v); })
         .def_readwrite("yaw", &Camera::yawDegrees)

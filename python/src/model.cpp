@@ -10,14 +10,13 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 
 namespace facet::python {
 
-namespace {
-
-void emitWarnings(const Model& model) {
+void emitWarnings(const std::vector<Warning>& warnings) {
     const py::object category = py::module_::import("facet._facet").attr("LoadWarning");
-    for (const Warning& w : model.warnings) {
+    for (const Warning& w : warnings) {
         const py::str message(w.message), file(w.file);
         if (PyErr_WarnExplicitObject(category.ptr(), message.ptr(), file.ptr(), static_cast<int>(w.line), nullptr,
                                      nullptr) != 0)
@@ -25,13 +24,15 @@ void emitWarnings(const Model& model) {
     }
 }
 
+namespace {
+
 Model load(const std::filesystem::path& path) {
     Model model;
     {
         py::gil_scoped_release release;
         model = loadModel(path);
     }
-    emitWarnings(model);
+    emitWarnings(model.warnings);
     return model;
 }
 
@@ -115,7 +116,7 @@ Model fromArrays(py::handle positions, py::handle triangles, py::handle uv, py::
     computeBounds(mesh);
     model.fileCounts = {mesh.vertexCount(), uv.is_none() ? 0 : mesh.vertexCount(),
                         normals.is_none() ? 0 : mesh.vertexCount(), mesh.triangleCount()};
-    emitWarnings(model);
+    emitWarnings(model.warnings);
     return model;
 }
 
@@ -189,8 +190,9 @@ py::tuple boundsOf(const Model& m) {
 } // namespace
 
 void bindModel(py::module_& m) {
-    py::class_<Model>(m, "Model",
-                      "A mesh with its materials and textures (immutable); see facet.load and Model.from_arrays.")
+    // Held by a shared pointer, which a facet.Scene shares to keep its meshes without copies.
+    py::class_<Model, std::shared_ptr<Model>>(
+        m, "Model", "A mesh with its materials and textures (immutable); see facet.load and Model.from_arrays.")
         .def_static("from_arrays", &fromArrays, py::arg("positions"), py::arg("triangles"), py::arg("uv") = py::none(),
                     py::arg("normals") = py::none(), py::arg("colors") = py::none(), py::arg("texture") = py::none(),
                     py::arg("name") = "from_arrays",

@@ -66,6 +66,7 @@ PYBIND11_MODULE(_facet, m) {
     bindErrors(m);
     bindImages(m);
     bindModel(m);
+    bindScene(m);
     bindCamera(m);
     bindRenderer(m);
     bindProject(m);

@@ -1,8 +1,10 @@
 // facet.Renderer: the front door (engine/renderer.h) for Python. render() returns a Frame whose
 // colour and depth are NumPy arrays over the buffers the engine drew into (no copy), or the
 // caller's own `out` arrays. The GIL is released while rendering; each Renderer serialises its
-// own calls, so one can be shared by threads, and several render at once.
+// own calls, so one can be shared by threads, and several render at once. A scene is read as
+// it is when render() is called: the renderer draws its own copy of the instances.
 #include "bindings.h"
+#include "scene_binding.h"
 
 #include "core/camera.h"
 #include "core/error.h"
@@ -97,7 +99,6 @@ public:
         if (width < 1 || height < 1)
             throw py::value_error("size must be (width, height) of at least (1, 1), got (" + std::to_string(width) +
                                   ", " + std::to_string(height) + ")");
-        const Model& m = model.cast<const Model&>();
         const RenderSettings settings = renderSettings(filter, light, msaa, view, cull);
         ViewParams params;
         try {
@@ -105,14 +106,24 @@ public:
         } catch (const Error& e) {
             throw py::value_error(e.what());
         }
+        std::optional<Scene> scene;
+        const Model* m = nullptr;
+        if (py::isinstance<PyScene>(model))
+            scene = frameCopy(model.cast<const PyScene&>());
+        else if (py::isinstance<Model>(model))
+            m = &model.cast<const Model&>();
+        else
+            throw py::type_error("render expects a facet.Model or a facet.Scene, got " + describeValue(model));
         Frame frame = out.is_none() ? newFrame(width, height) : frameFrom(out, width, height);
         const FrameView target{reinterpret_cast<std::uint32_t*>(frame.color.mutable_data()), frame.depth.mutable_data(),
                                width, height};
         py::gil_scoped_release release;
         const std::lock_guard<std::mutex> lock(mutex_); // after releasing the GIL: no thread waits holding it
-        if (current_ != &m) {
-            renderer_.setModel(m);
-            current_ = &m;
+        if (scene) {
+            useScene(std::move(*scene));
+        } else if (current_ != m) {
+            renderer_.setModel(*m);
+            current_ = m;
             const py::gil_scoped_acquire acquire;
             model_ = model; // the renderer keeps reading it
         }
@@ -128,10 +139,27 @@ public:
     }
 
 private:
+    // Draws `next` from now on. Its meshes are shared with the scene it copies (which keep them
+    // alive); only when they change does the renderer take the scene anew (uploading the meshes
+    // where the GPU draws), else it reads the new instances at its next frame.
+    void useScene(Scene next) {
+        if (current_ || !sceneSet_ || next.meshes != scene_.meshes) {
+            scene_ = std::move(next);
+            current_ = nullptr;
+            sceneSet_ = false; // until the renderer has taken it
+            renderer_.setScene(scene_);
+            sceneSet_ = true;
+        } else {
+            scene_.instances = std::move(next.instances);
+        }
+    }
+
     std::mutex mutex_;
     Renderer renderer_;
     py::object model_;
-    const Model* current_ = nullptr;
+    const Model* current_ = nullptr; // the model drawn, when a model is
+    Scene scene_;                    // the scene drawn, when one is: the renderer's own copy
+    bool sceneSet_ = false;
 };
 
 // Where a stage runs: "auto" leaves it to the renderer.
@@ -169,6 +197,8 @@ void bindStats(py::module_& m) {
         .def_readonly("frame_ms", &FrameStats::frameMs)
         .def_property_readonly("placement", [](const FrameStats& s) { return s.placement.describe(); })
         .def_property_readonly("note", [](const FrameStats& s) { return s.placement.note; })
+        .def_readonly("scene_note", &FrameStats::note,
+                      "what the picture lacks and why (an empty scene, every instance hidden); empty otherwise")
         .def("__repr__", [](const FrameStats& s) {
             return "<facet.FrameStats " + s.placement.describe() + ": frame " + std::to_string(s.frameMs) + " ms, " +
                    std::to_string(s.trianglesIn) + " triangles in, " + std::to_string(s.fragments) + " fragments>";
@@ -193,8 +223,8 @@ void bindRenderer(py::module_& m) {
              py::arg("size") = std::pair<int, int>(1280, 720), py::arg("filter") = "trilinear",
              py::arg("light") = false, py::arg("msaa") = 1, py::arg("view") = "shaded", py::arg("cull") = "none",
              py::arg("out") = py::none(),
-             "Renders model seen by camera into a new Frame of size (width, height), or into out (a Frame or a "
-             "(color, depth) pair of C-contiguous arrays of that size).")
+             "Renders model (a facet.Model or a facet.Scene) seen by camera into a new Frame of size (width, "
+             "height), or into out (a Frame or a (color, depth) pair of C-contiguous arrays of that size).")
         .def_property_readonly(
             "placement",
             [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.placement().describe(); }); })

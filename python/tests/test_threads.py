@@ -2,6 +2,7 @@
 single thread gets, whether threads share one Renderer or each has its own."""
 import sys
 import threading
+import time
 
 import numpy as np
 
@@ -108,3 +109,37 @@ def test_rendering_and_projecting_release_the_gil(scene):
     assert python_runs_during(lambda: renderer.render(scene, camera, size=(1920, 1080))) > 1000
     v = np.zeros((4_000_000, 3), np.float32)
     assert python_runs_during(lambda: facet.project(v, np.eye(3), [0, 0, -1], 1.0, out=v)) > 1000
+
+
+def test_threads_render_a_scene_another_thread_moves():
+    # A scene is read as it is when render() is called: moving an instance meanwhile, on the
+    # main thread, changes a later picture, never one being drawn (each is one of the two).
+    quad = facet.Model.from_arrays(np.array([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], np.float32),
+                                   np.array([[0, 1, 2], [0, 2, 3]], np.uint32))
+    scene = facet.Scene()
+    moved = scene.add(quad)
+    scene.add(quad, [[1, 0, 0, 0], [0, 1, 0, 2.5], [0, 0, 1, 0], [0, 0, 0, 1]])
+    camera = facet.Camera(eye=(0, 1, 9))
+    here, there = np.eye(4), np.eye(4)
+    there[0, 3] = 2
+    pictures = []
+    for pose in (here, there):
+        scene.set_pose(moved, pose)
+        pictures.append(facet.Renderer(stage="cpu").render(scene, camera, size=(48, 36)).color.tobytes())
+    shared = facet.Renderer(stage="cpu")
+    stop = threading.Event()
+
+    def work(i):
+        if i == 0:  # the mover
+            for step in range(300):
+                scene.set_pose(moved, there if step % 2 else here)
+                time.sleep(0.0005)  # lets the renderers' threads run between moves
+            stop.set()
+            return
+        renderer = shared if i % 2 else facet.Renderer(stage="cpu", threads=1)
+        drawn = 0
+        while not stop.is_set() or drawn < 3:
+            assert renderer.render(scene, camera, size=(48, 36)).color.tobytes() in pictures
+            drawn += 1
+
+    run_threads(5, work)
