@@ -22,6 +22,39 @@ void setLitValues(ShadeMaterial& out, const Material& mat) {
     out.bumpScale = mat.bumpScale;
 }
 
+// A glTF material's values (core/pbr.h): MASK's test on the base colour factor's alpha times the
+// map's, folded into the cut-off, so the map's alpha alone is tested as for MTL cut-outs.
+void setMetallicRoughness(ShadeMaterial& out, const Material& mat) {
+    const MetallicRoughness& p = mat.pbr;
+    out.pbr = true;
+    out.kd = glm::vec3(p.baseColor);
+    out.color = glm::vec4(glm::clamp(linearToSrgb(glm::vec3(p.baseColor)), 0.0f, 1.0f) * 255.0f, 255.0f);
+    out.metallic = glm::clamp(p.metallic, 0.0f, 1.0f);
+    out.roughness = glm::clamp(p.roughness, 0.0f, 1.0f);
+    out.occlusionStrength = glm::clamp(p.occlusionStrength, 0.0f, 1.0f);
+    out.ke = p.emission;
+    out.normalScale = p.normalScale;
+    out.opacity = p.alphaMode == AlphaMode::Blend ? glm::clamp(p.baseColor.a, 0.0f, 1.0f) : 1.0f;
+    out.alphaBlend = p.alphaMode == AlphaMode::Blend;
+    out.cutout = p.alphaMode == AlphaMode::Mask;
+    if (out.cutout) out.alphaCutoff = p.baseColor.a > 0.0f ? p.alphaCutoff / p.baseColor.a : 2.0f;
+}
+
+// The material's maps (for a mesh with texture coordinates), and whether it is a cut-out.
+void setMaps(ShadeMaterial& out, const Material& mat, const std::vector<Texture>& textures) {
+    forEachMap(out, mat, [&](TextureView& view, std::int32_t index) {
+        if (index < 0 || static_cast<std::size_t>(index) >= textures.size()) return;
+        const Texture& t = textures[static_cast<std::size_t>(index)];
+        view = TextureView{t.texels.data(), t.levels.data(), static_cast<int>(t.levels.size())};
+    });
+    const auto translucent = [&](std::int32_t index) {
+        return index >= 0 && static_cast<std::size_t>(index) < textures.size() &&
+               textures[static_cast<std::size_t>(index)].translucent;
+    };
+    out.alphaMapUsesAlpha = translucent(mat.alphaMap);
+    out.cutout = out.alphaMap.levelCount > 0 || (out.texture.levelCount > 0 && translucent(mat.texture));
+}
+
 } // namespace
 
 std::vector<ShadeMaterial> shadeMaterials(const Model& model) {
@@ -32,18 +65,8 @@ std::vector<ShadeMaterial> shadeMaterials(const Model& model) {
         const Material& mat = model.materials[i];
         out[i].color = glm::vec4(glm::clamp(mat.diffuse, 0.0f, 1.0f) * 255.0f, 255.0f);
         setLitValues(out[i], mat);
-        if (!model.mesh.hasTexCoords) continue;
-        forEachMap(out[i], mat, [&](TextureView& view, std::int32_t index) {
-            if (index < 0 || static_cast<std::size_t>(index) >= model.textures.size()) return;
-            const Texture& t = model.textures[static_cast<std::size_t>(index)];
-            view = TextureView{t.texels.data(), t.levels.data(), static_cast<int>(t.levels.size())};
-        });
-        const auto translucent = [&](std::int32_t index) {
-            return index >= 0 && static_cast<std::size_t>(index) < model.textures.size() &&
-                   model.textures[static_cast<std::size_t>(index)].translucent;
-        };
-        out[i].alphaMapUsesAlpha = translucent(mat.alphaMap);
-        out[i].cutout = out[i].alphaMap.levelCount > 0 || (out[i].texture.levelCount > 0 && translucent(mat.texture));
+        if (model.mesh.hasTexCoords) setMaps(out[i], mat, model.textures);
+        if (mat.pbr.enabled) setMetallicRoughness(out[i], mat);
     }
     return out;
 }

@@ -50,7 +50,8 @@ std::vector<ShadeMaterial> shadeMaterials(const Model& model);
 ModelFacts modelFacts(const Model& model);
 
 // Calls f(view, index) for each texture view of `shade` with the Model::textures index of the
-// map it shows (-1 for none): map_Kd first, then map_Ks, map_Ns, map_Ke, map_d and the bump map.
+// map it shows (-1 for none): map_Kd first, then map_Ks, map_Ns, map_Ke, map_d and the bump map,
+// then glTF's metallic-roughness and occlusion maps.
 template <class F>
 void forEachMap(ShadeMaterial& shade, const Material& m, F f) {
     f(shade.texture, m.texture);
@@ -59,6 +60,8 @@ void forEachMap(ShadeMaterial& shade, const Material& m, F f) {
     f(shade.emissionMap, m.emissionMap);
     f(shade.alphaMap, m.alphaMap);
     f(shade.bumpMap, m.bumpMap);
+    f(shade.metalRoughMap, m.pbr.metalRoughMap);
+    f(shade.occlusionMap, m.pbr.occlusionMap);
 }
 
 } // namespace facet

@@ -13,7 +13,7 @@ ModelFacts modelFacts(const Mesh& mesh, const ShadeMaterial* materials, std::siz
     facts.tangents = mesh.hasTangents();
     facts.textured = anyTextured(materials, count);
     for (std::size_t i = 0; i < count; ++i) {
-        facts.blended = facts.blended || materials[i].opacity < 1.0f;
+        facts.blended = facts.blended || translucent(materials[i]);
         facts.cutouts = facts.cutouts || materials[i].cutout;
     }
     return facts;

@@ -31,6 +31,26 @@ struct Texture {
 // diffuse, 2 with Blinn-Phong specular. The loader draws the higher models as 2, with a warning.
 enum class Illumination { Color = 0, Diffuse = 1, Specular = 2 };
 
+// How a glTF material's alpha counts: ignored, an alpha test, or blended.
+enum class AlphaMode { Opaque, Mask, Blend };
+
+// glTF 2.0's metallic-roughness material (shaded by core/pbr.h under the lit model). Its base
+// colour map is Material::texture, its emissive map Material::emissionMap and its normal map
+// Material::bumpMap (bumpIsNormalMap); the rest is here. Colours are linear, as glTF states them.
+struct MetallicRoughness {
+    bool enabled = false;            // a glTF material: shaded by core/pbr.h, not Blinn-Phong
+    glm::vec4 baseColor{1.0f};       // baseColorFactor
+    float metallic = 1.0f, roughness = 1.0f;
+    std::int32_t metalRoughMap = -1; // metallicRoughnessTexture (data: G roughness, B metalness)
+    std::int32_t occlusionMap = -1;  // occlusionTexture (data: R)
+    float occlusionStrength = 1.0f;
+    glm::vec3 emission{0.0f};        // emissiveFactor times KHR_materials_emissive_strength
+    float normalScale = 1.0f;        // normalTexture.scale
+    AlphaMode alphaMode = AlphaMode::Opaque;
+    float alphaCutoff = 0.5f;        // MASK's
+    bool doubleSided = false;        // drawn two-sided whatever it says (culling is per frame)
+};
+
 // A material as the MTL states it, colours as written (sRGB-encoded, each channel in [0, 1]; the
 // loader clamps them). Texture fields index Model::textures, -1 for none. Under the classic
 // shading only `diffuse` and `texture` count, the texture replacing the colour; under the lit
@@ -52,6 +72,7 @@ struct Material {
     std::int32_t bumpMap = -1;      // map_Bump / bump / norm
     float bumpScale = 1.0f;         // the bump statement's -bm
     bool bumpIsNormalMap = false;   // the map came from `norm`: a tangent-space normal map, not heights
+    MetallicRoughness pbr{};        // glTF's materials only
 };
 
 } // namespace facet

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/frame_plan.h"
+#include "core/pbr.h"
 #include "core/multisample.h"
 #include "core/shading.h"
 #include "core/triangle_setup.h"
@@ -109,7 +110,7 @@ FACET_HD unsigned cutoutMask(const ShadedTriangle& t, const ShadeMaterial& m, Te
                              unsigned lanes) {
     unsigned kept = 0;
     for (int k = 0; k < 4; ++k)
-        if ((lanes >> k & 1u) && cutoutAlpha(t, m, filter, qx, qy, k) >= kAlphaCutoff) kept |= 1u << k;
+        if ((lanes >> k & 1u) && cutoutAlpha(t, m, filter, qx, qy, k) >= m.alphaCutoff) kept |= 1u << k;
     return kept;
 }
 
@@ -119,7 +120,7 @@ FACET_HD unsigned cutoutMask(const ShadedTriangle& t, const ShadeMaterial& m, Te
 // the alpha test, the pixel's for all its samples (OpenGL's discard without sample shading).
 // The alpha is the pixel centre's either way, as the fragment is shaded there.
 FACET_HD bool cutoutKeepsSample(const ShadeMaterial& m, const RenderSettings& settings, float alpha, int sample) {
-    if (!(settings.alphaToCoverage && settings.msaa > 1)) return alpha >= kAlphaCutoff;
+    if (!(settings.alphaToCoverage && settings.msaa > 1)) return alpha >= m.alphaCutoff;
     return alphaCoversSample(glm::clamp(m.opacity * alpha, 0.0f, 1.0f), sample, settings.msaa);
 }
 
@@ -143,7 +144,41 @@ FACET_HD glm::vec3 litNormal(const ShadedTriangle& t, const ShadeMaterial& m, Te
     if (m.bumpMap.levelCount == 0 || !side) return n;
     const glm::vec2 uv = interpolateUv(t.attributes, b, invW);
     const glm::vec4 texel = sampleMap(m.bumpMap, filter, uv, quadUvDerivatives(t, filter, qx, qy), UnitTexel{});
-    return perturbNormal(n, interpolateTangent(t.attributes, *side, b, invW), decodeNormalTexel(texel));
+    glm::vec3 mapped = decodeNormalTexel(texel);
+    mapped.x *= m.normalScale;
+    mapped.y *= m.normalScale;
+    return perturbNormal(n, interpolateTangent(t.attributes, *side, b, invW), mapped);
+}
+
+// glTF's metallic-roughness surface at the pixel of barycentrics b (core/pbr.h), its maps sampled
+// as litSurface samples its own; the vertex colour (linear, as glTF's COLOR_0) multiplies the base
+// colour. Alpha counts where the material blends; an opaque or masked one is drawn at alpha 1.
+FACET_HD PbrSurface pbrSurface(const ShadedTriangle& t, const ShadeMaterial& m, TextureFilter filter, int qx, int qy,
+                               glm::vec3 b, float invW, const TriangleColors* colors) {
+    PbrSurface s{m.kd, m.opacity, m.metallic, m.roughness, 1.0f, m.ke};
+    const bool mapped = m.texture.levelCount > 0 || m.metalRoughMap.levelCount > 0 ||
+                        m.occlusionMap.levelCount > 0 || m.emissionMap.levelCount > 0;
+    if (mapped) {
+        const glm::vec2 uv = interpolateUv(t.attributes, b, invW);
+        const QuadUvDerivatives d = quadUvDerivatives(t, filter, qx, qy);
+        if (m.texture.levelCount > 0) {
+            const glm::vec4 texel = sampleMap(m.texture, filter, uv, d, SrgbTexel{m.srgbTable});
+            s.baseColor *= glm::vec3(texel);
+            s.alpha *= texel.w;
+        }
+        if (m.metalRoughMap.levelCount > 0) {
+            const glm::vec4 texel = sampleMap(m.metalRoughMap, filter, uv, d, UnitTexel{});
+            s.roughness *= texel.y;
+            s.metallic *= texel.z;
+        }
+        if (m.occlusionMap.levelCount > 0)
+            s.occlusion = 1.0f + m.occlusionStrength * (sampleMap(m.occlusionMap, filter, uv, d, UnitTexel{}).x - 1.0f);
+        if (m.emissionMap.levelCount > 0)
+            s.emission *= glm::vec3(sampleMap(m.emissionMap, filter, uv, d, SrgbTexel{m.srgbTable}));
+    }
+    if (hasVertexColors(colors)) s.baseColor *= interpolateVertexColor(t.attributes, *colors, b, invW);
+    if (!translucent(m)) s.alpha = 1.0f;
+    return s;
 }
 
 // The lit model's pixel k (see shadeQuadPixel), in linear light.
@@ -152,8 +187,10 @@ FACET_HD glm::vec4 litQuadPixel(const ShadedTriangle& t, const ShadeMaterial& ma
     const glm::vec3 b = barycentrics(t.tri, qx + (k & 1), qy + (k >> 1));
     const float invW = interpolateInvW(t.attributes, b);
     const TextureFilter filter = plan.settings.filter;
-    const LitSurface s = litSurface(t, material, filter, qx, qy, b, invW, colors);
     const glm::vec3 n = litNormal(t, material, filter, qx, qy, b, invW, colors);
+    if (material.pbr)
+        return pbrFragment(pbrSurface(t, material, filter, qx, qy, b, invW, colors), plan.settings.lights, plan.rig, n);
+    const LitSurface s = litSurface(t, material, filter, qx, qy, b, invW, colors);
     return litFragment(s, material.illumination, material.ka, plan.settings.lights, plan.rig, n);
 }
 

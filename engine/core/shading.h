@@ -40,8 +40,19 @@ struct ShadeMaterial {
     TextureView specularMap{}, shininessMap{}, emissionMap{}, alphaMap{}, bumpMap{};
     float bumpScale = 1.0f;
     bool alphaMapUsesAlpha = false; // map_d's value is its alpha (an image with alpha), else its red
-    bool cutout = false;            // alpha-tested at 0.5 (map_d, or map_Kd with alpha): cutoutMask
+    bool cutout = false;            // alpha-tested at alphaCutoff (map_d, or map_Kd with alpha): cutoutMask
+    float alphaCutoff = 0.5f;       // kAlphaCutoff for MTL; glTF's MASK gives its own
     const SrgbTable* srgbTable = nullptr; // host memory where the CPU backend gives one (see SrgbTexel)
+    // glTF's metallic-roughness materials (core/pbr.h) under the lit model: kd is the base colour
+    // (linear), opacity its alpha, texture the base colour map, ke and emissionMap the emission,
+    // bumpMap the normal map. MTL materials leave these as they are.
+    bool pbr = false;
+    float metallic = 1.0f, roughness = 1.0f;
+    TextureView metalRoughMap{}; // data: roughness in green, metalness in blue
+    TextureView occlusionMap{};  // data: occlusion in red
+    float occlusionStrength = 1.0f;
+    float normalScale = 1.0f; // scales the normal map's x and y (glTF normalTexture.scale)
+    bool alphaBlend = false;  // blended (glTF BLEND) even at opacity 1: its base colour map's alpha
 };
 
 // The alpha test of cut-out materials (leaves, fences): a pixel is drawn only where its
@@ -111,8 +122,9 @@ FACET_HD glm::vec4 encodeFragment(glm::vec4 linear) {
 // Whether the lit model blends a material's fragments (d < 1) rather than writing them: in draw
 // order over what is drawn, without writing depth, as OpenGL does with blending
 // (GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA) into an sRGB framebuffer and depth writes off.
+FACET_HD bool translucent(const ShadeMaterial& m) { return m.opacity < 1.0f || m.alphaBlend; }
 FACET_HD bool blends(const ShadeMaterial& m, const RenderSettings& settings) {
-    return settings.shading == ShadingModel::Lit && m.opacity < 1.0f;
+    return settings.shading == ShadingModel::Lit && translucent(m);
 }
 
 // Whether a tile holding the material is drawn forward (core/forward_draw.h) rather than

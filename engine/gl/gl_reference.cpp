@@ -127,7 +127,8 @@ uniform sampler2D bumpMap;      // linear data: a tangent-space normal map
 uniform bool hasDiffuseMap, hasSpecularMap, hasShininessMap, hasEmissionMap, hasAlphaMap;
 uniform bool hasBumpMap;
 uniform bool alphaMapUsesAlpha; // else its red
-uniform bool cutout;            // the alpha test at 0.5
+uniform bool cutout;            // the alpha test at alphaCutoff
+uniform float alphaCutoff;
 uniform bool alphaToCoverage;   // a cut-out's coverage from its alpha (GL_SAMPLE_ALPHA_TO_COVERAGE) instead
 uniform vec3 kd, ka, ks, ke; // linear
 uniform float ns, opacity;
@@ -138,7 +139,57 @@ uniform vec3 headlight;      // radiance
 uniform vec3 ambientLight;   // radiance
 uniform vec3 lightDirection[3];
 uniform vec3 lightRadiance[3];
+// glTF's metallic-roughness materials: facet::pbrFragment (core/pbr.h).
+uniform bool pbr;
+uniform float metallic, roughness, occlusionStrength, normalScale;
+uniform bool alphaBlend;
+uniform sampler2D metalRoughMap; // linear data: G roughness, B metalness
+uniform sampler2D occlusionMap;  // linear data: R
+uniform bool hasMetalRoughMap, hasOcclusionMap;
 out vec4 fragColor;
+const float kPi = 3.14159265358979;
+vec3 schlickFresnel(vec3 f0, float vh) {
+    float m = clamp(1.0 - vh, 0.0, 1.0);
+    float m2 = m * m;
+    return f0 + (vec3(1.0) - f0) * (m2 * m2 * m);
+}
+float ggxDistribution(float a2, float nh) {
+    float f = nh * nh * (a2 - 1.0) + 1.0;
+    return a2 / (kPi * f * f);
+}
+float smithVisibility(float a2, float nl, float nv) {
+    float gv = nl * sqrt(nv * nv * (1.0 - a2) + a2);
+    float gl = nv * sqrt(nl * nl * (1.0 - a2) + a2);
+    float sum = gv + gl;
+    return sum > 0.0 ? 0.5 / sum : 0.0;
+}
+vec3 pbrLight(vec3 n, vec3 v, vec3 l, vec3 radiance, vec3 cDiff, vec3 f0, float a2, float nv) {
+    float nl = dot(n, l);
+    if (!(nl > 0.0)) return vec3(0.0);
+    vec3 h = normalize(l + v);
+    vec3 f = schlickFresnel(f0, max(dot(v, h), 0.0));
+    vec3 specular = f * (ggxDistribution(a2, max(dot(n, h), 0.0)) * smithVisibility(a2, nl, nv) * kPi);
+    return ((vec3(1.0) - f) * cDiff + specular) * radiance * nl;
+}
+vec3 pbrColor(vec3 base, vec3 n, vec3 emission) {
+    float m = metallic, r = roughness, occlusion = 1.0;
+    if (hasMetalRoughMap) {
+        vec4 t = texture(metalRoughMap, uv);
+        r *= t.g;
+        m *= t.b;
+    }
+    if (hasOcclusionMap) occlusion = 1.0 + occlusionStrength * (texture(occlusionMap, uv).r - 1.0);
+    vec3 v = -viewForward;
+    float nv = max(dot(n, v), 0.0);
+    float rc = clamp(r, 0.03, 1.0);
+    float a2 = rc * rc * rc * rc;
+    vec3 cDiff = base * (1.0 - m);
+    vec3 f0 = mix(vec3(0.04), base, m);
+    vec3 c = (cDiff + f0) * ambientLight * occlusion + emission;
+    c += pbrLight(n, v, v, headlight, cDiff, f0, a2, nv);
+    for (int i = 0; i < 3; ++i) c += pbrLight(n, v, lightDirection[i], lightRadiance[i], cDiff, f0, a2, nv);
+    return c;
+}
 float srgbToLinear(float c) { return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4); }
 float powShared(float x, float e) { return x > 1e-20 ? pow(x, e) : (e > 0.0 ? 0.0 : 1.0); }
 void addLight(inout vec3 diffuse, inout vec3 specular, vec3 n, vec3 l, vec3 toViewer, vec3 radiance, float shininess) {
@@ -173,31 +224,37 @@ void main() {
         vec4 t = texture(alphaMap, uv);
         cutAlpha *= alphaMapUsesAlpha ? t.a : t.r;
     }
-    if (cutout && !alphaToCoverage && cutAlpha < 0.5) discard;
+    if (cutout && !alphaToCoverage && cutAlpha < alphaCutoff) discard;
     float alpha = opacity * cutAlpha;
     if (hasSpecularMap) s *= texture(specularMap, uv).rgb;
     if (hasShininessMap) shininess *= texture(shininessMap, uv).r;
     if (hasEmissionMap) e *= texture(emissionMap, uv).rgb;
     if (vertexColors) {
         vec3 v = clamp(color3, 0.0, 1.0);
-        d *= vec3(srgbToLinear(v.r), srgbToLinear(v.g), srgbToLinear(v.b));
+        d *= pbr ? v : vec3(srgbToLinear(v.r), srgbToLinear(v.g), srgbToLinear(v.b));
     }
     vec3 c = d + e;
     if (illumination != 0) {
         vec3 toViewer = -viewForward;
-        vec3 normal = hasBumpMap ? perturbNormal(worldNormal, worldTangent, texture(bumpMap, uv).rgb * 2.0 - 1.0)
-                                 : worldNormal;
+        vec3 mapped = texture(bumpMap, uv).rgb * 2.0 - 1.0;
+        mapped.xy *= normalScale;
+        vec3 normal = hasBumpMap ? perturbNormal(worldNormal, worldTangent, mapped) : worldNormal;
         float len = length(normal);
         vec3 n = len > 0.0 ? normal / len : toViewer;
         if (dot(n, toViewer) < 0.0) n = -n;
         vec3 diffuse = vec3(0.0), specular = vec3(0.0);
         addLight(diffuse, specular, n, toViewer, toViewer, headlight, shininess);
         for (int i = 0; i < 3; ++i) addLight(diffuse, specular, n, lightDirection[i], toViewer, lightRadiance[i], shininess);
-        c = d * (ka * ambientLight + diffuse) + s * specular + e;
+        c = pbr ? pbrColor(d, n, e) : d * (ka * ambientLight + diffuse) + s * specular + e;
+        if (pbr && !(opacity < 1.0 || alphaBlend)) alpha = 1.0;
     }
     fragColor = vec4(clamp(c, 0.0, 1.0), clamp(alpha, 0.0, 1.0));
 }
 )";
+
+// The lit program's texture units: map_Kd, map_Ks, map_Ns, map_Ke, map_d, the bump map, glTF's
+// metal-roughness and occlusion maps.
+constexpr int kLitMaps = 8;
 
 // Interleaved vertex: position, uv, normal, colour, tangent (xyz, handedness).
 constexpr int kVertexFloats = 15;
@@ -749,8 +806,9 @@ void GlReferenceRenderer::Impl::setLitUniforms(const RenderSettings& settings) {
         vec3("lightDirection[" + std::to_string(i) + "]", on ? d.direction / len : glm::vec3(0.0f, 1.0f, 0.0f));
         vec3("lightRadiance[" + std::to_string(i) + "]", on ? d.color * d.intensity : glm::vec3(0.0f));
     }
-    const char* samplers[] = {"diffuseMap", "specularMap", "shininessMap", "emissionMap", "alphaMap", "bumpMap"};
-    for (int unit = 0; unit < 6; ++unit) FACET_GL(glUniform1i(at(samplers[unit]), unit));
+    const char* samplers[kLitMaps] = {"diffuseMap", "specularMap", "shininessMap",  "emissionMap",
+                                      "alphaMap",   "bumpMap",     "metalRoughMap", "occlusionMap"};
+    for (int unit = 0; unit < kLitMaps; ++unit) FACET_GL(glUniform1i(at(samplers[unit]), unit));
 }
 
 // The lit model: one draw call per material segment, its values and maps as uniforms.
@@ -776,6 +834,13 @@ void GlReferenceRenderer::Impl::drawLitSegments(const Model& model, const Object
         FACET_GL(glUniform1f(at("opacity"), m.opacity));
         FACET_GL(glUniform1i(at("illumination"), int(m.illumination)));
         FACET_GL(glUniform1i(at("cutout"), m.cutout ? 1 : 0));
+        FACET_GL(glUniform1f(at("alphaCutoff"), m.alphaCutoff));
+        FACET_GL(glUniform1i(at("pbr"), m.pbr ? 1 : 0));
+        FACET_GL(glUniform1f(at("metallic"), m.metallic));
+        FACET_GL(glUniform1f(at("roughness"), m.roughness));
+        FACET_GL(glUniform1f(at("occlusionStrength"), m.occlusionStrength));
+        FACET_GL(glUniform1f(at("normalScale"), m.normalScale));
+        FACET_GL(glUniform1i(at("alphaBlend"), m.alphaBlend ? 1 : 0));
         // Alpha-to-coverage for cut-outs, at msaa > 1 (OpenGL ignores it at one sample).
         const bool toCoverage = m.cutout && settings.alphaToCoverage && settings.msaa > 1;
         FACET_GL(glUniform1i(at("alphaToCoverage"), toCoverage ? 1 : 0));
@@ -789,15 +854,17 @@ void GlReferenceRenderer::Impl::drawLitSegments(const Model& model, const Object
         FACET_GL(glDepthMask(blended ? GL_FALSE : GL_TRUE));
         FACET_GL(glUniform1i(at("alphaMapUsesAlpha"), m.alphaMapUsesAlpha ? 1 : 0));
         const Material* mat = g.material < model.materials.size() ? &model.materials[g.material] : nullptr;
-        const std::int32_t maps[6] = {mat ? mat->texture : -1, mat ? mat->specularMap : -1,
-                                      mat ? mat->shininessMap : -1, mat ? mat->emissionMap : -1,
-                                      mat ? mat->alphaMap : -1, mat ? mat->bumpMap : -1};
-        const char* has[6] = {"hasDiffuseMap", "hasSpecularMap", "hasShininessMap", "hasEmissionMap", "hasAlphaMap",
-                              "hasBumpMap"};
-        for (int unit = 0; unit < 6; ++unit) {
+        const std::int32_t maps[kLitMaps] = {mat ? mat->texture : -1,          mat ? mat->specularMap : -1,
+                                             mat ? mat->shininessMap : -1,     mat ? mat->emissionMap : -1,
+                                             mat ? mat->alphaMap : -1,         mat ? mat->bumpMap : -1,
+                                             mat ? mat->pbr.metalRoughMap : -1, mat ? mat->pbr.occlusionMap : -1};
+        const char* has[kLitMaps] = {"hasDiffuseMap", "hasSpecularMap", "hasShininessMap", "hasEmissionMap",
+                                     "hasAlphaMap",   "hasBumpMap",     "hasMetalRoughMap", "hasOcclusionMap"};
+        for (int unit = 0; unit < kLitMaps; ++unit) {
             const bool usable =
                 maps[unit] >= 0 && std::size_t(maps[unit]) < objects.textures.size() && model.mesh.hasTexCoords;
-            // map_Ns, map_d and the bump map are data, every other map colour.
+            // map_Ns, map_d, the bump map and glTF's metal-roughness and occlusion maps are data,
+            // every other map colour.
             const std::vector<GlObject>& set = unit == 2 || unit >= 4 ? objects.textures : objects.srgbTextures;
             const GLuint texture = usable ? set[std::size_t(maps[unit])].get() : 0;
             FACET_GL(glUniform1i(at(has[unit]), texture != 0 ? 1 : 0));

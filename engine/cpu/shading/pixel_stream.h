@@ -84,13 +84,14 @@ inline void litColors8(const ShadeMaterial& m, const simd::Rgba8* t, __m256 nx, 
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 4), simd::pack4(halfOf(colors, 1)));
 }
 
-// Whether the vectorised passes draw the lit model's pixels of `m`: a material whose only map
-// is map_Kd, sampled bilinear or trilinear (with the CPU's sRGB table). Others (and vertex
-// colours, see shadeBatch) take the scalar path, shadeQuadPixel itself.
+// Whether the vectorised passes draw the lit model's pixels of `m`: a Blinn-Phong material (not
+// glTF's metallic-roughness) whose only map is map_Kd, sampled bilinear or trilinear (with the
+// CPU's sRGB table). Others (and vertex colours, see shadeBatch) take the scalar path,
+// shadeQuadPixel itself.
 inline bool litVectorised(const ShadeMaterial& m, TextureFilter filter) {
     const bool onlyKd = m.specularMap.levelCount == 0 && m.shininessMap.levelCount == 0 &&
                         m.emissionMap.levelCount == 0 && m.alphaMap.levelCount == 0 && m.bumpMap.levelCount == 0;
-    return onlyKd && (m.texture.levelCount == 0 || (filter != TextureFilter::Nearest && m.srgbTable));
+    return onlyKd && !m.pbr && (m.texture.levelCount == 0 || (filter != TextureFilter::Nearest && m.srgbTable));
 }
 
 // Samples the stream's pixels of one level, of two levels, or both, and writes their colours.
