@@ -44,6 +44,8 @@ std::vector<ShadeMaterial> shadeMaterials(const Model& model) {
         };
         out[i].alphaMapUsesAlpha = translucent(mat.alphaMap);
         out[i].cutout = out[i].alphaMap.levelCount > 0 || (out[i].texture.levelCount > 0 && translucent(mat.texture));
+        // glTF says an OPAQUE material ignores its texture's alpha: no cut-out there.
+        if (mat.metallicRoughness && mat.alphaMode == Material::AlphaMode::Opaque) out[i].cutout = false;
     }
     return out;
 }

@@ -52,6 +52,20 @@ struct Material {
     std::int32_t bumpMap = -1;      // map_Bump / bump / norm
     float bumpScale = 1.0f;         // the bump statement's -bm
     bool bumpIsNormalMap = false;   // the map came from `norm`: a tangent-space normal map, not heights
+
+    // A glTF material's metallic-roughness values as the file gives them, kept for physically
+    // based shading; the fields above hold their approximation under today's models
+    // (asset/gltf_loader.h says how). Ignored unless metallicRoughness is set.
+    enum class AlphaMode : std::uint8_t { Opaque, Mask, Blend };
+    bool metallicRoughness = false;     // the material came from glTF
+    glm::vec4 baseColorFactor{1.0f};    // linear RGBA; multiplies the base colour texture (`texture`)
+    float metallic = 1.0f, roughness = 1.0f;
+    std::int32_t metallicRoughnessMap = -1; // B metallic, G roughness (linear)
+    std::int32_t occlusionMap = -1;         // R occlusion (linear)
+    float occlusionStrength = 1.0f;
+    AlphaMode alphaMode = AlphaMode::Opaque;
+    float alphaCutoff = 0.5f;           // Mask's threshold
+    bool doubleSided = false;
 };
 
 } // namespace facet
