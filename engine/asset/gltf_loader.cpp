@@ -2,23 +2,15 @@
 
 #include "asset/gltf_access.h"
 #include "asset/gltf_build.h"
-#include "asset/image.h"
 #include "asset/text_file.h"
-#include "asset/warning_log.h"
 #include "core/error.h"
-#include "core/lighting.h"
 
 #include <nlohmann/json.hpp>
 #include <tiny_gltf.h>
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
-#include <cmath>
-#include <cstring>
-#include <glm/gtc/quaternion.hpp>
-#include <glm/gtc/type_ptr.hpp>
-#include <optional>
-#include <unordered_map>
 
 namespace facet {
 
