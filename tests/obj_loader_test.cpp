@@ -561,7 +561,7 @@ TEST(LoadModel, ChoosesTheLoaderByExtensionCaseInsensitively) {
         EXPECT_EQ(m.mesh.triangleCount(), 2u) << name;
         EXPECT_EQ(m.source, (dir / name).string());
     }
-    EXPECT_EQ(modelExtensions(), (std::vector<std::string>{".obj", ".ply", ".stl"}));
+    EXPECT_EQ(modelExtensions(), (std::vector<std::string>{".obj", ".ply", ".stl", ".gltf", ".glb"}));
 }
 
 TEST(LoadModel, RefusesAnExtensionNoLoaderClaimsNamingIt) {

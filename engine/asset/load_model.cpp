@@ -1,5 +1,6 @@
 #include "asset/load_model.h"
 
+#include "asset/gltf_loader.h"
 #include "asset/memory_budget.h"
 #include "asset/obj_loader.h"
 #include "asset/ply_loader.h"
@@ -17,28 +18,34 @@ namespace facet {
 
 namespace {
 
+// A format of one mesh gives a Model (`load`); a scene format (glTF) gives a Scene (`scene`),
+// which loadModel bakes into one model.
 struct Loader {
     const char* extension; // lower case, with the dot
     Model (*load)(const std::filesystem::path& path);
+    Scene (*scene)(const std::filesystem::path& path, const LoadOptions& options);
     std::uint64_t bytesPerFileByte; // the most memory a load takes per byte of the file
 };
 
 Model loadObjFile(const std::filesystem::path& path) { return loadObj(path); }
 
 constexpr Loader kLoaders[] = {
-    {".obj", loadObjFile, kObjLoadBytesPerFileByte},
-    {".ply", loadPly, kPlyLoadBytesPerFileByte},
-    {".stl", loadStl, kStlLoadBytesPerFileByte},
+    {".obj", loadObjFile, nullptr, kObjLoadBytesPerFileByte},
+    {".ply", loadPly, nullptr, kPlyLoadBytesPerFileByte},
+    {".stl", loadStl, nullptr, kStlLoadBytesPerFileByte},
+    {".gltf", nullptr, loadGltfScene, kGltfLoadBytesPerFileByte},
+    {".glb", nullptr, loadGltfScene, kGltfLoadBytesPerFileByte},
 };
 
 // The file's size is weighed against the memory left before parsing (asset/memory_budget.h);
 // a load that runs out of memory all the same (its textures, say) is said in words naming it.
-Model loadWithinMemory(const std::filesystem::path& path, const Loader& loader) {
+template <class Load>
+auto loadWithinMemory(const std::filesystem::path& path, const Loader& loader, Load load) {
     std::error_code ec;
     const std::uintmax_t size = std::filesystem::file_size(path, ec); // a missing file is the loader's to report
     if (!ec) checkLoadFits(path, size, loader.bytesPerFileByte, memoryRoom());
     try {
-        return loader.load(path);
+        return load();
     } catch (const std::bad_alloc&) {
         throw Error(path.string() + ": not enough memory to load the file with its materials and textures");
     }
@@ -55,29 +62,37 @@ std::string extensionList() {
     return list;
 }
 
-} // namespace
-
-Model loadModel(const std::filesystem::path& path) {
+const Loader& loaderOf(const std::filesystem::path& path) {
     const std::string extension = lowerCase(path.extension().string());
     for (const Loader& l : kLoaders)
-        if (extension == l.extension) return loadWithinMemory(path, l);
+        if (extension == l.extension) return l;
     const std::string what = path.extension().empty() ? "has no extension"
                                                       : "has the extension '" + path.extension().string() +
                                                             "', which no loader reads";
     throw ParseError(path.string(), 0, "cannot load a model: the file " + what + " (facet reads " + extensionList() + ")");
 }
 
-Scene loadScene(const std::filesystem::path& path) {
+} // namespace
+
+Model loadModel(const std::filesystem::path& path, const LoadOptions& options) {
+    const Loader& l = loaderOf(path);
+    if (l.scene) return loadWithinMemory(path, l, [&] { return bakeScene(l.scene(path, options), path.string()); });
+    return loadWithinMemory(path, l, [&] { return l.load(path); });
+}
+
+Scene loadScene(const std::filesystem::path& path, const LoadOptions& options) {
+    const Loader& l = loaderOf(path);
+    if (l.scene) return loadWithinMemory(path, l, [&] { return l.scene(path, options); });
     Scene scene;
-    auto model = std::make_shared<Model>(loadModel(path));
+    auto model = std::make_shared<Model>(loadWithinMemory(path, l, [&] { return l.load(path); }));
     scene.warnings = model->warnings;
     scene.add(scene.addMesh(std::move(model)));
     return scene;
 }
 
-Scene loadScene(const std::vector<std::filesystem::path>& paths) {
+Scene loadScene(const std::vector<std::filesystem::path>& paths, const LoadOptions& options) {
     Scene scene;
-    for (const std::filesystem::path& path : paths) scene.append(loadScene(path));
+    for (const std::filesystem::path& path : paths) scene.append(loadScene(path, options));
     return scene;
 }
 

@@ -22,6 +22,15 @@ struct Warning {
     std::string toString() const; // "file:line: message" (or "file: message")
 };
 
+// What a load may do beyond reading the file it was given. Today only glTF's buffers and
+// images are checked against it (asset/gltf_loader.h); OBJ's mtllib and maps are followed as
+// before.
+struct LoadOptions {
+    // Follow URIs that lead out of the model's folder (absolute, through `..`, or through a
+    // symlink pointing outside); without it they are warned about and not read.
+    bool allowOutsidePaths = false;
+};
+
 // What the file declared, before faces picked the vertices they use: an OBJ's v, vt, vn and f
 // statements. Mesh::vertexCount() counts distinct (v, vt, vn) corners instead.
 struct FileCounts {

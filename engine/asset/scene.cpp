@@ -49,6 +49,7 @@ void Scene::append(Scene other) {
         add(base + i.mesh, i.pose, std::move(i.name));
         instances.back().visible = i.visible;
     }
+    cameras.insert(cameras.end(), other.cameras.begin(), other.cameras.end());
     warnings.insert(warnings.end(), other.warnings.begin(), other.warnings.end());
 }
 
@@ -97,6 +98,83 @@ Scene sceneOf(const Model& model) {
     scene.addMesh(std::shared_ptr<const Model>(&model, [](const Model*) {}));
     scene.add(0);
     return scene;
+}
+
+namespace {
+
+// Appends `from`'s materials and textures to `out`, map indices moved past out's textures; a
+// model without materials gets the default one its ranges then name.
+void appendMaterials(Model& out, const Model& from) {
+    const auto textureBase = static_cast<std::int32_t>(out.textures.size());
+    out.textures.insert(out.textures.end(), from.textures.begin(), from.textures.end());
+    if (from.materials.empty()) out.materials.push_back(Material{"default", {0.8f, 0.8f, 0.8f}, -1});
+    for (Material m : from.materials) {
+        for (std::int32_t* map : {&m.texture, &m.specularMap, &m.shininessMap, &m.emissionMap, &m.alphaMap, &m.bumpMap,
+                                  &m.pbr.metalRoughMap, &m.pbr.occlusionMap})
+            if (*map >= 0) *map += textureBase;
+        out.materials.push_back(std::move(m));
+    }
+}
+
+// Appends `mesh` posed by `pose` to `out`; its ranges name materials from `materialBase` on.
+void appendPosed(Mesh& out, const Mesh& mesh, const glm::mat4& pose, std::uint32_t materialBase, bool colors, bool tangents) {
+    const auto base = static_cast<std::uint32_t>(out.vertexCount());
+    const glm::mat3 linear(pose), normalMatrix = glm::transpose(glm::inverse(linear));
+    const bool mirrored = glm::determinant(linear) < 0.0f;
+    for (std::size_t i = 0; i < mesh.vertexCount(); ++i) {
+        const glm::vec3 p = glm::vec3(pose * glm::vec4(mesh.position(i), 1.0f));
+        const glm::vec3 n = glm::normalize(normalMatrix * glm::vec3(mesh.nx[i], mesh.ny[i], mesh.nz[i]));
+        out.px.push_back(p.x), out.py.push_back(p.y), out.pz.push_back(p.z);
+        out.nx.push_back(n.x), out.ny.push_back(n.y), out.nz.push_back(n.z);
+        out.u.push_back(mesh.u[i]), out.v.push_back(mesh.v[i]);
+        const bool c = mesh.hasVertexColors();
+        if (colors) out.cr.push_back(c ? mesh.cr[i] : 1.0f), out.cg.push_back(c ? mesh.cg[i] : 1.0f), out.cb.push_back(c ? mesh.cb[i] : 1.0f);
+        if (!tangents) continue;
+        const glm::vec3 t = mesh.hasTangents() ? glm::normalize(linear * glm::vec3(mesh.tx[i], mesh.ty[i], mesh.tz[i]))
+                                               : glm::vec3(1.0f, 0.0f, 0.0f);
+        const float w = mesh.hasTangents() ? mesh.tw[i] : 1.0f;
+        out.tx.push_back(t.x), out.ty.push_back(t.y), out.tz.push_back(t.z), out.tw.push_back(mirrored ? -w : w);
+    }
+    const auto first = static_cast<std::uint32_t>(out.triangleCount());
+    for (std::size_t t = 0; t < mesh.triangleCount(); ++t) {
+        const std::uint32_t* c = &mesh.indices[3 * t];
+        out.indices.insert(out.indices.end(), {base + c[0], base + (mirrored ? c[2] : c[1]), base + (mirrored ? c[1] : c[2])});
+    }
+    for (MaterialRange r : mesh.ranges) {
+        r.firstTriangle += first;
+        r.material += materialBase;
+        out.ranges.push_back(r);
+    }
+    out.hasTexCoords = out.hasTexCoords || mesh.hasTexCoords;
+}
+
+} // namespace
+
+Model bakeScene(const Scene& scene, std::string source) {
+    Model out;
+    out.source = std::move(source);
+    out.warnings = scene.warnings;
+    std::vector<std::int64_t> materialBase(scene.meshes.size(), -1);
+    bool colors = false, tangents = false;
+    for (const Instance& i : scene.instances) {
+        if (!i.visible || i.mesh >= scene.meshes.size() || materialBase[i.mesh] >= 0) continue;
+        const Model& m = *scene.meshes[i.mesh];
+        materialBase[i.mesh] = static_cast<std::int64_t>(out.materials.size());
+        appendMaterials(out, m);
+        colors = colors || m.mesh.hasVertexColors();
+        tangents = tangents || m.mesh.hasTangents();
+    }
+    for (const Instance& i : scene.instances) {
+        if (!i.visible || i.mesh >= scene.meshes.size()) continue;
+        const Model& m = *scene.meshes[i.mesh];
+        appendPosed(out.mesh, m.mesh, i.pose, static_cast<std::uint32_t>(materialBase[i.mesh]), colors, tangents);
+        out.fileCounts.positions += m.fileCounts.positions;
+        out.fileCounts.texcoords += m.fileCounts.texcoords;
+        out.fileCounts.normals += m.fileCounts.normals;
+        out.fileCounts.faces += m.fileCounts.faces;
+    }
+    computeBounds(out.mesh);
+    return out;
 }
 
 void validateScene(const Scene& scene) {

@@ -26,9 +26,21 @@ struct Instance {
     std::string name;
 };
 
+// A perspective camera a scene file declares (glTF's cameras), kept for the apps to offer; the
+// renderer itself draws with the caller's Camera.
+struct SceneCamera {
+    std::string name;
+    glm::mat4 pose{1.0f};  // world from camera; the camera looks down its -Z with +Y up (as glTF's)
+    float yfov = 0.8f;     // vertical field of view, radians
+    float aspect = 0.0f;   // width / height; 0 where the file leaves it to the viewport
+    float znear = 0.01f;
+    float zfar = 0.0f;     // 0 for an infinite projection
+};
+
 struct Scene {
     std::vector<std::shared_ptr<const Model>> meshes;
     std::vector<Instance> instances;
+    std::vector<SceneCamera> cameras;
     std::vector<Warning> warnings; // the loaders', for the scene's files
 
     // Adds a mesh (shared, not copied) and returns its index.
@@ -41,7 +53,7 @@ struct Scene {
     const Instance* find(std::uint32_t id) const;
     // Removes the instance with `id` (its mesh stays); false when there is none.
     bool remove(std::uint32_t id);
-    // Takes `other`'s meshes, instances (given new ids after this scene's) and warnings.
+    // Takes `other`'s meshes, instances (given new ids after this scene's), cameras and warnings.
     void append(Scene other);
 
     std::size_t triangleCount() const; // over the visible instances
@@ -58,6 +70,12 @@ Camera sceneFraming(const Scene& scene, float aspect, float fovYDegrees = 60.0f,
 
 // A scene of one model at the identity pose. The model is not copied: it must outlive the scene.
 Scene sceneOf(const Model& model);
+
+// The visible instances baked into one model named `source`: each instance's mesh transformed
+// by its pose (normals by the inverse transpose, the winding and tangent handedness swapped
+// where the pose mirrors), the materials and textures of each mesh used once. The scene's
+// warnings become the model's. For callers that take one model (loadModel on a scene file).
+Model bakeScene(const Scene& scene, std::string source);
 
 // Throws facet::Error naming the mesh's source unless every mesh is safe to draw (validateMesh).
 void validateScene(const Scene& scene);

@@ -151,8 +151,9 @@ FACET_HD glm::vec3 litNormal(const ShadedTriangle& t, const ShadeMaterial& m, Te
 }
 
 // glTF's metallic-roughness surface at the pixel of barycentrics b (core/pbr.h), its maps sampled
-// as litSurface samples its own; the vertex colour (linear, as glTF's COLOR_0) multiplies the base
-// colour. Alpha counts where the material blends; an opaque or masked one is drawn at alpha 1.
+// as litSurface samples its own; the vertex colour (stored sRGB-encoded, as every loader gives
+// them) multiplies the base colour. Alpha counts where the material blends; an opaque or masked
+// one is drawn at alpha 1.
 FACET_HD PbrSurface pbrSurface(const ShadedTriangle& t, const ShadeMaterial& m, TextureFilter filter, int qx, int qy,
                                glm::vec3 b, float invW, const TriangleColors* colors) {
     PbrSurface s{m.kd, m.opacity, m.metallic, m.roughness, 1.0f, m.ke};
@@ -176,7 +177,7 @@ FACET_HD PbrSurface pbrSurface(const ShadedTriangle& t, const ShadeMaterial& m, 
         if (m.emissionMap.levelCount > 0)
             s.emission *= glm::vec3(sampleMap(m.emissionMap, filter, uv, d, SrgbTexel{m.srgbTable}));
     }
-    if (hasVertexColors(colors)) s.baseColor *= interpolateVertexColor(t.attributes, *colors, b, invW);
+    if (hasVertexColors(colors)) s.baseColor *= srgbToLinear(interpolateVertexColor(t.attributes, *colors, b, invW));
     if (!translucent(m)) s.alpha = 1.0f;
     return s;
 }

@@ -231,7 +231,7 @@ void main() {
     if (hasEmissionMap) e *= texture(emissionMap, uv).rgb;
     if (vertexColors) {
         vec3 v = clamp(color3, 0.0, 1.0);
-        d *= pbr ? v : vec3(srgbToLinear(v.r), srgbToLinear(v.g), srgbToLinear(v.b));
+        d *= vec3(srgbToLinear(v.r), srgbToLinear(v.g), srgbToLinear(v.b));
     }
     vec3 c = d + e;
     if (illumination != 0) {

@@ -1,6 +1,6 @@
 # One short libFuzzer run, as CTest runs it: seeds from the project's own files (and the shared
 # corpus where present, read in place), new inputs kept in WORK_DIR/corpus between runs.
-# Input: FUZZER, KIND (obj|mtl|image|ply|stl), SECONDS, SOURCE_DIR, MODELS_DIR, WORK_DIR.
+# Input: FUZZER, KIND (obj|mtl|image|ply|stl|glb), SECONDS, SOURCE_DIR, MODELS_DIR, WORK_DIR.
 file(MAKE_DIRECTORY "${WORK_DIR}/corpus" "${WORK_DIR}/artifacts")
 set(seed_dirs "${SOURCE_DIR}/tests/fuzz/seeds/${KIND}")
 if(KIND STREQUAL "image")
