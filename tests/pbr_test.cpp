@@ -273,5 +273,39 @@ TEST(Pbr, MaskCutsAtItsCutoffAndBlendBlends) {
     EXPECT_GT(int(f.color[row + std::size_t(rightmost) - 1] & 0xFFu), 0xC0);
 }
 
+// A blended square listed before an opaque one behind it: the frame draws the opaque one first
+// (frameInstances' draw order), so the blend shows it; drawn in list order, the opaque square
+// would overwrite the blended pixels (which write no depth) and show pure red at the square's
+// opaque edge.
+TEST(Pbr, BlendedInstancesAreDrawnAfterTheOpaqueOnes) {
+    Scene scene = alphaSquare(AlphaMode::Blend, 0.5f);
+    auto red = std::make_shared<Model>();
+    red->source = "red square";
+    red->mesh = test::texturedQuadMesh(-2.0f, -2.0f, 2.0f, 2.0f, -4.0f);
+    red->mesh.nx.assign(4, 0.0f);
+    red->mesh.ny.assign(4, 0.0f);
+    red->mesh.nz.assign(4, 1.0f);
+    Material m;
+    m.pbr.enabled = true;
+    m.pbr.baseColor = glm::vec4(1.0f, 0.0f, 0.0f, 1.0f);
+    m.pbr.metallic = 0.0f;
+    red->materials = {m};
+    scene.add(scene.addMesh(red));
+    for (Backend backend : {Backend::Cpu, Backend::Kernels}) {
+        if (!probeBackend(backend).usable) continue;
+        RendererOptions o;
+        o.backend = backend;
+        o.threads = 2;
+        Renderer renderer(o);
+        renderer.setScene(scene);
+        Frame f(64, 64);
+        renderer.render(test::facingView(), litSettings(), f.view());
+        const std::uint32_t opaqueEdge = f.color[32 * 64 + 44], clearEdge = f.color[32 * 64 + 15];
+        EXPECT_GT(int(opaqueEdge >> 8 & 0xFFu), 0xA0) << nameOf(backend) << ": the white square's opaque edge";
+        EXPECT_LT(int(clearEdge >> 8 & 0xFFu), 0x60) << nameOf(backend) << ": the red square through its clear edge";
+        EXPECT_GT(int(clearEdge & 0xFFu), 0xA0) << nameOf(backend);
+    }
+}
+
 } // namespace
 } // namespace facet

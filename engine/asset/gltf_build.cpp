@@ -138,6 +138,7 @@ private:
 
     std::uint32_t sceneMesh(int mesh);
     Model buildModel(int mesh);
+    bool blended(int material) const;
     bool readPrimitive(int mesh, int index, Primitive& out);
     void readAttributes(const tinygltf::Primitive& prim, const std::string& path, std::size_t n, Primitive& out);
     void appendPrimitive(ModelState& s, Primitive& prim, std::uint32_t material);
@@ -323,11 +324,22 @@ std::uint32_t GltfBuilder::sceneMesh(int mesh) {
     return *slot;
 }
 
+// Whether glTF material `material` (-1: none) is alphaMode BLEND.
+bool GltfBuilder::blended(int material) const {
+    return material >= 0 && std::size_t(material) < doc_.materials.size() &&
+           doc_.materials[std::size_t(material)].alphaMode == "BLEND";
+}
+
 Model GltfBuilder::buildModel(int mesh) {
     ModelState s;
     s.model.source = file_ + " (mesh " + std::to_string(mesh) + ")";
     const tinygltf::Mesh& m = doc_.meshes[std::size_t(mesh)];
-    for (std::size_t i = 0; i < m.primitives.size(); ++i) {
+    // Blended primitives last, opaque and masked ones first in file order: facet blends in draw
+    // order, over what is drawn before, as glTF viewers draw blended surfaces after the rest.
+    std::vector<std::size_t> order(m.primitives.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_partition(order.begin(), order.end(), [&](std::size_t i) { return !blended(m.primitives[i].material); });
+    for (const std::size_t i : order) {
         Primitive prim;
         if (!readPrimitive(mesh, int(i), prim)) continue;
         const int material = m.primitives[i].material;

@@ -148,6 +148,24 @@ void appendPosed(Mesh& out, const Mesh& mesh, const glm::mat4& pose, std::uint32
     out.hasTexCoords = out.hasTexCoords || mesh.hasTexCoords;
 }
 
+// Whether any of the model's materials is blended under the lit model (MTL d < 1, glTF BLEND).
+bool blendsAny(const Model& model) {
+    for (const Material& m : model.materials)
+        if (m.opacity < 1.0f || (m.pbr.enabled && m.pbr.alphaMode == AlphaMode::Blend)) return true;
+    return false;
+}
+
+// The visible instances in draw order: those of meshes with blended materials after the others,
+// as a blended surface is blended over what is drawn before it.
+std::vector<const Instance*> drawOrder(const Scene& scene) {
+    std::vector<const Instance*> order;
+    for (const bool blended : {false, true})
+        for (const Instance& i : scene.instances)
+            if (i.visible && i.mesh < scene.meshes.size() && blendsAny(*scene.meshes[i.mesh]) == blended)
+                order.push_back(&i);
+    return order;
+}
+
 } // namespace
 
 Model bakeScene(const Scene& scene, std::string source) {
@@ -164,8 +182,8 @@ Model bakeScene(const Scene& scene, std::string source) {
         colors = colors || m.mesh.hasVertexColors();
         tangents = tangents || m.mesh.hasTangents();
     }
-    for (const Instance& i : scene.instances) {
-        if (!i.visible || i.mesh >= scene.meshes.size()) continue;
+    for (const Instance* at : drawOrder(scene)) {
+        const Instance& i = *at;
         const Model& m = *scene.meshes[i.mesh];
         appendPosed(out.mesh, m.mesh, i.pose, static_cast<std::uint32_t>(materialBase[i.mesh]), colors, tangents);
         out.fileCounts.positions += m.fileCounts.positions;
@@ -234,8 +252,8 @@ void checkPose(const Instance& i) {
 FrameInstances frameInstances(const Scene& scene, const std::vector<std::uint32_t>& materialBases,
                               const ViewParams& view, const ClipPlanes& planes) {
     FrameInstances frame;
-    for (const Instance& i : scene.instances) {
-        if (!i.visible) continue;
+    for (const Instance* at : drawOrder(scene)) {
+        const Instance& i = *at;
         checkPose(i);
         const Mesh& mesh = scene.meshes[i.mesh]->mesh;
         InstanceDraw draw = placeInstance(i.pose, view);

@@ -90,7 +90,8 @@ SceneMaterials shadeMaterials(const Scene& scene);
 // What a frame plan needs to know of the scene: every mesh's facts together.
 ModelFacts sceneFacts(const Scene& scene);
 
-// The instances a frame draws, in scene order: visible, and not wholly outside the view by
+// The instances a frame draws, in scene order (those of meshes with blended materials last, so
+// what they blend over is drawn first): visible, and not wholly outside the view by
 // their mesh's bounds. Each has its view, its place in the frame's vertex and triangle arrays
 // and its material base. Throws facet::Error naming the instance (its id and name) for a pose
 // that is not finite, not affine, or singular.
