@@ -27,13 +27,29 @@ from ._facet import (  # noqa: F401
     Renderer,
     Scene,
     gpus,
-    load,
     load_scene,
     model_extensions,
     project,
     read_image,
     write_png,
 )
+
+from ._facet import load as _load_model
+
+# Formats that hold several objects at poses: facet.load gives them as a Scene.
+_SCENE_FORMATS = (".gltf", ".glb")
+
+
+def load(path):
+    """Loads a file: a facet.Model for a format of one mesh (.obj, .ply, .stl), a facet.Scene for
+    one that holds several objects at poses (.gltf, .glb: its node tree as instances). Loader
+    warnings become facet.LoadWarning warnings; a rejected file raises facet.ParseError."""
+    import os
+
+    if os.fspath(path).lower().endswith(_SCENE_FORMATS):
+        return load_scene(path)
+    return _load_model(path)
+
 
 __all__ = [
     "Camera", "Error", "Frame", "FrameStats", "Instance", "LoadWarning", "Model", "ParseError", "Renderer", "Scene",

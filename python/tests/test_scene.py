@@ -213,3 +213,32 @@ def test_load_scene_warns_as_load_does(tmp_path):
     with pytest.warns(facet.LoadWarning):
         scene = facet.load_scene(obj)
     assert scene.warnings and len(scene) == 1
+
+
+def test_load_gives_a_scene_for_gltf_and_a_model_for_obj(tmp_path):
+    # A one-triangle glTF with its buffer in a data: URI, written here.
+    import base64
+    import json
+    import struct
+
+    data = struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0)
+    doc = {
+        "asset": {"version": "2.0"},
+        "scene": 0,
+        "scenes": [{"nodes": [0, 1]}],
+        "nodes": [{"mesh": 0, "name": "left"}, {"mesh": 0, "name": "right", "translation": [2, 0, 0]}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                       "min": [0, 0, 0], "max": [1, 1, 0]}],
+        "bufferViews": [{"buffer": 0, "byteLength": 36}],
+        "buffers": [{"byteLength": 36, "uri": "data:application/octet-stream;base64," + base64.b64encode(data).decode()}],
+    }
+    path = tmp_path / "two.gltf"
+    path.write_text(json.dumps(doc))
+    scene = facet.load(str(path))
+    assert isinstance(scene, facet.Scene)
+    assert [i.name for i in scene.instances] == ["left", "right"]
+    assert len(scene.meshes) == 1 and scene.triangle_count == 2
+    obj = tmp_path / "t.obj"
+    obj.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+    assert isinstance(facet.load(obj), facet.Model)
