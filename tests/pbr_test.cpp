@@ -213,14 +213,20 @@ TEST(Pbr, CpuAgreesWithOpenGl) {
     EXPECT_GE(agree.psnr, 40.0);
 }
 
+// A square of half-size `h` at depth z facing a camera at the origin, its normals towards it.
+Mesh facingSquare(float h, float z) {
+    Mesh m = test::texturedQuadMesh(-h, -h, h, h, z);
+    m.nx.assign(4, 0.0f);
+    m.ny.assign(4, 0.0f);
+    m.nz.assign(4, 1.0f);
+    return m;
+}
+
 // A square facing the camera with a base colour map whose alpha runs 0 to 1 across it.
 Scene alphaSquare(AlphaMode mode, float cutoff) {
     auto model = std::make_shared<Model>();
     model->source = "square";
-    model->mesh = test::texturedQuadMesh(-1.0f, -1.0f, 1.0f, 1.0f, -3.0f);
-    model->mesh.nx.assign(4, 0.0f);
-    model->mesh.ny.assign(4, 0.0f);
-    model->mesh.nz.assign(4, 1.0f);
+    model->mesh = facingSquare(1.0f, -3.0f);
     Image ramp{64, 1, std::vector<std::uint32_t>(64)};
     for (std::uint32_t x = 0; x < 64; ++x) ramp.pixels[x] = (std::uint32_t(x * 255 / 63) << 24) | 0x00FFFFFFu;
     model->textures = {makeTexture(ramp, "alpha ramp")};
@@ -243,8 +249,8 @@ int drawnColumns(const Frame& f) {
     return columns;
 }
 
-// The square drawn facing the camera on the CPU, 64x64.
-Frame facingSquare(AlphaMode mode, float cutoff) {
+// The alpha square drawn facing the camera on the CPU, 64x64.
+Frame drawnSquare(AlphaMode mode, float cutoff) {
     RendererOptions o;
     o.backend = Backend::Cpu;
     o.threads = 2;
@@ -257,12 +263,12 @@ Frame facingSquare(AlphaMode mode, float cutoff) {
 }
 
 TEST(Pbr, MaskCutsAtItsCutoffAndBlendBlends) {
-    const int whole = drawnColumns(facingSquare(AlphaMode::Opaque, 0.5f));
+    const int whole = drawnColumns(drawnSquare(AlphaMode::Opaque, 0.5f));
     ASSERT_GT(whole, 30);
     for (const float cutoff : {0.25f, 0.75f}) // the alpha ramp keeps (1 - cutoff) of the columns
-        EXPECT_NEAR(drawnColumns(facingSquare(AlphaMode::Mask, cutoff)), (1.0f - cutoff) * float(whole), 2.0f)
+        EXPECT_NEAR(drawnColumns(drawnSquare(AlphaMode::Mask, cutoff)), (1.0f - cutoff) * float(whole), 2.0f)
             << "cutoff " << cutoff;
-    const Frame f = facingSquare(AlphaMode::Blend, 0.5f);
+    const Frame f = drawnSquare(AlphaMode::Blend, 0.5f);
     const std::size_t row = 32 * 64;
     int leftmost = 0, rightmost = 63;
     while (leftmost < 64 && f.color[row + leftmost] == 0xFF3A2B22u) ++leftmost;
@@ -281,10 +287,7 @@ TEST(Pbr, BlendedInstancesAreDrawnAfterTheOpaqueOnes) {
     Scene scene = alphaSquare(AlphaMode::Blend, 0.5f);
     auto red = std::make_shared<Model>();
     red->source = "red square";
-    red->mesh = test::texturedQuadMesh(-2.0f, -2.0f, 2.0f, 2.0f, -4.0f);
-    red->mesh.nx.assign(4, 0.0f);
-    red->mesh.ny.assign(4, 0.0f);
-    red->mesh.nz.assign(4, 1.0f);
+    red->mesh = facingSquare(2.0f, -4.0f);
     Material m;
     m.pbr.enabled = true;
     m.pbr.baseColor = glm::vec4(1.0f, 0.0f, 0.0f, 1.0f);

@@ -39,6 +39,21 @@ Camera generatedCamera() {
 // outside the picture.
 float generatedHalfHeight() { return 1.02f * float(kGeneratedEyeDistance) * std::tan(glm::radians(30.0f)); }
 
+// Two triangles per cell of a grid of (rows + 1) x (cols + 1) vertices laid out row by row,
+// counter-clockwise as the rows rise (or, `reversed`, as they fall: a sphere's stacks run down).
+void appendGridTriangles(Mesh& m, std::size_t rows, std::size_t cols, bool reversed) {
+    m.indices.reserve(m.indices.size() + 6 * rows * cols);
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t c = 0; c < cols; ++c) {
+            const auto a = static_cast<std::uint32_t>(r * (cols + 1) + c), b = a + 1;
+            const auto d = static_cast<std::uint32_t>(a + cols + 1), e = d + 1;
+            if (reversed)
+                m.indices.insert(m.indices.end(), {a, e, b, a, d, e});
+            else
+                m.indices.insert(m.indices.end(), {a, b, e, a, e, d});
+        }
+}
+
 void finishModel(Model& model) {
     Mesh& m = model.mesh;
     const std::size_t n = m.vertexCount();
@@ -74,13 +89,7 @@ Model gridScene(std::size_t triangles) {
             m.py.push_back(-h + 2.0f * h * float(r) / float(rows));
             m.pz.push_back(0.0f);
         }
-    m.indices.reserve(6 * rows * cols);
-    for (std::size_t r = 0; r < rows; ++r)
-        for (std::size_t c = 0; c < cols; ++c) {
-            const auto a = static_cast<std::uint32_t>(r * (cols + 1) + c), b = a + 1;
-            const auto d = static_cast<std::uint32_t>(a + cols + 1), e = d + 1;
-            m.indices.insert(m.indices.end(), {a, b, e, a, e, d});
-        }
+    appendGridTriangles(m, rows, cols, false);
     finishModel(model);
     return model;
 }
@@ -132,12 +141,7 @@ Model texturedSheetScene(std::size_t cols, std::size_t rows) {
             m.u.push_back(8.0f * s);
             m.v.push_back(5.0f * t);
         }
-    for (std::size_t r = 0; r < rows; ++r)
-        for (std::size_t c = 0; c < cols; ++c) {
-            const auto a = static_cast<std::uint32_t>(r * (cols + 1) + c), b = a + 1;
-            const auto d = static_cast<std::uint32_t>(a + cols + 1), e = d + 1;
-            m.indices.insert(m.indices.end(), {a, b, e, a, e, d});
-        }
+    appendGridTriangles(m, rows, cols, false);
     m.hasTexCoords = true;
     generateNormals(m);
     computeBounds(m);
@@ -166,12 +170,7 @@ Model sphereModel(std::size_t stacks, std::size_t slices) {
             m.py.push_back(std::cos(theta));
             m.pz.push_back(std::sin(theta) * std::sin(phi));
         }
-    for (std::size_t i = 0; i < stacks; ++i)
-        for (std::size_t j = 0; j < slices; ++j) {
-            const auto a = static_cast<std::uint32_t>(i * (slices + 1) + j), b = a + 1;
-            const auto d = static_cast<std::uint32_t>(a + slices + 1), e = d + 1;
-            m.indices.insert(m.indices.end(), {a, e, b, a, d, e});
-        }
+    appendGridTriangles(m, stacks, slices, true);
     finishModel(model);
     return model;
 }

@@ -3,13 +3,24 @@
 // material's texture present. A broken promise aborts, which libFuzzer reports as a crash.
 #pragma once
 
+#include "asset/image.h"
 #include "asset/model.h"
 #include "core/error.h"
 
 #include <cmath>
+#include <filesystem>
 #include <cstdlib>
 
 namespace fuzz {
+
+// The scratch folder's 4x4 PNG every target's materials may name (FUZZ_SCRATCH_DIR/fuzz.png).
+inline void writeFuzzImage(const std::filesystem::path& dir) {
+    std::filesystem::create_directories(dir);
+    facet::Image image;
+    image.width = image.height = 4;
+    image.pixels.assign(16, 0xFF336699u);
+    facet::writePng(dir / "fuzz.png", image);
+}
 
 inline void checkModel(const facet::Model& model) {
     const facet::Mesh& mesh = model.mesh;

@@ -15,11 +15,7 @@
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
     const std::filesystem::path dir = FUZZ_SCRATCH_DIR;
-    std::filesystem::create_directories(dir);
-    facet::Image image;
-    image.width = image.height = 4;
-    image.pixels.assign(16, 0xFF336699u);
-    facet::writePng(dir / "fuzz.png", image);
+    fuzz::writeFuzzImage(dir);
     std::ofstream(dir / "fuzz.bin", std::ios::binary) << std::string(64, '\1');
     return 0;
 }

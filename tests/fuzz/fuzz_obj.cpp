@@ -1,6 +1,7 @@
 // libFuzzer target: OBJ text through the whole loader (MTL libraries and textures included).
 // The scratch folder holds a material library and a small texture, so inputs that name them
 // ("mtllib fuzz.mtl", "usemtl lit") reach the material and texture code too.
+#include "fuzz_checks.h"
 #include "asset/image.h"
 #include "asset/obj_loader.h"
 #include "core/error.h"
@@ -23,11 +24,7 @@ void writeText(const std::filesystem::path& path, const std::string& text) {
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
     const std::filesystem::path dir = FUZZ_SCRATCH_DIR;
-    std::filesystem::create_directories(dir);
-    facet::Image image;
-    image.width = image.height = 4;
-    image.pixels.assign(16, 0xFF336699u);
-    facet::writePng(dir / "fuzz.png", image);
+    fuzz::writeFuzzImage(dir);
     writeText(dir / "fuzz.mtl", "newmtl lit\nKd 1 0.5 0.25\nmap_Kd fuzz.png\nnewmtl plain\nKd 0.2\n");
     writeText(dir / "broken.mtl", "newmtl bad\nmap_Kd -o 1 missing.png\nKd x\n");
     return 0;

@@ -13,11 +13,7 @@
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
     const std::filesystem::path dir = FUZZ_SCRATCH_DIR;
-    std::filesystem::create_directories(dir);
-    facet::Image image;
-    image.width = image.height = 4;
-    image.pixels.assign(16, 0xFF336699u);
-    facet::writePng(dir / "fuzz.png", image);
+    fuzz::writeFuzzImage(dir);
     return 0;
 }
 
