@@ -17,7 +17,9 @@ std::uint32_t Scene::addMesh(std::shared_ptr<const Model> model) {
 std::uint32_t Scene::add(std::uint32_t mesh, const glm::mat4& pose, std::string name) {
     if (mesh >= meshes.size())
         throw Error("no mesh " + std::to_string(mesh) + " in a scene of " + std::to_string(meshes.size()) + " meshes");
-    for (const Instance& i : instances) nextId_ = std::max(nextId_, i.id + 1);
+    // Past the last instance's id too (a scene copied or built with ids of its own); a scan of
+    // them all made a glTF file of many nodes quadratic to load.
+    if (!instances.empty()) nextId_ = std::max(nextId_, instances.back().id + 1);
     Instance instance;
     instance.mesh = mesh;
     instance.pose = pose;
