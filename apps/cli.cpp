@@ -83,16 +83,6 @@ int parseSampleCount(const std::string& flag, const std::string& text) {
     return int(samples);
 }
 
-bool consumeRenderSetting(const std::string& arg, Arguments& args, RenderSettings& settings) {
-    if (arg == "--filter") settings.filter = parseChoice<TextureFilter>(arg, args.value());
-    else if (arg == "--cull") settings.cull = parseChoice<CullMode>(arg, args.value());
-    else if (arg == "--light") settings.headlight = true;
-    else if (arg == "--msaa") settings.msaa = parseSampleCount(arg, args.value());
-    else if (arg == "--alpha-to-coverage") settings.alphaToCoverage = true;
-    else return consumeLightSetting(arg, args, settings);
-    return true;
-}
-
 namespace {
 
 std::vector<float> parseFloats(const std::string& flag, const std::string& text) {
@@ -101,6 +91,35 @@ std::vector<float> parseFloats(const std::string& flag, const std::string& text)
     for (std::string part; std::getline(in, part, ',');) values.push_back(parseFloat(flag, part));
     return values;
 }
+
+// --background R,G,B[,A], each in [0, 1], as RenderSettings::clearColor (RGBA8, R in the low byte).
+std::uint32_t parseBackground(const std::string& flag, const std::string& text) {
+    std::vector<float> v = parseFloats(flag, text);
+    if (v.size() != 3 && v.size() != 4) throw UsageError(flag + " expects R,G,B or R,G,B,A, got '" + text + "'");
+    if (v.size() == 3) v.push_back(1.0f);
+    std::uint32_t packed = 0;
+    for (std::size_t i = 0; i < 4; ++i) {
+        if (!(v[i] >= 0.0f && v[i] <= 1.0f))
+            throw UsageError(flag + " expects values from 0 to 1, got '" + text + "'");
+        packed |= static_cast<std::uint32_t>(std::lround(v[i] * 255.0f)) << (8 * i);
+    }
+    return packed;
+}
+
+} // namespace
+
+bool consumeRenderSetting(const std::string& arg, Arguments& args, RenderSettings& settings) {
+    if (arg == "--filter") settings.filter = parseChoice<TextureFilter>(arg, args.value());
+    else if (arg == "--cull") settings.cull = parseChoice<CullMode>(arg, args.value());
+    else if (arg == "--light") settings.headlight = true;
+    else if (arg == "--msaa") settings.msaa = parseSampleCount(arg, args.value());
+    else if (arg == "--alpha-to-coverage") settings.alphaToCoverage = true;
+    else if (arg == "--background") settings.clearColor = parseBackground(arg, args.value());
+    else return consumeLightSetting(arg, args, settings);
+    return true;
+}
+
+namespace {
 
 float parseIntensity(const std::string& flag, const std::string& text) {
     const float v = parseFloat(flag, text);

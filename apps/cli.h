@@ -50,7 +50,7 @@ E parseChoice(const std::string& flag, const std::string& text) {
 // --msaa N: 1, 2, 4 or 8, or a usage error naming the value.
 int parseSampleCount(const std::string& flag, const std::string& text);
 
-// --filter F, --cull C, --light, --msaa N, --alpha-to-coverage into `settings`; false when `arg`
+// --filter F, --cull C, --light, --msaa N, --alpha-to-coverage, --background into `settings`; false when `arg`
 // is none of them.
 bool consumeRenderSetting(const std::string& arg, Arguments& args, RenderSettings& settings);
 
@@ -60,8 +60,9 @@ bool consumeLightSetting(const std::string& arg, Arguments& args, RenderSettings
 
 // The help text of those flags, for the apps' --help.
 inline constexpr const char* kLightHelp = R"(Shading (see docs/guide.md, Materials and light):
-  --shading M        classic | lit (default classic: the old look, no sRGB; lit: the MTL
-                     material, Blinn-Phong in linear light, sRGB textures and output)
+  --shading M        lit | classic (default lit: the material, Blinn-Phong for MTL and the
+                     metallic-roughness BRDF for glTF, in linear light, sRGB textures and
+                     output; classic: the old look, the texture or colour unlit, no sRGB)
   --headlight I      lit: the light at the eye's intensity (default 0.7)
   --headlight-color R,G,B
   --ambient I        lit: the ambient light's intensity (default 0.15)

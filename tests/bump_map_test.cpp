@@ -216,7 +216,7 @@ TEST(BumpMap, BumpedSurfaceIsLitByItsPerturbedNormal) {
     flat.materials[0].bumpMap = -1;
     EXPECT_EQ(centre(flat, s) & 0xFFFFFFu, 0u);
     // The classic model ignores bump maps: the same bytes with and without.
-    RenderSettings classic;
+    RenderSettings classic = test::classicSettings();
     classic.headlight = true;
     EXPECT_EQ(centre(bumped, classic), centre(flat, classic));
     // A mesh without tangents (built by hand) is drawn flat under the lit model.

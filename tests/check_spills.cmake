@@ -1,47 +1,28 @@
-# Fails if any kernel spills registers to local memory. Compiles each kernel file as the build
-# does, with ptxas's verbose resource report, for every target architecture, and reads the
-# "N bytes spill stores, M bytes spill loads" line of every function.
-# Input: NVCC, SOURCES (;-list of .cu), ARCHS (;-list), INCLUDES (;-list), WORK_DIR.
+# The build refuses a kernel that spills registers to local memory: every kernel file is compiled
+# with FACET_CUDA_OPTIONS (top-level CMakeLists.txt), whose ptxas spill warning is fatal, for
+# every architecture built; so a build that succeeded has no spill. This shows the guard at work
+# on tests/data/spill_guard.cu, squeezed to 24 registers: its large variant must fail to build,
+# naming the spill, and its small variant (same options) must build.
+# Input: NVCC, OPTIONS (;-list, FACET_CUDA_OPTIONS), ARCH, SOURCE, WORK_DIR.
 file(MAKE_DIRECTORY "${WORK_DIR}")
-set(include_flags "")
-foreach(dir IN LISTS INCLUDES)
-  list(APPEND include_flags "-I${dir}")
-endforeach()
-set(failures "")
-set(functions 0)
-foreach(arch IN LISTS ARCHS)
-  foreach(src IN LISTS SOURCES)
-    get_filename_component(name "${src}" NAME_WE)
-    execute_process(
-      COMMAND "${NVCC}" -std=c++17 -O3 -DNDEBUG -DFACET_HAVE_CUDA=1 --fmad=false -arch=sm_${arch}
-              -Xptxas=-v ${include_flags} -c "${src}" -o "${WORK_DIR}/${name}_${arch}.o"
-      RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
-    if(NOT status EQUAL 0)
-      message(FATAL_ERROR "nvcc failed on ${src} for sm_${arch}:\n${out}")
-    endif()
-    # ptxas prints "Compiling entry function 'NAME' for 'sm_XX'" then, a few lines later,
-    # "N bytes stack frame, S bytes spill stores, L bytes spill loads".
-    string(REPLACE "\n" ";" lines "${out}")
-    set(current "")
-    foreach(line IN LISTS lines)
-      if(line MATCHES "Compiling entry function '([^']+)'")
-        set(current "${CMAKE_MATCH_1}")
-      elseif(line MATCHES "([0-9]+) bytes spill stores, ([0-9]+) bytes spill loads")
-        math(EXPR functions "${functions} + 1")
-        if(NOT CMAKE_MATCH_1 EQUAL 0 OR NOT CMAKE_MATCH_2 EQUAL 0)
-          list(APPEND failures "sm_${arch} ${current}: ${line}")
-        endif()
-      elseif(line MATCHES "Used ([0-9]+) registers" AND current)
-        message("sm_${arch} ${name}: ${current}: ${line}")
-      endif()
-    endforeach()
-  endforeach()
-endforeach()
-if(functions EQUAL 0)
-  message(FATAL_ERROR "ptxas reported no kernels: the check read nothing")
+function(compile variant result output)
+  execute_process(
+    COMMAND "${NVCC}" -std=c++17 -O3 -arch=sm_${ARCH} ${OPTIONS} -maxrregcount=24 ${variant}
+            -c "${SOURCE}" -o "${WORK_DIR}/spill_guard.o"
+    RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  set(${result} "${status}" PARENT_SCOPE)
+  set(${output} "${out}" PARENT_SCOPE)
+endfunction()
+
+compile("-DFACET_SPILL_GUARD_FITS" status out)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "a kernel that fits in 24 registers failed to build with ${OPTIONS} for sm_${ARCH}:\n${out}")
 endif()
-if(failures)
-  string(REPLACE ";" "\n" failures "${failures}")
-  message(FATAL_ERROR "kernels spill registers to local memory:\n${failures}")
+compile("" status out)
+if(status EQUAL 0)
+  message(FATAL_ERROR "a kernel that spills built with ${OPTIONS} for sm_${ARCH}: the build does not refuse spills\n${out}")
 endif()
-message("no register spills in ${functions} kernel compilations")
+if(NOT out MATCHES "Registers are spilled to local memory")
+  message(FATAL_ERROR "the spilling kernel failed to build for another reason than its spill:\n${out}")
+endif()
+message("sm_${ARCH}: the build's options refuse a kernel that spills, and build one that fits")

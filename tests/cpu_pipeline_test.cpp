@@ -2,6 +2,7 @@
 // function bit for bit, the thread pool runs every task once, and the picture does not depend
 // on the thread count.
 #include "draw_with.h"
+#include "test_support.h"
 #include "core/camera.h"
 #include "core/error.h"
 #include "core/vertex_math.h"
@@ -122,7 +123,7 @@ TEST(CpuPipeline, FramesWithAndWithoutAttributesAlternate) {
     const auto render = [&](CpuRenderer& r, bool headlight) {
         std::vector<std::uint32_t> color(std::size_t(w) * h);
         std::vector<float> depth(color.size());
-        RenderSettings s;
+        RenderSettings s = test::classicSettings(); // the classic headlight
         s.headlight = headlight;
         test::drawWith(r, model, view, s, FrameView{color.data(), depth.data(), w, h});
         return color;

@@ -1,6 +1,7 @@
 // The CPU backend's fast paths against the straightforward evaluation of the shared functions
 // they stand in for: they must agree bit for bit, since the CUDA backend runs the originals.
 #include "draw_with.h"
+#include "test_support.h"
 #include "asset/image.h"
 #include "core/camera.h"
 #include "core/clip.h"
@@ -514,7 +515,7 @@ TEST(CpuRasterEquivalence, SimdVisibilityAndShadingMatchScalar) {
         TriangleAttributes attributes;
         if (setupTriangle(v[0], v[1], v[2], false, w, h, tri, true, 0, &attributes) != SetupResult::Ok) continue;
 
-        RenderSettings settings;
+        RenderSettings settings = test::classicSettings();
         settings.clearColor = std::uint32_t(rng());
         settings.filter = TextureFilter(n % 3);
         settings.headlight = (n / 3) % 2 == 1;
@@ -556,7 +557,7 @@ TEST(CpuRasterEquivalence, OnePixelRangesMatchScalar) {
             for (int tx = 0; tx < w; tx += tile)
                 onePixel += std::max(tri.minX, tx) == std::min(tri.maxX, tx + tile - 1) &&
                             std::max(tri.minY, ty) == std::min(tri.maxY, ty + tile - 1);
-        RenderSettings settings;
+        RenderSettings settings = test::classicSettings();
         settings.clearColor = std::uint32_t(rng());
         settings.filter = TextureFilter(n % 3);
         const TextureView textured{tex.texels.data(), tex.levels.data(), int(tex.levels.size())};
@@ -607,7 +608,7 @@ TEST(CpuRasterEquivalence, SmallTriangleWalkMatchesScalarAtItsLimit) {
         if (setupTriangle(v[0], v[1], v[2], false, w, h, reached, true, sampleReach(4)) == SetupResult::Ok) {
             ASSERT_EQ(reached.small != 0, small) << "triangle " << n << " extent " << extent << ", 4 samples";
         }
-        RenderSettings settings;
+        RenderSettings settings = test::classicSettings();
         settings.filter = TextureFilter::Nearest;
         const ShadeMaterial material{glm::vec4(200.0f, 100.0f, 50.0f, 255.0f), TextureView{}};
         const int tile = n % 3 == 0 ? kTileSize : 2 * (1 + int(rng() % (kTileSize / 2)));
@@ -670,7 +671,7 @@ TEST(CpuRasterEquivalence, SamplePairWalkMatchesTheOneSampleWalk) {
     std::uniform_real_distribution<float> unit(0.0f, 1.0f);
     const int w = 97, h = 61;
     const FrameView target{nullptr, nullptr, w, h};
-    const RenderSettings settings;
+    const RenderSettings settings = test::classicSettings();
     std::size_t samplesWon = 0;
     for (int n = 0; n < 3000; ++n) {
         const int samples = 2 << (n % 3);
@@ -735,7 +736,7 @@ TEST(CpuRasterEquivalence, BlockWalkMatchesTheQuadWalk) {
     std::uniform_real_distribution<float> unit(0.0f, 1.0f);
     const int w = 301, h = 203;
     const FrameView target{nullptr, nullptr, w, h};
-    const RenderSettings settings;
+    const RenderSettings settings = test::classicSettings();
     std::size_t samplesWon = 0;
     for (int n = 0; n < 1500; ++n) {
         const int samples = 1 << (n % 4);
@@ -798,7 +799,7 @@ TEST(CpuRasterEquivalence, BlockDepthBoundsCullOnlyWhatFails) {
     std::uniform_real_distribution<float> unit(0.0f, 1.0f);
     const int w = 301, h = 203;
     const FrameView target{nullptr, nullptr, w, h};
-    const RenderSettings settings;
+    const RenderSettings settings = test::classicSettings();
     std::size_t occluded = 0, won = 0;
     for (int round = 0; round < 80; ++round) {
         const int quadRowOffset = round % 2, samples = 1 << (round / 2 % 4);
@@ -979,7 +980,7 @@ TEST(CpuRasterEquivalence, DeferredRendererMatchesTrianglesDrawnInOrder) {
         }
 
         for (int variant = 0; variant < 6; ++variant) {
-            RenderSettings settings;
+            RenderSettings settings = test::classicSettings();
             settings.filter = TextureFilter(variant % 3);
             settings.headlight = (variant + scene) % 2 == 0;
             settings.cull = variant == 4 ? CullMode::Back : CullMode::None;

@@ -73,7 +73,12 @@ private:
 
 constexpr int kU8 = 5121, kU16 = 5123, kFloat = 5126;
 
-fs::path scratch() { return test::scratchDir("gltf_loader"); }
+// A folder per test: ctest runs this file's tests at once, each in a process of its own, and
+// they write files of the same names.
+fs::path scratch() {
+    const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    return test::scratchDir(std::string("gltf_loader/") + (test ? test->name() : "outside_a_test"));
+}
 
 Scene load(const std::string& json, const std::string& file = "test.gltf", const LoadOptions& options = {}) {
     return loadGltfScene(test::writeFile(scratch() / file, json), options);

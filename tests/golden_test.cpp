@@ -27,7 +27,7 @@ struct GoldenCase {
 
 Image renderDefaultScene(const Model& model, const GoldenCase& c) {
     const float aspect = float(c.width) / float(c.height);
-    RenderSettings settings;
+    RenderSettings settings = test::classicSettings();
     settings.filter = c.filter;
     settings.headlight = c.headlight;
     Image image{std::uint32_t(c.width), std::uint32_t(c.height), std::vector<std::uint32_t>(std::size_t(c.width) * c.height)};

@@ -171,7 +171,7 @@ std::optional<GlContext> makeGlContext(std::string& why) {
 TEST(GpuInterop, EveryReallocationIsANewGeneration) {
     std::string glWhy;
     const std::optional<GlContext> context = makeGlContext(glWhy);
-    if (!context) GTEST_SKIP() << "no OpenGL context: " << glWhy;
+    if (!context) FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_GL", "no OpenGL context: " + glWhy);
     PixelBuffer pbo;
     pbo.resize(300, 200);
     const GLuint name = pbo.name();
@@ -190,7 +190,7 @@ TEST(GpuInterop, EveryReallocationIsANewGeneration) {
 TEST(GpuInterop, AnAbandonedBufferIsReplacedNotDeleted) {
     std::string glWhy;
     const std::optional<GlContext> context = makeGlContext(glWhy);
-    if (!context) GTEST_SKIP() << "no OpenGL context: " << glWhy;
+    if (!context) FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_GL", "no OpenGL context: " + glWhy);
     PixelBuffer pbo;
     pbo.resize(64, 32);
     const GLuint old = pbo.name();
@@ -212,7 +212,7 @@ TEST(GpuInterop, AnAbandonedBufferIsReplacedNotDeleted) {
 TEST(GpuInterop, WithoutADeviceForTheContextRegisteringSaysWhy) {
     std::string glWhy;
     const std::optional<GlContext> context = makeGlContext(glWhy);
-    if (!context) GTEST_SKIP() << "no OpenGL context: " << glWhy;
+    if (!context) FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_GL", "no OpenGL context: " + glWhy);
     if (!cudaDevicesForCurrentGlContext().empty())
         GTEST_SKIP() << "a CUDA device drives this OpenGL context: Gpu.InteropRoundTrip covers it";
     PixelBuffer pbo;
@@ -259,7 +259,7 @@ TEST(Gpu, InteropRoundTrip) {
     FACET_REQUIRE_GPU();
     std::string glWhy;
     const std::optional<GlContext> context = makeGlContext(glWhy);
-    if (!context) GTEST_SKIP() << "no OpenGL context: " << glWhy;
+    if (!context) FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_GL", "no OpenGL context: " + glWhy);
     const std::vector<int> devices = cudaDevicesForCurrentGlContext();
     if (devices.empty())
         GTEST_SKIP() << "no CUDA device drives the OpenGL context (cudaGLGetDevices found none; Mesa's, say), "

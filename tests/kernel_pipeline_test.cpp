@@ -112,7 +112,7 @@ TEST(KernelPipeline, SameBytesEveryTime) {
 
 TEST(KernelPipeline, CorpusMeshesEqualTheCpuRenderer) {
     const std::filesystem::path dir = test::modelsDir();
-    if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no corpus at " << dir;
+    if (!std::filesystem::exists(dir)) FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_CORPUS", "no corpus at " << dir);
     const char* meshes[] = {"common-3d-test-models/stanford-bunny.obj", "common-3d-test-models/teapot.obj",
                             "common-3d-test-models/spot/spot_triangulated.obj", "tinyobjloader/cornell_box.obj",
                             "obj2gltf/box-textured/box-textured.obj",
@@ -131,7 +131,7 @@ TEST(KernelPipeline, CorpusMeshesEqualTheCpuRenderer) {
         }
         ++drawn;
     }
-    if (drawn == 0) GTEST_SKIP() << "none of the meshes is in the corpus at " << dir;
+    if (drawn == 0) FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_CORPUS", "none of the meshes is in the corpus at " << dir);
 }
 
 TEST(KernelPipeline, HostileMeshesAreRefusedOrDrawnLikeTheCpu) {
@@ -334,8 +334,8 @@ TEST(KernelPipeline, BinEntriesBeyond32BitsAreRefusedNotWrapped) {
 #else
 
 TEST(KernelPipeline, NeedsTheCudaToolkitHeaders) {
-    GTEST_SKIP() << "the CUDA toolkit's CCCL headers were not found at configure time, so the CUDA kernels are "
-                    "not built for the CPU";
+    FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_KERNELS", "the CUDA toolkit's CCCL headers were not found at configure "
+                                                        "time, so the CUDA kernels are not built for the CPU");
 }
 
 #endif

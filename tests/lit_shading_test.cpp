@@ -273,7 +273,7 @@ TEST(LitShading, MaterialSceneFloorIsBumpMappedOnEveryPath) {
 
 TEST(LitShading, CorpusMeshesOnEveryPath) {
     const std::filesystem::path dir = test::modelsDir();
-    if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no corpus at " << dir;
+    if (!std::filesystem::exists(dir)) FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_CORPUS", "no corpus at " << dir);
     const auto gl = glReference();
     for (const char* path : {"common-3d-test-models/stanford-bunny.obj", "common-3d-test-models/teapot.obj",
                              "common-3d-test-models/spot/spot_triangulated.obj", "tinyobjloader/cornell_box.obj",

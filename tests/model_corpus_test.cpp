@@ -204,7 +204,7 @@ void expectCase(const CorpusCase& c, const fs::path& path) {
 
 TEST(ModelCorpus, EveryPlyAndStlFileBehavesAsTheManifestSays) {
     const fs::path root = test::modelsDir();
-    if (!fs::is_directory(root)) GTEST_SKIP() << "model corpus not found at " << root << " (set FACET_MODELS_DIR)";
+    if (!fs::is_directory(root)) FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_CORPUS", "model corpus not found at " << root << " (set FACET_MODELS_DIR)");
     for (const CorpusCase& c : corpusTable()) {
         SCOPED_TRACE("row " + std::to_string(c.row) + ": " + c.path);
         expectCase(c, root / c.path);
@@ -219,7 +219,7 @@ std::string lowerExtension(const fs::path& p) {
 
 TEST(ModelCorpus, TableCoversEveryPlyAndStlFile) {
     const fs::path root = test::modelsDir();
-    if (!fs::is_directory(root)) GTEST_SKIP() << "model corpus not found at " << root << " (set FACET_MODELS_DIR)";
+    if (!fs::is_directory(root)) FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_CORPUS", "model corpus not found at " << root << " (set FACET_MODELS_DIR)");
     std::set<std::string> listed;
     std::set<int> rows;
     for (const CorpusCase& c : corpusTable()) {
@@ -416,7 +416,7 @@ void expectGltfCase(const GltfCase& c, const fs::path& path) {
 
 TEST(ModelCorpus, EveryGltfFileBehavesAsTheManifestSays) {
     const fs::path root = test::modelsDir();
-    if (!fs::is_directory(root)) GTEST_SKIP() << "model corpus not found at " << root << " (set FACET_MODELS_DIR)";
+    if (!fs::is_directory(root)) FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_CORPUS", "model corpus not found at " << root << " (set FACET_MODELS_DIR)");
     for (const GltfCase& c : gltfTable()) {
         SCOPED_TRACE("row " + std::to_string(c.row) + ": " + c.path);
         expectGltfCase(c, root / c.path);
@@ -425,7 +425,7 @@ TEST(ModelCorpus, EveryGltfFileBehavesAsTheManifestSays) {
 
 TEST(ModelCorpus, TableCoversEveryGltfFile) {
     const fs::path root = test::modelsDir();
-    if (!fs::is_directory(root)) GTEST_SKIP() << "model corpus not found at " << root << " (set FACET_MODELS_DIR)";
+    if (!fs::is_directory(root)) FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_CORPUS", "model corpus not found at " << root << " (set FACET_MODELS_DIR)");
     std::set<std::string> listed;
     std::set<int> rows;
     for (const GltfCase& c : gltfTable()) {

@@ -250,7 +250,7 @@ std::string warningList(const Model& m) {
 
 TEST(ObjCorpus, EveryFileBehavesAsTheManifestSays) {
     const fs::path root = test::modelsDir();
-    if (!fs::is_directory(root)) GTEST_SKIP() << "OBJ corpus not found at " << root << " (set FACET_MODELS_DIR)";
+    if (!fs::is_directory(root)) FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_CORPUS", "OBJ corpus not found at " << root << " (set FACET_MODELS_DIR)");
     for (const CorpusCase& c : corpusTable()) {
         SCOPED_TRACE(c.path);
         const fs::path path = root / c.path;
@@ -296,7 +296,7 @@ TEST(ObjCorpus, EveryFileBehavesAsTheManifestSays) {
 
 TEST(ObjCorpus, TableCoversEveryCorpusFile) {
     const fs::path root = test::modelsDir();
-    if (!fs::is_directory(root)) GTEST_SKIP() << "OBJ corpus not found at " << root << " (set FACET_MODELS_DIR)";
+    if (!fs::is_directory(root)) FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_CORPUS", "OBJ corpus not found at " << root << " (set FACET_MODELS_DIR)");
     std::set<std::string> listed;
     for (const CorpusCase& c : corpusTable()) {
         EXPECT_TRUE(listed.insert(c.path).second) << c.path << " listed twice";

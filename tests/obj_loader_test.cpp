@@ -433,7 +433,7 @@ TEST(ObjLoader, MaterialsTexturesAndRanges) {
     EXPECT_EQ(m.textures[std::size_t(m.materials[0].texture)].width(), 2u);
     ASSERT_GE(m.materials[2].texture, 0);
     EXPECT_EQ(m.textures[std::size_t(m.materials[2].texture)].source, "default checker");
-    EXPECT_EQ(m.materials[3].texture, m.materials[2].texture) << "the default material shows the checker (mesh has UVs)";
+    EXPECT_EQ(m.materials[3].texture, -1) << "the default material is plain grey, though the mesh has UVs";
     EXPECT_EQ(m.textures.size(), 2u);
 
     // Ranges in file order: red (2 faces, the empty "green" switch between them makes no range),

@@ -191,7 +191,8 @@ RenderSettings litSettings() {
 }
 
 TEST(Pbr, KernelsEqualTheCpu) {
-    if (!probeBackend(Backend::Kernels).usable) GTEST_SKIP() << probeBackend(Backend::Kernels).reason;
+    if (!probeBackend(Backend::Kernels).usable)
+        FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_KERNELS", probeBackend(Backend::Kernels).reason);
     const Scene scene = pbrScene();
     for (int msaa : {1, 4}) {
         RenderSettings settings = litSettings();

@@ -1,6 +1,7 @@
 // The shared rasterization math and the CPU renderer: watertight edges, the top-left rule,
 // depth order, near-plane clipping, perspective-correct texture coordinates, mip selection.
 #include "draw_with.h"
+#include "test_support.h"
 #include "asset/image.h"
 #include "core/camera.h"
 #include "core/error.h"
@@ -240,7 +241,7 @@ TEST(Raster, NearerSurfaceWinsWhateverTheOrder) {
         Frame f(32, 24);
         Camera cam;
         CpuRenderer r;
-        test::drawWith(r, m, cam.view(32.0f / 24.0f), RenderSettings{}, f.view());
+        test::drawWith(r, m, cam.view(32.0f / 24.0f), test::classicSettings(), f.view());
         for (std::uint32_t c : f.color) ASSERT_EQ(c, 0xFF00FF00u);
         // Depth is OpenGL's window depth of z = 3.
         EXPECT_NEAR(f.depth[0], windowDepth(3.0f, cam.nearPlane, cam.farPlane), 1e-6f);
@@ -267,7 +268,7 @@ TEST(Raster, CameraInsideABoxSeesWallsEverywhere) {
             cam.pitchDegrees = pitch;
             const ViewParams view = cam.view(40.0f / 30.0f);
             Frame f(40, 30);
-            test::drawWith(r, m, view, RenderSettings{}, f.view());
+            test::drawWith(r, m, view, test::classicSettings(), f.view());
             // Each triangle on its own: every pixel is covered by exactly one of them (none
             // missing, none doubled on a shared edge, none leaking in from behind the eye), and
             // the box's picture shows that one's depth there.
@@ -275,7 +276,7 @@ TEST(Raster, CameraInsideABoxSeesWallsEverywhere) {
             std::vector<float> depthOfCover(f.depth.size(), 1.0f);
             for (std::size_t t = 0; t < p.size(); t += 3) {
                 Frame one(40, 30);
-                test::drawWith(r, makeModel({p[t], p[t + 1], p[t + 2]}, {}), view, RenderSettings{}, one.view());
+                test::drawWith(r, makeModel({p[t], p[t + 1], p[t + 2]}, {}), view, test::classicSettings(), one.view());
                 for (std::size_t i = 0; i < one.depth.size(); ++i)
                     if (one.depth[i] < 1.0f) ++covers[i], depthOfCover[i] = one.depth[i];
             }
@@ -305,7 +306,7 @@ TEST(Raster, PerspectiveCorrectTextureCoordinatesOnASlantedPlane) {
     cam.pitchDegrees = -20.0f;
     const int w = 160, h = 120;
     const ViewParams vp = cam.view(float(w) / h);
-    RenderSettings settings;
+    RenderSettings settings = test::classicSettings();
     settings.filter = TextureFilter::Nearest;
     Frame f(w, h);
     test::drawWith(CpuRenderer(), m, vp, settings, f.view());
@@ -357,7 +358,7 @@ Frame texturedScreenQuad(const Texture& tex, float uvSpan, TextureFilter filter)
     Camera cam;
     cam.fovYDegrees = 90.0f;
     Frame f(64, 64);
-    RenderSettings s;
+    RenderSettings s = test::classicSettings();
     s.filter = filter;
     test::drawWith(CpuRenderer(), m, cam.view(1.0f), s, f.view());
     return f;
@@ -453,7 +454,7 @@ TEST(Raster, EmptyTargetIsAnError) {
     Frame f(1, 1);
     FrameView v = f.view();
     v.width = 0;
-    EXPECT_THROW(test::drawWith(CpuRenderer(), m, Camera{}.view(1.0f), RenderSettings{}, v), Error);
+    EXPECT_THROW(test::drawWith(CpuRenderer(), m, Camera{}.view(1.0f), test::classicSettings(), v), Error);
 }
 
 } // namespace

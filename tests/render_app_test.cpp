@@ -16,6 +16,8 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <set>
+#include <sstream>
 #include <string>
 
 namespace facet {
@@ -94,7 +96,7 @@ TEST(RenderApp, TextureFlagPutsTheImageOnTheMesh) {
     const Image texture{2, 2, {0xFF0000FFu, 0xFF00FF00u, 0xFFFF0000u, 0xFF00FFFFu}}; // rows top first
     writePng(dir / "texture.png", texture);
     ASSERT_EQ(render("'" + quad.string() + "' --texture '" + (dir / "texture.png").string() +
-                         "' --filter nearest --size 32x32 --stage cpu --eye 0,0,1 --yaw 0 --pitch 0 --fov 90 "
+                         "' --shading classic --filter nearest --size 32x32 --stage cpu --eye 0,0,1 --yaw 0 --pitch 0 --fov 90 "
                          "--near 0.1 --far 10 -o '" + (dir / "out.png").string() + "'",
                      dir / "log.txt"),
               0)
@@ -105,6 +107,56 @@ TEST(RenderApp, TextureFlagPutsTheImageOnTheMesh) {
     for (std::uint32_t y = 0; y < 32; ++y)
         for (std::uint32_t x = 0; x < 32; ++x)
             ASSERT_EQ(out.pixels[y * 32 + x], texture.pixels[(y / 16) * 2 + x / 16]) << "pixel " << x << "," << y;
+}
+
+// A UV sphere of `rings` x `segments` quads with texture coordinates and no material library,
+// as a scan or a downloaded mesh often comes.
+std::string sphereWithUvsObj(int rings, int segments) {
+    std::ostringstream obj;
+    for (int r = 0; r <= rings; ++r)
+        for (int s = 0; s <= segments; ++s) {
+            const double theta = M_PI * r / rings, phi = 2.0 * M_PI * s / segments;
+            obj << "v " << std::sin(theta) * std::cos(phi) << ' ' << std::cos(theta) << ' '
+                << std::sin(theta) * std::sin(phi) << "\nvt " << double(s) / segments << ' ' << double(r) / rings << '\n';
+        }
+    for (int r = 0; r < rings; ++r)
+        for (int s = 0; s < segments; ++s) {
+            const int a = r * (segments + 1) + s + 1, b = a + 1, c = a + segments + 2, d = a + segments + 1;
+            obj << "f " << a << '/' << a << ' ' << d << '/' << d << ' ' << c << '/' << c << ' ' << b << '/' << b << '\n';
+        }
+    return obj.str();
+}
+
+// The picture a new user gets: a mesh with texture coordinates and no material is drawn lit in a
+// neutral grey, shaded like a shape (many grey levels, not one flat silhouette), with no magenta
+// checker (no texture was named, so none is missing); --background with alpha 0 leaves the PNG
+// transparent where nothing is drawn.
+TEST(RenderApp, AMeshWithoutMaterialIsShadedGreyOverTheBackgroundAsked) {
+    const fs::path dir = test::scratchDir("render_plain");
+    const fs::path sphere = test::writeFile(dir / "sphere.obj", sphereWithUvsObj(24, 48));
+    ASSERT_EQ(render("'" + sphere.string() + "' --size 96x96 --stage cpu --background 0,0,0,0 -o '" +
+                         (dir / "out.png").string() + "'",
+                     dir / "log.txt"),
+              0)
+        << readAll(dir / "log.txt");
+    EXPECT_EQ(readAll(dir / "log.txt").find("warning"), std::string::npos) << readAll(dir / "log.txt");
+    const Image out = loadImage(dir / "out.png");
+    std::set<std::uint32_t> greys;
+    std::size_t drawn = 0;
+    for (const std::uint32_t p : out.pixels) {
+        const std::uint32_t r = p & 0xFFu, g = (p >> 8) & 0xFFu, b = (p >> 16) & 0xFFu, a = p >> 24;
+        if (a == 0) {
+            EXPECT_EQ(p, 0u) << "the background asked for: 0,0,0,0";
+            continue;
+        }
+        ++drawn;
+        EXPECT_EQ(a, 255u);
+        ASSERT_TRUE(r == g && g == b) << "not grey: " << std::hex << p << " (the checker is magenta)";
+        greys.insert(r);
+    }
+    EXPECT_GT(drawn, std::size_t(96 * 96 / 3)) << "the framed sphere fills much of the picture";
+    EXPECT_EQ(out.pixels[0], 0u) << "a corner is background";
+    EXPECT_GE(greys.size(), 20u) << "lit, the sphere shows many grey levels; flat, it would show one";
 }
 
 // Several files are one scene: each file's mesh where the file put it, in one picture, and

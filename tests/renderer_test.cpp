@@ -70,7 +70,7 @@ public:
 
 TEST(Renderer, CpuAndCpuRunKernelsDrawTheSameBytes) {
 #if !defined(FACET_HAVE_KERNELS_HOST)
-    GTEST_SKIP() << "this build has no CPU-run CUDA kernels (CCCL headers not found at configure time)";
+    FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_KERNELS", "this build has no CPU-run CUDA kernels (CCCL headers not found at configure time)");
 #else
     FrameStats cpuStats, kernelStats;
     const test::Frame cpu = renderWith(on(Backend::Cpu), 161, 91, &cpuStats);
@@ -189,7 +189,7 @@ TEST(Renderer, DropGpuMovesEveryStageToTheCpuWithTheReason) {
 
 TEST(Renderer, OpenGlReferenceThroughTheFrontDoor) {
     const GlAvailability gl = GlReferenceRenderer::probe();
-    if (!gl.usable) GTEST_SKIP() << "no OpenGL here: " << gl.reason;
+    if (!gl.usable) FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_GL", "no OpenGL here: " + gl.reason);
     FrameStats stats;
     const test::Frame picture = renderWith(on(Backend::Gl), 64, 36, &stats);
     EXPECT_EQ(stats.placement.backend, Backend::Gl);

@@ -78,7 +78,8 @@ std::vector<RenderSettings> settingsToCompare() {
 }
 
 TEST(Scene, KernelsEqualTheCpuOnPosedInstances) {
-    if (!probeBackend(Backend::Kernels).usable) GTEST_SKIP() << probeBackend(Backend::Kernels).reason;
+    if (!probeBackend(Backend::Kernels).usable)
+        FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_KERNELS", probeBackend(Backend::Kernels).reason);
     const Scene scene = posedScene();
     const ViewParams view = sceneView(scene, 320, 200);
     for (const RenderSettings& settings : settingsToCompare()) {

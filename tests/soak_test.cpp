@@ -21,12 +21,15 @@ extern "C" std::size_t __sanitizer_get_current_allocated_bytes();
 namespace facet {
 namespace {
 
-// Bytes the program holds on the heap now (under ASan, glibc's counters see none of it).
+// Bytes the program holds on the heap now: glibc's arena in use plus what it mapped for large
+// blocks (hblkhd: allocations above the mmap threshold, a mesh's arrays among them). Under ASan,
+// glibc's counters see none of it.
 std::size_t heapInUse() {
 #if defined(__SANITIZE_ADDRESS__)
     return __sanitizer_get_current_allocated_bytes();
 #else
-    return mallinfo2().uordblks;
+    const struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
 #endif
 }
 

@@ -5,6 +5,7 @@
 #include "core/camera.h"
 #include "core/frame.h"
 #include "core/mesh.h"
+#include "core/shading.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -72,6 +73,14 @@ inline bool required(const char* variable) {
     return value && std::string(value) == "1";
 }
 
+// The default settings with the classic shading: for the tests of what the classic look draws
+// (exact texels, vertex colours, its headlight, the views over it); lit is the default.
+inline RenderSettings classicSettings() {
+    RenderSettings s;
+    s.shading = ShadingModel::Classic;
+    return s;
+}
+
 // The camera at the origin looking down -Z (yaw = pitch = 0), 60 degrees high, square.
 inline ViewParams facingView() {
     Camera camera;
@@ -99,12 +108,15 @@ inline Camera sceneCamera(const Mesh& mesh, float aspect, bool low) {
 
 } // namespace facet::test
 
-// Something a test needs is unusable, for `why`: where `variable` requires it the test fails
-// saying so (it should be there, so something broke); elsewhere it is skipped saying why.
+// Something a test needs is unusable, for `why` (a string, or a chain streamed into the message:
+// "no corpus at " << dir): where `variable` requires it the test fails saying so (it should be
+// there, so something broke); elsewhere it is skipped saying why. scripts/test.sh requires
+// OpenGL and a display always, and under CI=true the shared corpus (FACET_REQUIRE_CORPUS) and
+// the CPU-run CUDA kernels (FACET_REQUIRE_KERNELS) too.
 #define FACET_SKIP_UNLESS_REQUIRED(variable, why)                                                                      \
     do {                                                                                                               \
-        if (::facet::test::required(variable)) FAIL() << (why) << " (and " variable "=1 requires it)";                 \
-        GTEST_SKIP() << (why);                                                                                         \
+        if (::facet::test::required(variable)) FAIL() << why << " (and " variable "=1 requires it)";                   \
+        GTEST_SKIP() << why;                                                                                           \
     } while (0)
 
 namespace facet::test {

@@ -75,7 +75,7 @@ void appendTriangles(Model& into, const Model& from) {
     computeBounds(into.mesh);
 }
 
-test::Frame renderCpu(const Model& model, const RenderSettings& settings = {}) {
+test::Frame renderCpu(const Model& model, const RenderSettings& settings = test::classicSettings()) {
     test::Frame frame(kSize, kSize);
     CpuRenderer renderer(2);
     test::drawWith(renderer, model, straightView(), settings, frame.view());
@@ -131,7 +131,7 @@ TEST(VertexColors, MultiplyTheTexel) {
     model.mesh.hasTexCoords = true;
     model.textures.push_back(makeTexture(Image{1, 1, {0xFF3264C8u}}, "one texel"));
     for (const TextureFilter filter : {TextureFilter::Nearest, TextureFilter::Bilinear, TextureFilter::Trilinear}) {
-        RenderSettings settings;
+        RenderSettings settings = test::classicSettings();
         settings.filter = filter;
         const test::Frame frame = renderCpu(model, settings);
         EXPECT_GT(expectInterpolated(frame, kSlanted, glm::vec3(200.0f, 100.0f, 50.0f)), 900) << int(filter);
@@ -168,7 +168,7 @@ TEST(VertexColors, ColoursForSomeVerticesOnlyAreRefused) {
     model.mesh.cg.pop_back();
     test::Frame frame(kSize, kSize);
     CpuRenderer renderer(1);
-    EXPECT_THROW(test::drawWith(renderer, model, straightView(), RenderSettings{}, frame.view()), Error);
+    EXPECT_THROW(test::drawWith(renderer, model, straightView(), test::classicSettings(), frame.view()), Error);
 }
 
 TEST(VertexColors, KernelsOnTheCpuDrawTheSameBits) {
@@ -185,7 +185,7 @@ TEST(VertexColors, KernelsOnTheCpuDrawTheSameBits) {
 
     for (const bool headlight : {false, true})
         for (const TextureFilter filter : {TextureFilter::Nearest, TextureFilter::Trilinear}) {
-            RenderSettings settings;
+            RenderSettings settings = test::classicSettings();
             settings.headlight = headlight;
             settings.filter = filter;
             const test::Frame cpu = renderCpu(model, settings);
@@ -204,10 +204,10 @@ TEST(VertexColors, KernelsOnTheCpuDrawTheSameBits) {
     test::Frame kernels(kSize, kSize);
     HostKernelRenderer renderer(1);
     const Model plain = coloredTriangle(kSlanted, Material{"tinted", glm::vec3(1.0f, 0.6f, 0.2f), -1});
-    test::drawWith(renderer, plain, straightView(), RenderSettings{}, kernels.view());
+    test::drawWith(renderer, plain, straightView(), test::classicSettings(), kernels.view());
     EXPECT_GT(expectInterpolated(kernels, kSlanted, glm::vec3(255.0f, 0.6f * 255.0f, 0.2f * 255.0f)), 900);
 #else
-    GTEST_SKIP() << "built without the CUDA kernels' host executor (no CCCL headers)";
+    FACET_SKIP_UNLESS_REQUIRED("FACET_REQUIRE_KERNELS", "built without the CUDA kernels' host executor (no CCCL headers)");
 #endif
 }
 

@@ -80,7 +80,7 @@ Model twoSquares() {
 }
 
 RenderSettings inView(View view) {
-    RenderSettings s;
+    RenderSettings s = test::classicSettings();
     s.view = view;
     return s;
 }
@@ -150,7 +150,7 @@ TEST(Views, ShadingReadsAttributesOnlyWhereThePredicateSaysSo) {
             for (const bool headlight : {false, true})
                 for (const bool textured : {false, true})
                     for (const bool vertexColors : {false, true}) {
-                        RenderSettings s;
+                        RenderSettings s = test::classicSettings();
                         s.view = shown;
                         s.shading = shading;
                         s.headlight = headlight;

@@ -5,6 +5,7 @@
 #if defined(FACET_HAVE_KERNELS_HOST)
 #include "bench/counting_kernel_renderer.h"
 #include "bench/gpu_model.h"
+#include "bench/raster_paths.h"
 #endif
 
 #include <cstdio>
@@ -83,7 +84,7 @@ GpuEstimator::GpuEstimator(std::vector<std::string> gpus, int threads)
 
 void GpuEstimator::estimate(const std::string& name, const Scene& scene, const ViewParams& view,
                             const FrameView& target, const std::vector<Record>& records) {
-    const FramePlan plan = planFrame(RenderSettings{}, sceneFacts(scene), view, target.width, target.height);
+    const FramePlan plan = planFrame(benchSettings(), sceneFacts(scene), view, target.width, target.height);
     impl_->kernels.setScene(scene);
     impl_->kernels.render(view, plan, target); // warm-up: buffers grown, caches filled
     const KernelFrameStats stats = impl_->kernels.render(view, plan, target);

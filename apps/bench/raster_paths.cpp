@@ -110,13 +110,18 @@ FrameSample RasterPaths::renderFrame(const RasterPath& path, const ViewParams& v
     if (!im.scene) throw Error("facet-bench: a frame asked for before its scene");
     if (const std::string why = whyAbsent(path); !why.empty())
         throw Error("facet-bench: a frame asked of an absent path: " + why);
-    RenderSettings settings; // the defaults
-    settings.msaa = msaa;
-    const FrameStats stats = im.renderer(path).render(view, settings, target);
+    const FrameStats stats = im.renderer(path).render(view, benchSettings(msaa), target);
     FrameSample sample;
     sample.frameMs = stats.frameMs;
     if (path.kind != RasterPathKind::OpenGl) sample.stages = StageTimes{stats.vertexMs, stats.triangleMs, stats.rasterMs};
     return sample;
+}
+
+RenderSettings benchSettings(int msaa) {
+    RenderSettings settings;
+    settings.shading = ShadingModel::Classic;
+    settings.msaa = msaa;
+    return settings;
 }
 
 } // namespace facet::bench

@@ -7,6 +7,7 @@
 #include "asset/scene.h"
 #include "bench/options.h"
 #include "core/frame.h"
+#include "core/shading.h"
 #include "core/transform.h"
 
 #include <memory>
@@ -64,8 +65,7 @@ public:
     std::string howMeasured(const RasterPath& path) const;
 
     // One frame of the scene seen through `view` into `target` (its size is the frame's), on
-    // `path`, with the default settings but `msaa` samples per pixel. Throws what the renderer
-    // throws.
+    // `path`, with benchSettings(msaa). Throws what the renderer throws.
     FrameSample renderFrame(const RasterPath& path, const ViewParams& view, const FrameView& target, int msaa);
 
 private:
@@ -73,5 +73,10 @@ private:
     std::unique_ptr<Impl> impl_;
     RasterPathsWanted wanted_;
 };
+
+// What every measured frame is drawn with: the default settings but the classic shading (the
+// look the performance tables have measured since the first, on every path and the OpenGL one)
+// and `msaa` samples per pixel. The raster section's header names it.
+RenderSettings benchSettings(int msaa = 1);
 
 } // namespace facet::bench

@@ -196,7 +196,7 @@ void measureCase(const FrameCase& c, RasterPaths& paths, std::vector<Record>& re
 void runRasterSection(const Options& o, const Machine& machine, std::vector<Record>& records,
                       GpuEstimator* estimator) {
     const RasterPlan plan = rasterPlan(o);
-    std::cout << "raster: whole frames, " << plan.warmup << " warm-up + " << plan.frames << " measured each"
+    std::cout << "raster: whole frames, " << nameOf(benchSettings().shading) << " shading, " << plan.warmup << " warm-up + " << plan.frames << " measured each"
               << (plan.msaa > 1 ? ", " + std::to_string(plan.msaa) + " samples per pixel" : std::string())
               << (plan.paired ? ", each after one of 1 sample per pixel" : "") << ", the paths in rounds\n"
               << std::flush;

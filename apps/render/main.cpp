@@ -41,7 +41,9 @@ Camera (defaults frame the whole scene from the front right, slightly above):
   --size WxH         image size in pixels (default 1280x720)
   --filter F         nearest | bilinear | trilinear (default trilinear)
   --cull C           none | back (default none: OBJ files mix windings)
-  --light            headlight Lambert shading
+  --light            with --shading classic: headlight Lambert shading
+  --background R,G,B[,A]  the colour behind the scene, each 0 to 1 (default 0.13,0.17,0.23,1);
+                     an alpha below 1 is written to the PNG (0: a transparent thumbnail)
   --msaa N           samples per pixel: 1 (default), 2, 4 or 8 (multisampling)
   --alpha-to-coverage
                      with --msaa 2, 4 or 8 and --shading lit: cut-outs keep each sample by

@@ -28,9 +28,10 @@ the window the panel leaves free where that is at least half of it):
   --scale S          render at S times the window size, 0.25 to 1 (default 1)
   --filter F         nearest | bilinear | trilinear (default trilinear)
   --cull C           none | back (default none: OBJ files mix windings)
-  --light            headlight Lambert shading (without it: on for a scene with no texture,
-                     which would otherwise be one flat colour; the panel's checkbox decides
-                     once touched)
+  --light            with --shading classic: headlight Lambert shading (without it: on for a
+                     scene with no texture, which would otherwise be one flat colour; the
+                     panel's checkbox decides once touched)
+  --background R,G,B  the colour behind the scene, each 0 to 1 (default 0.13,0.17,0.23)
   --msaa N           samples per pixel: 1 (default), 2, 4 or 8 (multisampling)
   --alpha-to-coverage
                      with --msaa 2, 4 or 8 and --shading lit: cut-outs keep each sample by

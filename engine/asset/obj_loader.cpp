@@ -656,8 +656,9 @@ void ObjParser::buildMaterials() {
         if (r.material == kDefaultSlot) {
             if (defaultMaterial == kDefaultSlot) {
                 defaultMaterial = static_cast<std::uint32_t>(materials.size());
-                const bool checker = options_.loadTextures && model_.mesh.hasTexCoords;
-                materials.push_back(Material{"default", {0.8f, 0.8f, 0.8f}, checker ? checkerTexture() : -1});
+                // Plain grey, textured or not: the checker marks a named texture that could not be
+                // read, never a mesh that names none.
+                materials.push_back(Material{"default", {0.8f, 0.8f, 0.8f}, -1});
             }
             r.material = defaultMaterial;
         } else {

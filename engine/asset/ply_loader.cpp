@@ -783,8 +783,8 @@ void PlyParser::expandCorners() {
 }
 
 // The texture a `comment TextureFile <name>` line names (MeshLab's and VCG's convention), for
-// the default material of a mesh with texture coordinates; -1 for none. One that cannot be
-// loaded is warned about and shown as the checker.
+// the default material of a mesh with texture coordinates; -1 for none (plain grey). One that
+// cannot be loaded is warned about and shown as the checker.
 std::int32_t PlyParser::faceTexture() {
     std::vector<Texture>& textures = model_.textures;
     std::string file;
@@ -798,10 +798,11 @@ std::int32_t PlyParser::faceTexture() {
             return std::int32_t(textures.size() - 1);
         } catch (const Error& e) {
             warn(WarningKind::Other, 0, "texture '" + file + "' not loaded, the default checker is used: " + e.what());
+            textures.push_back(makeCheckerTexture());
+            return std::int32_t(textures.size() - 1);
         }
     }
-    textures.push_back(makeCheckerTexture());
-    return std::int32_t(textures.size() - 1);
+    return -1;
 }
 
 // Indices, normals (the file's, or generated over the file's vertices before any are split),

@@ -21,7 +21,7 @@ struct RenderSettings {
     // The lit model's cut-outs at msaa > 1: each sample kept by the fragment's alpha
     // (alphaCoversSample) instead of the alpha test; at msaa 1, as in OpenGL, nothing changes.
     bool alphaToCoverage = false;
-    ShadingModel shading = ShadingModel::Classic; // Lit: the material model under `lights`
+    ShadingModel shading = ShadingModel::Lit; // the material model under `lights`; Classic: the old flat look
     Lights lights;                                // the lit model's lights (headlight above is the classic one's)
 };
 

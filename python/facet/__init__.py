@@ -26,6 +26,7 @@ from ._facet import (  # noqa: F401
     ParseError,
     Renderer,
     Scene,
+    __version__,
     gpus,
     load_scene,
     model_extensions,

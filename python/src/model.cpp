@@ -102,6 +102,7 @@ Model fromArrays(py::handle positions, py::handle triangles, py::handle uv, py::
     if (!texture.is_none()) {
         model.textures.push_back(textureFrom(texture));
         model.materials[0].texture = 0;
+        model.materials[0].diffuse = glm::vec3(1.0f); // the texture's own colours (Kd multiplies map_Kd)
         if (!mesh.hasTexCoords) model.warnings.push_back({name, 0, "a texture without uv cannot show"});
     }
     try {

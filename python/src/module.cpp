@@ -3,6 +3,7 @@
 #include "bindings.h"
 
 #include "core/error.h"
+#include "facet/version.h"
 #include "renderer.h"
 
 namespace facet::python {
@@ -63,6 +64,7 @@ void translateError(std::exception_ptr p) {
 
 PYBIND11_MODULE(_facet, m) {
     m.doc() = "facet: a software rasterizer on the CPU and the GPU, NumPy-native";
+    m.attr("__version__") = FACET_VERSION_STRING; // CMakeLists.txt's project version, as the apps' --version
     bindErrors(m);
     bindImages(m);
     bindModel(m);

@@ -12,6 +12,7 @@
 #include "host/line_aligned.h"
 #include "renderer.h"
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -28,20 +29,43 @@ template <class E> E choice(const char* what, const std::string& name) {
     throw py::value_error(std::string(what) + " must be " + nameChoices<E>() + ", got '" + name + "'");
 }
 
+// background=(r, g, b[, a]), each in [0, 1], as RenderSettings::clearColor (RGBA8, R in the low byte).
+std::uint32_t backgroundColor(py::handle background) {
+    const std::string bad = "background must be (r, g, b) or (r, g, b, a) with each from 0 to 1, got " +
+                            std::string(py::repr(background));
+    if (!py::isinstance<py::sequence>(background) || py::isinstance<py::str>(background)) throw py::value_error(bad);
+    const auto values = background.cast<py::sequence>();
+    if (values.size() != 3 && values.size() != 4) throw py::value_error(bad);
+    std::uint32_t packed = 0xFF000000u;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        float v = 0.0f;
+        try {
+            v = values[i].cast<float>();
+        } catch (const py::cast_error&) {
+            throw py::value_error(bad);
+        }
+        if (!(v >= 0.0f && v <= 1.0f)) throw py::value_error(bad);
+        packed = (packed & ~(0xFFu << (8 * i))) | (static_cast<std::uint32_t>(std::lround(v * 255.0f)) << (8 * i));
+    }
+    return packed;
+}
+
 // render()'s keywords as RenderSettings, all in this one function: today's values are mapped,
 // the others refused with the supported ones named. A new setting is one more line here.
-RenderSettings renderSettings(const std::string& filter, py::handle light, int msaa, const std::string& view,
-                              const std::string& cull) {
+RenderSettings renderSettings(const std::string& filter, const std::string& shading, py::handle light, int msaa,
+                              const std::string& view, const std::string& cull, py::handle background) {
     RenderSettings s;
     s.filter = choice<TextureFilter>("filter", filter);
+    s.shading = choice<ShadingModel>("shading", shading);
     s.cull = choice<CullMode>("cull", cull);
     if (!py::isinstance<py::bool_>(light))
-        throw py::value_error("light must be True (a headlight, Lambert shading) or False, got " +
+        throw py::value_error("light must be True (the classic shading's headlight) or False, got " +
                               std::string(py::repr(light)));
     s.headlight = light.cast<bool>();
     if (!validSampleCount(msaa)) throw py::value_error("msaa must be 1, 2, 4 or 8, got " + std::to_string(msaa));
     s.msaa = msaa;
     s.view = choice<View>("view", view);
+    if (!background.is_none()) s.clearColor = backgroundColor(background);
     return s;
 }
 
@@ -94,12 +118,13 @@ public:
     explicit PyRenderer(const RendererOptions& options) : renderer_(options) {}
 
     Frame render(const py::object& model, const Camera& camera, std::pair<int, int> size, const std::string& filter,
-                 py::handle light, int msaa, const std::string& view, const std::string& cull, py::handle out) {
+                 const std::string& shading, py::handle light, int msaa, const std::string& view,
+                 const std::string& cull, py::handle background, py::handle out) {
         const auto [width, height] = size;
         if (width < 1 || height < 1)
             throw py::value_error("size must be (width, height) of at least (1, 1), got (" + std::to_string(width) +
                                   ", " + std::to_string(height) + ")");
-        const RenderSettings settings = renderSettings(filter, light, msaa, view, cull);
+        const RenderSettings settings = renderSettings(filter, shading, light, msaa, view, cull, background);
         ViewParams params;
         try {
             params = camera.view(static_cast<float>(width) / static_cast<float>(height));
@@ -221,10 +246,12 @@ void bindRenderer(py::module_& m) {
              "the CPU), as facet-render's --stage.")
         .def("render", &PyRenderer::render, py::arg("model"), py::arg("camera"), py::kw_only(),
              py::arg("size") = std::pair<int, int>(1280, 720), py::arg("filter") = "trilinear",
-             py::arg("light") = false, py::arg("msaa") = 1, py::arg("view") = "shaded", py::arg("cull") = "none",
-             py::arg("out") = py::none(),
+             py::arg("shading") = "lit", py::arg("light") = false, py::arg("msaa") = 1, py::arg("view") = "shaded", py::arg("cull") = "none",
+             py::arg("background") = py::none(), py::arg("out") = py::none(),
              "Renders model (a facet.Model or a facet.Scene) seen by camera into a new Frame of size (width, "
-             "height), or into out (a Frame or a (color, depth) pair of C-contiguous arrays of that size).")
+             "height), or into out (a Frame or a (color, depth) pair of C-contiguous arrays of that size). shading: 'lit' "
+             "(the material under the default lights) or 'classic' (the old unlit look; light=True adds its "
+             "headlight). background: (r, g, b) or (r, g, b, a), each 0 to 1, behind the scene (alpha 0: transparent).")
         .def_property_readonly(
             "placement",
             [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.placement().describe(); }); })

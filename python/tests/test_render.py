@@ -85,16 +85,21 @@ def quad(**extra):
 def test_model_from_arrays_renders_its_material_colour_texture_and_vertex_colours():
     camera = facet.Camera(eye=(0, 0, 3), near=0.1, far=10)
     renderer = facet.Renderer(stage="cpu")
-    grey = renderer.render(quad(), camera, size=(32, 32)).color
+    classic = dict(size=(32, 32), shading="classic")  # unlit: the colours exactly
+    grey = renderer.render(quad(), camera, **classic).color
     assert tuple(grey[16, 16]) == (204, 204, 204, 255)  # the default material, Kd 0.8
     red = np.zeros((4, 4, 3), np.uint8)
     red[..., 0] = 255
     uv = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-    textured = renderer.render(quad(uv=uv, texture=red), camera, size=(32, 32), filter="nearest").color
+    textured = renderer.render(quad(uv=uv, texture=red), camera, filter="nearest", **classic).color
     assert tuple(textured[16, 16]) == (255, 0, 0, 255)
     colors = np.tile(np.array([[0, 1, 0]], np.float32), (4, 1))
-    green = renderer.render(quad(colors=colors), camera, size=(32, 32)).color
+    green = renderer.render(quad(colors=colors), camera, **classic).color
     assert tuple(green[16, 16]) == (0, 204, 0, 255)
+    # Lit (the default), a face seen square on under the default lights shows the texture's own
+    # colour (its material's Kd is 1, not the untextured default's 0.8), within a step or two.
+    r, g, b, a = renderer.render(quad(uv=uv, texture=red), camera, size=(32, 32), filter="nearest").color[16, 16]
+    assert r >= 250 and (g, b, a) == (0, 0, 255), (r, g, b, a)
 
 
 def test_model_and_camera_pickle(scene):
@@ -121,3 +126,19 @@ def test_look_at_points_the_camera_at_the_target():
         facet.Camera.look_at(eye=(0, 0, 0), target=(0, 0, -1), up=(1, 1, 0))
     with pytest.raises(ValueError, match="pitch"):
         facet.Camera.look_at(eye=(0, 0, 0), target=(0, -1, 0))
+
+
+def test_background_and_shading_keywords(scene):
+    renderer = facet.Renderer(stage="cpu")
+    camera = facet.Camera.framing(scene, 64 / 48)
+    frame = renderer.render(scene, camera, size=(64, 48), background=(1, 0.5, 0, 0))
+    assert tuple(frame.color[0, 0]) == (255, 128, 0, 0)  # a transparent corner, its colour kept
+    assert (frame.color[..., 3] == 255).any()  # the scene drawn opaque over it
+    lit = renderer.render(scene, camera, size=(64, 48)).color
+    assert np.array_equal(lit, renderer.render(scene, camera, size=(64, 48), shading="lit").color)
+    assert not np.array_equal(lit, renderer.render(scene, camera, size=(64, 48), shading="classic").color)
+    for bad in [(1, 0), (0, 0, 2), (0, 0, 0, 0, 0), "red", (0, 0, float("nan"))]:
+        with pytest.raises(ValueError, match="background must be"):
+            renderer.render(scene, camera, size=(8, 8), background=bad)
+    with pytest.raises(ValueError, match="shading must be"):
+        renderer.render(scene, camera, size=(8, 8), shading="phong")

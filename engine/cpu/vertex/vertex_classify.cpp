@@ -57,14 +57,18 @@ inline void storeProjections(const __m256 (&f)[11], ScreenVertex* projected) {
     const __m256 t2 = _mm256_unpacklo_ps(f[10], zero), t3 = _mm256_unpackhi_ps(f[10], zero);
     const __m256 tail[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
                             _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
-    for (int k = 0; k < 4; ++k) {
-        for (int h = 0; h < 2; ++h) { // vertex k (lanes 0-3) and k + 4 (lanes 4-7)
-            float* to = reinterpret_cast<float*>(projected + k + 4 * h);
-            _mm256_storeu_ps(to, _mm256_permute2f128_ps(b[2 * k], b[2 * k + 1], h ? 0x31 : 0x20));
-            const __m128 last = h ? _mm256_extractf128_ps(tail[k], 1) : _mm256_castps256_ps128(tail[k]);
-            _mm_storel_pi(reinterpret_cast<__m64*>(to + 8), last);
-            _mm_store_ss(to + 10, _mm_movehl_ps(last, last));
-        }
+    // The permute's selector is an immediate, so the two halves are spelled out rather than left
+    // to an optimiser to unroll (an -O1 build refuses a selector it cannot see is constant).
+    const auto store = [](float* to, __m256 fields, __m128 last) {
+        _mm256_storeu_ps(to, fields);
+        _mm_storel_pi(reinterpret_cast<__m64*>(to + 8), last);
+        _mm_store_ss(to + 10, _mm_movehl_ps(last, last));
+    };
+    for (int k = 0; k < 4; ++k) { // vertex k (lanes 0-3) and k + 4 (lanes 4-7)
+        store(reinterpret_cast<float*>(projected + k), _mm256_permute2f128_ps(b[2 * k], b[2 * k + 1], 0x20),
+              _mm256_castps256_ps128(tail[k]));
+        store(reinterpret_cast<float*>(projected + k + 4), _mm256_permute2f128_ps(b[2 * k], b[2 * k + 1], 0x31),
+              _mm256_extractf128_ps(tail[k], 1));
     }
 }
 
