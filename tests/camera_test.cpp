@@ -432,6 +432,13 @@ TEST(Camera, APointLandsOnThePixelOpenCvNames) {
                 model.mesh.u.push_back(0.0f);
                 model.mesh.v.push_back(0.0f);
             }
+            // The corners three more times, unused: sixteen vertices, so the CPU's vertex stage
+            // projects the drawn ones in its eight-lane path, not the scalar tail.
+            for (int copy = 0; copy < 12; ++copy) {
+                for (std::vector<float>* a : {&model.mesh.px, &model.mesh.py, &model.mesh.pz, &model.mesh.u,
+                                              &model.mesh.v})
+                    a->push_back((*a)[std::size_t(copy % 4)]);
+            }
             model.mesh.indices = {0, 1, 2, 0, 2, 3};
             model.materials.push_back(Material{"white", glm::vec3(1.0f), -1});
             model.mesh.ranges.push_back({0, 2, 0});
