@@ -35,7 +35,7 @@ glm::mat3 rows(glm::vec3 right, glm::vec3 up, glm::vec3 forward) { return glm::t
 // What keeps `r` from being a camera's rotation, or empty: its rows must be orthonormal within
 // Camera::kRotationTolerance and must not mirror. Rows right, up, forward are a left-handed
 // frame in facet's right-handed world (right x up = -forward), so a proper one has determinant
-// -1; the message names the right-handed [right, up, -forward]'s, as a pose's rotation is.
+// -1; the message gives -det(R), the determinant of the pose's rotation as the user wrote it.
 std::string notARotation(const glm::mat3& r) {
     float worst = 0.0f;
     for (int i = 0; i < 3; ++i) {
