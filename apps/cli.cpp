@@ -4,7 +4,10 @@
 
 #include <signal.h>
 
+#include <cctype>
 #include <cmath>
+#include <fstream>
+#include <limits>
 #include <csignal>
 #include <iostream>
 #include <sstream>
@@ -187,33 +190,159 @@ void takeMeshes(const std::string& arg, std::vector<std::string>& meshes) {
     meshes.push_back(arg);
 }
 
+namespace {
+
+std::string numberText(float v) {
+    std::ostringstream s;
+    s << v;
+    return s.str();
+}
+
+} // namespace
+
 bool CameraFlags::consume(const std::string& arg, Arguments& args) {
     if (arg == "--eye") eye = parseVec3(arg, args.value());
     else if (arg == "--yaw") yaw = parseFloat(arg, args.value());
     else if (arg == "--pitch") pitch = parseFloat(arg, args.value());
+    else if (arg == "--look-at") lookAt = parseVec3(arg, args.value());
+    else if (arg == "--up") up = parseVec3(arg, args.value());
     else if (arg == "--fov") fov = parseFloat(arg, args.value());
     else if (arg == "--near") nearPlane = parseFloat(arg, args.value());
     else if (arg == "--far") farPlane = parseFloat(arg, args.value());
-    else return false;
+    else if (arg == "--pose") pose = parsePose(arg, args.value());
+    else if (arg == "--convention") convention = parseChoice<PoseConvention>(arg, args.value());
+    else if (arg == "--intrinsics") {
+        const std::string text = args.value();
+        const std::vector<float> v = parseFloats(arg, text);
+        if (v.size() != 4) throw UsageError(arg + " expects FX,FY,CX,CY, got '" + text + "'");
+        if (!(v[0] > 0.0f)) throw UsageError(arg + " expects a focal length fx > 0, got " + numberText(v[0]));
+        if (!(v[1] > 0.0f)) throw UsageError(arg + " expects a focal length fy > 0, got " + numberText(v[1]));
+        intrinsics = glm::vec4(v[0], v[1], v[2], v[3]);
+    } else return false;
     return true;
 }
 
-Camera CameraFlags::camera(const Mesh& mesh, float aspect, float coveredLeft) const {
-    return overridden(Camera::framing(mesh, aspect, fov.value_or(60.0f), coveredLeft));
+void CameraFlags::check() const {
+    // The first flag of `others` given beside `flag`, refused.
+    const auto refuse = [](const char* flag, std::initializer_list<std::pair<const char*, bool>> others) {
+        for (const auto& [name, given] : others)
+            if (given) throw UsageError(std::string(flag) + " and " + name + " cannot go together: " + flag +
+                                        (std::string(flag) == "--intrinsics" ? " is the lens, and --pose the place"
+                                                                              : " places the camera"));
+    };
+    if (intrinsics)
+        refuse("--intrinsics", {{"--fov", bool(fov)}, {"--eye", bool(eye)}, {"--yaw", bool(yaw)},
+                                {"--pitch", bool(pitch)}, {"--look-at", bool(lookAt)}});
+    if (pose)
+        refuse("--pose", {{"--eye", bool(eye)}, {"--yaw", bool(yaw)}, {"--pitch", bool(pitch)},
+                          {"--look-at", bool(lookAt)}});
+    if (lookAt) refuse("--look-at", {{"--yaw", bool(yaw)}, {"--pitch", bool(pitch)}});
+    if (up && !lookAt && !(eye && !yaw && !pitch))
+        throw UsageError("--up is the picture's up for --look-at or --eye alone, and neither is given");
+    if (convention && !pose && !intrinsics)
+        throw UsageError("--convention names the axes of --pose, and no --pose is given");
 }
 
-Camera CameraFlags::camera(const Scene& scene, float aspect, float coveredLeft) const {
-    return overridden(sceneFraming(scene, aspect, fov.value_or(60.0f), coveredLeft));
+namespace {
+
+// Near and far planes enclosing `bounds` (as far as the eye sees it) for a camera the flags
+// placed: the framing's planes were found for the framing's eye, which may be far from it.
+void enclose(Camera& c, const Bounds& bounds) {
+    if (bounds.empty()) return;
+    const glm::vec3 forward = c.forward();
+    float nearest = std::numeric_limits<float>::max(), farthest = -nearest;
+    for (int i = 0; i < 8; ++i) {
+        const glm::vec3 corner{(i & 1) ? bounds.max.x : bounds.min.x, (i & 2) ? bounds.max.y : bounds.min.y,
+                               (i & 4) ? bounds.max.z : bounds.min.z};
+        const float z = glm::dot(corner - c.eye, forward);
+        nearest = std::min(nearest, z);
+        farthest = std::max(farthest, z);
+    }
+    c.farPlane = std::max(farthest, std::max(bounds.radius(), 1e-6f) * 1e-3f) * 1.5f;
+    c.nearPlane = std::max(nearest * 0.5f, c.farPlane * 1e-4f); // inside the box: 1e-4 of the far plane
 }
 
-Camera CameraFlags::overridden(Camera c) const {
-    if (eye) c.eye = *eye;
-    if (yaw) c.yawDegrees = *yaw;
-    if (pitch) c.pitchDegrees = *pitch;
+std::string vecText(glm::vec3 v) { return numberText(v.x) + "," + numberText(v.y) + "," + numberText(v.z); }
+
+} // namespace
+
+Camera CameraFlags::camera(const Mesh& mesh, int width, int height, float coveredLeft) const {
+    check();
+    const float aspect = static_cast<float>(width) / static_cast<float>(height);
+    return overridden(Camera::framing(mesh, aspect, fov.value_or(60.0f), coveredLeft), mesh.bounds, width, height);
+}
+
+Camera CameraFlags::camera(const Scene& scene, int width, int height, float coveredLeft) const {
+    check();
+    const float aspect = static_cast<float>(width) / static_cast<float>(height);
+    return overridden(sceneFraming(scene, aspect, fov.value_or(60.0f), coveredLeft), scene.bounds(), width, height);
+}
+
+Camera CameraFlags::overridden(Camera c, const Bounds& bounds, int width, int height) const {
+    const bool eyeAlone = eye && !yaw && !pitch && !bounds.empty();
+    if (pose || intrinsics) {
+        const float fovY = c.fovYDegrees;
+        try {
+            c = Camera::fromPose(pose.value_or(glm::mat4(1.0f)), convention.value_or(PoseConvention::OpenCv));
+        } catch (const Error& e) {
+            throw UsageError(std::string("--pose: ") + e.what());
+        }
+        c.fovYDegrees = fovY;
+        if (intrinsics)
+            c.intrinsics = Intrinsics{intrinsics->x, intrinsics->y, intrinsics->z, intrinsics->w, width, height};
+        enclose(c, bounds);
+    } else if (lookAt || eyeAlone) {
+        const glm::vec3 from = eye.value_or(c.eye), target = lookAt ? *lookAt : bounds.center();
+        const std::string targetName = lookAt ? "--look-at " + vecText(*lookAt) : "the scene's centre " + vecText(target);
+        const std::string fromName = eye ? "--eye " + vecText(*eye) : "the framing's eye " + vecText(from);
+        if (from == target) throw UsageError(targetName + " is " + fromName + ": the camera must look somewhere else");
+        const glm::vec3 upward = up.value_or(glm::vec3(0.0f, 1.0f, 0.0f));
+        if (!(glm::length(glm::cross(glm::normalize(target - from), upward)) > 1e-6f * glm::length(upward)))
+            throw UsageError("--up " + vecText(upward) + " is parallel to the view direction, from " + fromName + " to " +
+                             targetName + ": give another --up");
+        const float fovY = c.fovYDegrees;
+        c = Camera::lookAt(from, target, upward);
+        c.fovYDegrees = fovY;
+        enclose(c, bounds);
+    } else {
+        if (eye) c.eye = *eye;
+        if (yaw) c.yawDegrees = *yaw;
+        if (pitch) c.pitchDegrees = *pitch;
+    }
     if (nearPlane) c.nearPlane = *nearPlane;
     if (farPlane) c.farPlane = *farPlane;
     c.validate();
     return c;
+}
+
+glm::mat4 parsePose(const std::string& flag, const std::string& text) {
+    std::vector<float> v;
+    if (text.find(',') != std::string::npos) {
+        v = parseFloats(flag, text);
+        if (v.size() != 16)
+            throw UsageError(flag + " expects 16 numbers (a 4x4 matrix, row by row), got " + std::to_string(v.size()) +
+                             " in '" + text + "'");
+    } else {
+        std::ifstream in(text);
+        if (!in) throw UsageError(flag + " '" + text + "' is neither 16 numbers nor a file that can be read");
+        std::string word;
+        for (char ch; in.get(ch);) { // numbers between spaces, commas and newlines
+            if (std::isspace(static_cast<unsigned char>(ch)) || ch == ',') {
+                if (!word.empty()) v.push_back(parseFloat(flag + " file '" + text + "'", word));
+                word.clear();
+            } else {
+                word += ch;
+            }
+        }
+        if (!word.empty()) v.push_back(parseFloat(flag + " file '" + text + "'", word));
+        if (v.size() != 16)
+            throw UsageError(flag + " file '" + text + "' holds " + std::to_string(v.size()) +
+                             " numbers; a 4x4 matrix needs 16, row by row");
+    }
+    glm::mat4 m;
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c) m[c][r] = v[std::size_t(4 * r + c)]; // glm is column-major
+    return m;
 }
 
 int runMain(const char* program, const std::function<int()>& body) {

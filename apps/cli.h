@@ -76,30 +76,52 @@ void takeMesh(const std::string& arg, std::string& mesh, bool& meshGiven);
 // A positional argument of an app taking several meshes: an unknown option is an error.
 void takeMeshes(const std::string& arg, std::vector<std::string>& meshes);
 
-// --eye X,Y,Z --yaw DEG --pitch DEG --fov DEG --near N --far F: what is not given comes from
-// framing the mesh.
+// The camera flags: a place (--eye with --yaw/--pitch, --look-at, --eye alone looking at the
+// scene's centre, or a --pose), a lens (--fov or --intrinsics) and the clip planes. What is not
+// given comes from framing the scene; mixing ways of saying the same thing is refused.
 struct CameraFlags {
-    std::optional<glm::vec3> eye;
+    std::optional<glm::vec3> eye, lookAt, up;
     std::optional<float> yaw, pitch, fov, nearPlane, farPlane;
+    std::optional<glm::vec4> intrinsics; // fx, fy, cx, cy in pixels, for the image drawn
+    std::optional<glm::mat4> pose;       // camera to world
+    std::optional<PoseConvention> convention;
 
-    static constexpr const char* kHelp = R"(  --eye X,Y,Z        camera position
+    static constexpr const char* kHelp = R"(  --eye X,Y,Z        camera position; alone (no --yaw/--pitch), it looks at the
+                     scene's centre
   --yaw DEG          turn left from looking down -Z (default 25 when framing)
   --pitch DEG        look up (negative: down), within +-89
+  --look-at X,Y,Z    look at this point (from --eye, else from the framing's eye)
+  --up X,Y,Z         the picture's up for --look-at and --eye alone (default 0,1,0)
   --fov DEG          vertical field of view (default 60)
-  --near N --far F   clip planes (default: enclose the mesh)
+  --intrinsics FX,FY,CX,CY  the lens in pixels of the image drawn, as OpenCV's K (pixel
+                     centres at whole numbers, row 0 at the top); not with --fov, --eye,
+                     --yaw, --pitch or --look-at
+  --pose M|FILE      camera to world, a 4x4 rigid transform: 16 numbers row by row, commas
+                     between, or a file holding them (default with --intrinsics: identity)
+  --convention C     opencv | opengl: the axes of --pose (default opencv: +Y down, looking
+                     down +Z; opengl: +Y up, looking down -Z, as glTF)
+  --near N --far F   clip planes (default: enclose the scene)
 )";
 
     // Takes `arg` (and its value) if it is a camera flag; false otherwise.
     bool consume(const std::string& arg, Arguments& args);
-    // `coveredLeft` as Camera::framing's: where the framing is not overridden.
-    Camera camera(const Mesh& mesh, float aspect, float coveredLeft = 0.0f) const;
+    // The camera for a width x height image; `coveredLeft` as Camera::framing's, where the
+    // framing is not overridden. Throws UsageError naming flags that cannot go together or a
+    // value the camera refuses.
+    Camera camera(const Mesh& mesh, int width, int height, float coveredLeft = 0.0f) const;
     // The same over the scene's visible instances (sceneFraming; for a lone instance at the
     // identity pose, exactly the camera of its mesh).
-    Camera camera(const Scene& scene, float aspect, float coveredLeft = 0.0f) const;
+    Camera camera(const Scene& scene, int width, int height, float coveredLeft = 0.0f) const;
 
 private:
-    Camera overridden(Camera framed) const; // the flags given, over the framing
+    void check() const; // flags that cannot go together
+    // The flags given, over the framing; `bounds` what it framed.
+    Camera overridden(Camera framed, const Bounds& bounds, int width, int height) const;
 };
+
+// --pose's value: 16 numbers with commas between, row by row, or the path of a file holding 16
+// numbers (separated by spaces, commas or newlines). Throws naming the value or the file.
+glm::mat4 parsePose(const std::string& flag, const std::string& text);
 
 // Runs body() and turns exceptions into a message on stderr and an exit code.
 int runMain(const char* program, const std::function<int()>& body);

@@ -1,7 +1,11 @@
 // facet-render's outputs read back as a user's program would: --depth's layout against the
-// OpenGL reference's depth for the same camera, and --texture's picture against the texture.
+// OpenGL reference's depth for the same camera, --texture's picture against the texture, and
+// the camera flags (--eye alone, --look-at, --intrinsics with --pose) against the camera made
+// in the program.
 #include "draw_with.h"
 #include "asset/image.h"
+#include "asset/load_model.h"
+#include "cpu/cpu_renderer.h"
 #include "asset/obj_loader.h"
 #include "core/camera.h"
 #include "gl/gl_reference.h"
@@ -12,6 +16,7 @@
 #include <sys/wait.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -206,6 +211,78 @@ TEST(RenderApp, SeveralFilesRenderIntoOnePicture) {
           std::string("    1: cube.obj, mesh 0, 12 triangles\n"),
           std::string("    2: quad.ply, mesh 1, 2 triangles\n")})
         EXPECT_NE(info.find(line), std::string::npos) << "no line '" << line << "' in:\n" << info;
+}
+
+// A number as facet-render's parser reads it back into the same float.
+std::string exact(float v) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.9g", double(v));
+    return text;
+}
+
+std::string exact(glm::vec3 v) { return exact(v.x) + "," + exact(v.y) + "," + exact(v.z); }
+
+// --eye alone looks at the centre of the scene's framing: the picture --look-at that centre draws,
+// and the scene in view (before #26 it kept the framing's yaw of 25 degrees and looked away).
+TEST(RenderApp, EyeAloneLooksAtTheSceneCentre) {
+    const fs::path dir = test::scratchDir("render_eye_alone");
+    const Model model = loadModel(test::sourceDir() / "assets" / "default_scene" / "scene.obj");
+    const std::string common = " --size 96x64 --stage cpu --eye 0,0,2.2 -o '" + (dir / "a.png").string() + "' --depth '";
+    ASSERT_EQ(render(common + (dir / "alone.depth").string() + "'", dir / "log.txt"), 0) << readAll(dir / "log.txt");
+    ASSERT_EQ(render(common + (dir / "at.depth").string() + "' --look-at " + exact(model.mesh.bounds.center()),
+                     dir / "log.txt"),
+              0)
+        << readAll(dir / "log.txt");
+    const std::string alone = readAll(dir / "alone.depth"), at = readAll(dir / "at.depth");
+    ASSERT_EQ(alone.size(), 96u * 64u * 4u);
+    EXPECT_TRUE(alone == at) << "--eye alone should draw what --look-at the scene's centre draws";
+    std::vector<float> depth(96 * 64);
+    std::memcpy(depth.data(), alone.data(), alone.size());
+    // Measured: the old camera, looking away, drew 239 pixels (4%), none in the middle half.
+    std::size_t covered = 0, middle = 0;
+    for (std::size_t i = 0; i < depth.size(); ++i) {
+        const std::size_t x = i % 96, y = i / 96;
+        covered += depth[i] < 1.0f;
+        middle += depth[i] < 1.0f && x >= 24 && x < 72 && y >= 16 && y < 48;
+    }
+    EXPECT_GT(covered, depth.size() / 5) << "looking at the scene, a good share of the picture is the scene";
+    EXPECT_GT(middle, 0u) << "and its middle shows some of it";
+}
+
+// --intrinsics with --pose, inline and from a file (OpenCV's axes), draws what the program's own
+// Camera::fromIntrinsics draws; --convention opengl with the same camera's OpenGL pose too.
+TEST(RenderApp, IntrinsicsAndPoseInlineAndFromAFile) {
+    const fs::path dir = test::scratchDir("render_intrinsics");
+    const Model model = loadModel(test::sourceDir() / "assets" / "default_scene" / "scene.obj");
+    const int w = 120, h = 80;
+    const Camera framed = Camera::framing(model.mesh, float(w) / float(h));
+    const Camera aimed = Camera::lookAt(framed.eye, model.mesh.bounds.center(), {0.2f, 1.0f, 0.0f});
+    Camera camera = Camera::fromIntrinsics(Intrinsics{70.0f, 82.5f, 50.25f, 45.5f, w, h},
+                                           aimed.pose(PoseConvention::OpenCv), PoseConvention::OpenCv);
+    camera.nearPlane = 0.5f;
+    camera.farPlane = 200.0f;
+    test::Frame want(w, h);
+    CpuRenderer cpu(2);
+    test::drawWith(cpu, model, camera.view(float(w) / float(h)), RenderSettings{}, want.view());
+
+    const auto matrix = [](const glm::mat4& m, const char* between, const char* rowEnd) {
+        std::string text;
+        for (int r = 0; r < 4; ++r)
+            for (int c = 0; c < 4; ++c) text += exact(m[c][r]) + (c < 3 ? between : (r < 3 ? rowEnd : ""));
+        return text;
+    };
+    const fs::path file = test::writeFile(dir / "pose.txt", matrix(camera.pose(), " ", "\n") + "\n");
+    const std::string common = " --size 120x80 --stage cpu --near 0.5 --far 200 --intrinsics 70,82.5,50.25,45.5 -o '" +
+                               (dir / "out.png").string() + "' --depth '";
+    const std::string inlined = " --pose " + matrix(camera.pose(), ",", ",");
+    const std::string opengl = " --convention opengl --pose " + matrix(camera.pose(PoseConvention::OpenGl), ",", ",");
+    for (const std::string& pose : {inlined, " --pose '" + file.string() + "'", opengl}) {
+        ASSERT_EQ(render(common + (dir / "d.depth").string() + "'" + pose, dir / "log.txt"), 0)
+            << pose << ": " << readAll(dir / "log.txt");
+        const std::string bytes = readAll(dir / "d.depth");
+        ASSERT_EQ(bytes.size(), want.depth.size() * 4);
+        EXPECT_EQ(std::memcmp(bytes.data(), want.depth.data(), bytes.size()), 0) << pose;
+    }
 }
 
 } // namespace

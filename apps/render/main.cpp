@@ -283,7 +283,7 @@ int run(const Options& o) {
             std::cerr << "warning: " << model->source << " has no triangles to draw\n";
 
     const float aspect = static_cast<float>(o.width) / static_cast<float>(o.height);
-    const facet::ViewParams view = o.camera.camera(scene, aspect).view(aspect);
+    const facet::ViewParams view = o.camera.camera(scene, o.width, o.height).view(aspect);
     facet::LineAlignedVector<std::uint32_t> color;
     facet::LineAlignedVector<float> depth;
     allocatePicture(o, color, depth);

@@ -95,7 +95,7 @@ private:
         return std::max(1, static_cast<int>(std::lround(static_cast<float>(framebufferSize) * state_.resolutionScale)));
     }
     // The aspect ratio of facet's frame, and the share of the window the panel covers.
-    float frameAspect() const;
+    glm::ivec2 frameSize() const; // the frame's size in pixels, as renderFrame will draw it
     float coverNow() const;
     void applyLoads();
     void takeScene(LoadResult& result);
@@ -271,10 +271,10 @@ void Viewer::onDrop(int count, const char** paths) {
     state_.loader.request(std::vector<std::string>(paths, paths + count), LoadMode::Add);
 }
 
-float Viewer::frameAspect() const {
+glm::ivec2 Viewer::frameSize() const {
     int width = 0, height = 0;
     glfwGetFramebufferSize(window_, &width, &height);
-    return static_cast<float>(renderSize(width)) / static_cast<float>(renderSize(height));
+    return {renderSize(width), renderSize(height)};
 }
 
 float Viewer::coverNow() const {
@@ -334,8 +334,9 @@ void Viewer::frameScene(bool fresh) {
     if (fresh || state_.sceneEdited) {
         state_.sceneBounds = state_.scene.bounds();
         // A bad --near or --pitch is the command line's error: camera() throws and the run stops.
-        const float aspect = frameAspect(), cover = coverNow();
-        state_.home = fresh && firstLoad_ ? options_.camera.camera(state_.scene, aspect, cover)
+        const glm::ivec2 size = frameSize();
+        const float aspect = static_cast<float>(size.x) / static_cast<float>(size.y), cover = coverNow();
+        state_.home = fresh && firstLoad_ ? options_.camera.camera(state_.scene, size.x, size.y, cover)
                                           : sceneFraming(state_.scene, aspect, state_.home.fovYDegrees, cover);
         if (fresh) {
             firstLoad_ = false;
@@ -461,8 +462,8 @@ void Viewer::report() const {
                   << state_.scene.meshes[i.mesh]->mesh.triangleCount() << " " << i.name << "\n";
     std::cout << "triangles " << state_.scene.triangleCount() << "\n"
               << "eye " << c.eye.x << " " << c.eye.y << " " << c.eye.z << "\n"
-              << "yaw " << c.yawDegrees << "\n"
-              << "pitch " << c.pitchDegrees << "\n"
+              << "yaw " << c.yawPitch().x << "\n"
+              << "pitch " << c.yawPitch().y << "\n"
               << "fov " << c.fovYDegrees << "\n"
               << "frames " << scenesFrames_ << "\n"
               << "size " << state_.renderWidth << "x" << state_.renderHeight << ", " << state_.threads << " threads\n"

@@ -349,10 +349,21 @@ void cameraSection(ViewerState& s) {
     const float radius = s.sceneBounds.empty() ? 1.0f : s.sceneBounds.radius();
     ImGui::PushItemWidth(220.0f);
     bool changed = ImGui::DragFloat3("position", &c.eye.x, radius * 0.005f, 0.0f, 0.0f, "%.2f");
-    changed |= ImGui::DragFloat("yaw", &c.yawDegrees, 0.25f, 0.0f, 0.0f, "%.1f deg");
-    changed |= ImGui::SliderFloat("pitch", &c.pitchDegrees, -Camera::kMaxPitchDegrees, Camera::kMaxPitchDegrees,
-                                  "%.1f deg");
-    ImGui::SliderFloat("fov", &c.fovYDegrees, 10.0f, 120.0f, "%.0f deg");
+    // A given orientation (--look-at, --pose) shows as its yaw and pitch; turning folds it (Camera::fold).
+    glm::vec2 yawPitch = c.yawPitch();
+    bool turned = ImGui::DragFloat("yaw", &yawPitch.x, 0.25f, 0.0f, 0.0f, "%.1f deg");
+    turned |= ImGui::SliderFloat("pitch", &yawPitch.y, -Camera::kMaxPitchDegrees, Camera::kMaxPitchDegrees, "%.1f deg");
+    if (turned) {
+        c.fold();
+        c.yawDegrees = yawPitch.x;
+        c.pitchDegrees = std::clamp(yawPitch.y, -Camera::kMaxPitchDegrees, Camera::kMaxPitchDegrees);
+    }
+    changed |= turned;
+    if (c.intrinsics) // the lens is the intrinsics' (--intrinsics), not a field of view
+        ImGui::TextDisabled("intrinsics fx %.1f fy %.1f cx %.1f cy %.1f", double(c.intrinsics->fx),
+                            double(c.intrinsics->fy), double(c.intrinsics->cx), double(c.intrinsics->cy));
+    else
+        ImGui::SliderFloat("fov", &c.fovYDegrees, 10.0f, 120.0f, "%.0f deg");
     ImGui::PopItemWidth();
     if (changed) fitClipPlanes(c, s.sceneBounds);
     ImGui::TextDisabled("near %.3g, far %.3g; speed %.3g/s (scroll)", double(c.nearPlane), double(c.farPlane),

@@ -134,10 +134,10 @@ constexpr double kDivide = 10.0;
 
 // vertexSetup, per vertex: reads px, py, pz (12 B), writes dx, dy, dz (12), outside (1) and the
 // projected ScreenVertex; FP32 shift 3 + rotate 15 + finite checks 3 + five plane distances
-// 5 x 7 + projectVertex (perspective divide 4 + 1 division, to pixels 6, snap 8, 1/w division,
-// window depth 4 + 1 division, uv/w 2, n/w 3).
+// 5 x 7 + projectVertex (perspective divide 4 + 1 division + the principal point's 2, to pixels 6,
+// snap 8, 1/w division, window depth 4 + 1 division, uv/w 2, n/w 3).
 constexpr double kVertexBytes = 12 + 12 + 1 + double(sizeof(ScreenVertex));
-constexpr double kVertexFp32 = 3 + 15 + 3 + 35 + (4 + 6 + 8 + 4 + 2 + 3) + 3 * kDivide;
+constexpr double kVertexFp32 = 3 + 15 + 3 + 35 + (4 + 2 + 6 + 8 + 4 + 2 + 3) + 3 * kDivide;
 // classify: the same without the transform, reading dx, dy, dz instead of writing them.
 constexpr double kClassifyBytes = 12 + 1 + double(sizeof(ScreenVertex));
 constexpr double kClassifyFp32 = kVertexFp32 - 18;

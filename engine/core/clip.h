@@ -26,13 +26,14 @@ struct ClipPlanes {
 };
 
 FACET_HD ClipPlanes makeClipPlanes(const ViewParams& view, int width, int height) {
-    // x_ndc = kx d.x / d.z stays within +-gx  <=>  gx d.z -+ kx d.x >= 0 (d.z > 0 there).
-    const float kx = view.focus / view.aspect, ky = view.focus;
+    // x_ndc = kx d.x / d.z + px stays within +-gx  <=>  (gx -+ px) d.z -+ kx d.x >= 0 (d.z > 0
+    // there): the band stays around the viewport wherever the principal point puts the axis.
+    const float kx = view.focus / view.aspect, ky = view.focus, px = view.principal.x, py = view.principal.y;
     const float gx = 1.0f + 2.0f * kGuardBandPixels / static_cast<float>(width);
     const float gy = 1.0f + 2.0f * kGuardBandPixels / static_cast<float>(height);
-    return ClipPlanes{{glm::vec4(0.0f, 0.0f, 1.0f, -view.nearPlane), glm::vec4(-kx, 0.0f, gx, 0.0f),
-                       glm::vec4(kx, 0.0f, gx, 0.0f), glm::vec4(0.0f, -ky, gy, 0.0f),
-                       glm::vec4(0.0f, ky, gy, 0.0f)}};
+    return ClipPlanes{{glm::vec4(0.0f, 0.0f, 1.0f, -view.nearPlane), glm::vec4(-kx, 0.0f, gx - px, 0.0f),
+                       glm::vec4(kx, 0.0f, gx + px, 0.0f), glm::vec4(0.0f, -ky, gy - py, 0.0f),
+                       glm::vec4(0.0f, ky, gy + py, 0.0f)}};
 }
 
 FACET_HD float planeDistance(const glm::vec4& p, const glm::vec3& d) { return p.x * d.x + p.y * d.y + p.z * d.z + p.w; }

@@ -3,6 +3,7 @@
 // panel and the reports, so a name is spelled in one place.
 #pragma once
 
+#include "core/camera.h"
 #include "core/lighting.h"
 #include "core/texture_sampling.h"
 
@@ -70,6 +71,12 @@ struct Names<Backend> {
                                                                             {Backend::Gpu, "gpu"},
                                                                             {Backend::Gl, "gl"},
                                                                             {Backend::Kernels, "kernels"}}};
+};
+
+template <>
+struct Names<PoseConvention> {
+    static constexpr std::array<std::pair<PoseConvention, const char*>, 2> table{
+        {{PoseConvention::OpenCv, "opencv"}, {PoseConvention::OpenGl, "opengl"}}};
 };
 
 template <class E>

@@ -1,5 +1,6 @@
 // The vertex stage's math, written once for both backends (see engine/core/camera.h for the
-// convention): shift d = v - eye, rotate d = R * d, perspective divide x, y * focus / z.
+// convention): shift d = v - eye, rotate d = R * d, perspective divide x, y * focus / z, plus the
+// principal point's offset.
 #pragma once
 
 #include "core/hd.h"
@@ -14,6 +15,9 @@ struct ViewParams {
     float aspect;       // width / height
     float nearPlane;
     float farPlane;
+    // Where the lens's axis meets the image, in NDC: (0, 0) for a centred lens. Added after the
+    // divide, so an offset of exactly 0 leaves every picture as it was.
+    glm::vec2 principal{0.0f, 0.0f};
 };
 
 // The camera's forward axis in world space (R's third row), for the headlight.
@@ -34,9 +38,9 @@ FACET_HD glm::vec3 rotate(const glm::mat3& r, glm::vec3 d) {
 }
 
 // Camera space (d.z > 0 in front) to normalised device coordinates.
-FACET_HD glm::vec2 perspectiveDivide(glm::vec3 d, float focus, float aspect) {
+FACET_HD glm::vec2 perspectiveDivide(glm::vec3 d, const ViewParams& view) {
     const float invZ = 1.0f / d.z;
-    return {(focus / aspect) * d.x * invZ, focus * d.y * invZ};
+    return {(view.focus / view.aspect) * d.x * invZ + view.principal.x, view.focus * d.y * invZ + view.principal.y};
 }
 
 // NDC to pixel coordinates: pixel (i, j) has its centre at (i + 0.5, j + 0.5); row 0 is the top.

@@ -32,7 +32,7 @@ struct ScreenVertex : TriangleCorner {
 };
 
 FACET_HD ScreenVertex projectVertex(const ClipVertex& v, const ViewParams& view, int width, int height) {
-    const glm::vec2 px = ndcToPixel(perspectiveDivide(v.d, view.focus, view.aspect), width, height);
+    const glm::vec2 px = ndcToPixel(perspectiveDivide(v.d, view), width, height);
     const float invW = 1.0f / v.d.z;
     return ScreenVertex{{{snapToFixed(px.x), snapToFixed(px.y)}, windowDepth(v.d.z, view.nearPlane, view.farPlane)},
                         {invW, v.uv * invW, v.n * invW},

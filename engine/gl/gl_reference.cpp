@@ -38,6 +38,7 @@ uniform vec3 right;
 uniform vec3 up;
 uniform vec3 forward;
 uniform vec2 projection; // (focus / aspect, focus)
+uniform vec2 principal;  // ViewParams::principal, times w = d.z so the divide adds it
 uniform vec2 depthMap;   // z_clip = depthMap.x d.z + depthMap.y
 uniform bool posed;         // an instance's pose moves its normals and tangents (core/instances.h)
 uniform mat3 normalMatrix;  // the pose's inverse transpose
@@ -52,7 +53,8 @@ void main() {
     PRECISE vec3 d = vec3(right.x * s.x + right.y * s.y + right.z * s.z,
                           up.x * s.x + up.y * s.y + up.z * s.z,
                           forward.x * s.x + forward.y * s.y + forward.z * s.z);
-    gl_Position = vec4(projection.x * d.x, projection.y * d.y, depthMap.x * d.z + depthMap.y, d.z);
+    gl_Position = vec4(projection.x * d.x + principal.x * d.z, projection.y * d.y + principal.y * d.z,
+                       depthMap.x * d.z + depthMap.y, d.z);
     uv = texCoord;
     color3 = vertexColor;
     if (posed) { // facet::posedDirection
@@ -400,6 +402,7 @@ void setCameraUniforms(GLuint program, const ViewParams& view) {
     FACET_GL(glUniform3f(at("up"), r[0][1], r[1][1], r[2][1]));
     FACET_GL(glUniform3f(at("forward"), r[0][2], r[1][2], r[2][2]));
     FACET_GL(glUniform2f(at("projection"), view.focus / view.aspect, view.focus));
+    FACET_GL(glUniform2f(at("principal"), view.principal.x, view.principal.y));
     FACET_GL(glUniform2f(at("depthMap"), float((f + n) / (f - n)), float(-2.0 * f * n / (f - n))));
     FACET_GL(glUniform3f(at("viewForward"), r[0][2], r[1][2], r[2][2]));
 }

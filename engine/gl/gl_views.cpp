@@ -92,6 +92,7 @@ void setCamera(GLuint p, const ViewParams& view) {
     FACET_GL(glUniform3f(uniform(p, "up"), r[0][1], r[1][1], r[2][1]));
     FACET_GL(glUniform3f(uniform(p, "forward"), r[0][2], r[1][2], r[2][2]));
     FACET_GL(glUniform2f(uniform(p, "projection"), view.focus / view.aspect, view.focus));
+    FACET_GL(glUniform2f(uniform(p, "principal"), view.principal.x, view.principal.y));
     FACET_GL(glUniform2f(uniform(p, "depthMap"), float((f + n) / (f - n)), float(-2.0 * f * n / (f - n))));
 }
 

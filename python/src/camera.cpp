@@ -1,12 +1,15 @@
 // facet.Camera: facet-render's camera (engine/core/camera.h): eye, yaw and pitch in degrees
-// (yaw = pitch = 0 looks down -Z; positive yaw turns left, positive pitch looks up), vertical
-// fov, near and far planes. Invalid values raise ValueError naming them.
+// (yaw = pitch = 0 looks down -Z; positive yaw turns left, positive pitch looks up), or an
+// orientation given whole (look_at, a pose); vertical fov, or pixel intrinsics (K); near and far
+// planes. Matrices are float32, row-major as NumPy prints them. Invalid values raise ValueError
+// naming them.
 #include "bindings.h"
 #include "scene_binding.h"
 
 #include "asset/model.h"
 #include "core/camera.h"
 #include "core/error.h"
+#include "core/names.h"
 
 #include <array>
 #include <cmath>
@@ -40,24 +43,105 @@ Camera make(const Vec3& eye, float yaw, float pitch, float fov, float nearPlane,
     return c;
 }
 
-float degrees(float radians) { return radians * (180.0f / 3.14159265358979323846f); }
-
-// facet's camera has no roll: its right axis is horizontal, as glm::lookAt's with up = +Y.
-// Any `up` that gives the same picture is accepted; one that would roll it is refused.
 Camera lookAt(const Vec3& eye, const Vec3& target, const Vec3& up, float fov, float nearPlane, float farPlane) {
-    const glm::vec3 d = vec(target) - vec(eye);
-    const float length = glm::length(d);
-    if (!(length > 0.0f) || !std::isfinite(length))
-        throw py::value_error("look_at: target must differ from eye (both finite)");
-    const glm::vec3 f = d / length;
-    Camera c = make(eye, degrees(std::atan2(-f.x, -f.z)), degrees(std::asin(glm::clamp(f.y, -1.0f, 1.0f))), fov,
-                    nearPlane, farPlane);
-    const glm::vec3 side = glm::cross(f, vec(up));
-    const float sideLength = glm::length(side);
-    if (!(sideLength > 1e-6f) || std::abs(side.y) > 1e-4f * sideLength || glm::dot(c.up(), vec(up)) <= 0.0f)
-        throw py::value_error("look_at: facet's camera has no roll, so up must lie in the vertical plane of the view "
-                              "direction, pointing up (e.g. (0, 1, 0)), and not along the view direction");
+    Camera c;
+    try {
+        c = Camera::lookAt(vec(eye), vec(target), vec(up));
+    } catch (const Error& e) {
+        throw py::value_error(e.what());
+    }
+    c.fovYDegrees = fov;
+    c.nearPlane = nearPlane;
+    c.farPlane = farPlane;
+    validated(c);
     return c;
+}
+
+PoseConvention conventionOf(const std::string& name) {
+    if (const std::optional<PoseConvention> c = fromName<PoseConvention>(name)) return *c;
+    throw py::value_error("convention must be " + nameChoices<PoseConvention>() + ", got '" + name + "'");
+}
+
+// A (rows, cols) array-like of finite numbers as float32 values, m[r][c]; `what` names it.
+template <int Rows, int Cols>
+std::array<std::array<float, Cols>, Rows> matrixFrom(py::handle value, const char* what) {
+    const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
+    if (!a || a.ndim() != 2 || a.shape(0) != Rows || a.shape(1) != Cols)
+        throw py::value_error(std::string(what) + " must be a (" + std::to_string(Rows) + ", " + std::to_string(Cols) +
+                              ") array of numbers, got " + describeValue(value));
+    std::array<std::array<float, Cols>, Rows> m{};
+    for (int r = 0; r < Rows; ++r)
+        for (int c = 0; c < Cols; ++c) {
+            m[r][c] = static_cast<float>(a.at(r, c));
+            if (!std::isfinite(m[r][c]))
+                throw py::value_error(std::string(what) + " must be finite, got " + std::to_string(a.at(r, c)) +
+                                      " at [" + std::to_string(r) + "][" + std::to_string(c) + "]");
+        }
+    return m;
+}
+
+glm::mat4 poseFrom(py::handle value) {
+    if (value.is_none()) return glm::mat4(1.0f);
+    const auto m = matrixFrom<4, 4>(value, "pose");
+    glm::mat4 pose;
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c) pose[c][r] = m[r][c]; // glm: pose[column][row]
+    return pose;
+}
+
+py::array_t<float> array(const glm::mat4& m) {
+    py::array_t<float> out({4, 4});
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c) out.mutable_at(r, c) = m[c][r];
+    return out;
+}
+
+py::array_t<float> kArray(const Intrinsics& k) {
+    py::array_t<float> out({3, 3});
+    const float rows[3][3] = {{k.fx, 0.0f, k.cx}, {0.0f, k.fy, k.cy}, {0.0f, 0.0f, 1.0f}};
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) out.mutable_at(r, c) = rows[r][c];
+    return out;
+}
+
+Camera fromIntrinsics(float fx, float fy, float cx, float cy, int width, int height, const py::object& pose,
+                      const std::string& convention, float nearPlane, float farPlane) {
+    const PoseConvention axes = conventionOf(convention);
+    Camera c;
+    try {
+        c = Camera::fromIntrinsics(Intrinsics{fx, fy, cx, cy, width, height}, poseFrom(pose), axes);
+    } catch (const Error& e) {
+        throw py::value_error(e.what());
+    }
+    c.nearPlane = nearPlane;
+    c.farPlane = farPlane;
+    validated(c);
+    return c;
+}
+
+Camera fromPose(const py::object& pose, const std::string& convention, float fov, float nearPlane, float farPlane) {
+    const PoseConvention axes = conventionOf(convention);
+    Camera c;
+    try {
+        c = Camera::fromPose(poseFrom(pose), axes);
+    } catch (const Error& e) {
+        throw py::value_error(e.what());
+    }
+    c.fovYDegrees = fov;
+    c.nearPlane = nearPlane;
+    c.farPlane = farPlane;
+    validated(c);
+    return c;
+}
+
+// Runs f, a Camera method that may throw facet::Error, raising ValueError instead.
+template <class F>
+auto checked(F&& f) -> decltype(f()) {
+    try {
+        return f();
+    } catch (const Error& e) {
+        throw py::value_error(e.what());
+    }
 }
 
 py::array_t<float> rotationArray(const Camera& c) {
@@ -68,11 +152,53 @@ py::array_t<float> rotationArray(const Camera& c) {
     return out;
 }
 
+py::tuple picklable(const Camera& c) {
+    py::object orientation = py::none(), intrinsics = py::none();
+    if (c.orientation) orientation = rotationArray(c);
+    if (c.intrinsics) {
+        const Intrinsics& k = *c.intrinsics;
+        intrinsics = py::make_tuple(k.fx, k.fy, k.cx, k.cy, k.width, k.height);
+    }
+    return py::make_tuple(tuple(c.eye), c.yawDegrees, c.pitchDegrees, c.fovYDegrees, c.nearPlane, c.farPlane,
+                          orientation, intrinsics, nameOf(c.convention));
+}
+
+Camera unpickled(const py::tuple& t) {
+    Camera c = make(t[0].cast<Vec3>(), t[1].cast<float>(), 0.0f, t[3].cast<float>(), t[4].cast<float>(),
+                    t[5].cast<float>());
+    c.pitchDegrees = t[2].cast<float>();
+    if (t.size() > 6) { // pickles from before orientations and intrinsics hold six values
+        if (!t[6].is_none()) {
+            const auto m = matrixFrom<3, 3>(t[6], "orientation");
+            glm::mat3 r;
+            for (int i = 0; i < 3; ++i)
+                for (int j = 0; j < 3; ++j) r[j][i] = m[i][j];
+            c.orientation = r;
+        }
+        if (!t[7].is_none()) {
+            const auto k = t[7].cast<py::tuple>();
+            c.intrinsics = Intrinsics{k[0].cast<float>(), k[1].cast<float>(), k[2].cast<float>(),
+                                      k[3].cast<float>(), k[4].cast<int>(),   k[5].cast<int>()};
+        }
+        c.convention = conventionOf(t[8].cast<std::string>());
+    }
+    validated(c);
+    return c;
+}
+
 std::string repr(const Camera& c) {
+    const glm::vec2 yp = c.yawPitch();
+    std::string lens = "fov=" + std::to_string(c.fovYDegrees);
+    if (c.intrinsics) {
+        const Intrinsics& k = *c.intrinsics;
+        lens = "fx=" + std::to_string(k.fx) + ", fy=" + std::to_string(k.fy) + ", cx=" + std::to_string(k.cx) +
+               ", cy=" + std::to_string(k.cy) + ", size=(" + std::to_string(k.width) + ", " +
+               std::to_string(k.height) + ")";
+    }
     return "facet.Camera(eye=(" + std::to_string(c.eye.x) + ", " + std::to_string(c.eye.y) + ", " +
-           std::to_string(c.eye.z) + "), yaw=" + std::to_string(c.yawDegrees) +
-           ", pitch=" + std::to_string(c.pitchDegrees) + ", fov=" + std::to_string(c.fovYDegrees) +
-           ", near=" + std::to_string(c.nearPlane) + ", far=" + std::to_string(c.farPlane) + ")";
+           std::to_string(c.eye.z) + "), " + (c.orientation ? "oriented, " : "") + "yaw=" + std::to_string(yp.x) +
+           ", pitch=" + std::to_string(yp.y) + ", " + lens + ", near=" + std::to_string(c.nearPlane) +
+           ", far=" + std::to_string(c.farPlane) + ")";
 }
 
 } // namespace
@@ -83,7 +209,19 @@ void bindCamera(py::module_& m) {
              py::arg("fov") = 60.0f, py::arg("near") = 0.1f, py::arg("far") = 1000.0f)
         .def_static("look_at", &lookAt, py::arg("eye"), py::arg("target"), py::arg("up") = Vec3{0, 1, 0},
                     py::arg("fov") = 60.0f, py::arg("near") = 0.1f, py::arg("far") = 1000.0f,
-                    "A camera at eye looking at target (as glm::lookAt; facet's camera has no roll).")
+                    "A camera at eye looking at target, the picture's up as near up as the view allows (as "
+                    "glm::lookAt: any up, so rolled and straight-down views too).")
+        .def_static("from_intrinsics", &fromIntrinsics, py::arg("fx"), py::arg("fy"), py::arg("cx"), py::arg("cy"),
+                    py::arg("width"), py::arg("height"), py::arg("pose") = py::none(),
+                    py::arg("convention") = "opencv", py::kw_only(), py::arg("near") = 0.1f,
+                    py::arg("far") = 1000.0f,
+                    "A lens in pixels for a width x height image, as OpenCV's K (u = cx + fx X / Z, pixel centres "
+                    "at whole numbers, row 0 at the top), at pose: camera to world, (4, 4), a rigid transform whose "
+                    "axes are convention's ('opencv': +Y down, looking down +Z; 'opengl': +Y up, looking down -Z). "
+                    "None: the identity.")
+        .def_static("from_pose", &fromPose, py::arg("pose"), py::arg("convention") = "opencv", py::kw_only(),
+                    py::arg("fov") = 60.0f, py::arg("near") = 0.1f, py::arg("far") = 1000.0f,
+                    "A camera at pose (camera to world, as from_intrinsics') with a vertical field of view.")
         .def_static(
             "framing",
             [](const Model& model, float aspect, float fov) { return Camera::framing(model.mesh, aspect, fov); },
@@ -96,26 +234,78 @@ void bindCamera(py::module_& m) {
             "The same over a scene's visible instances (a lone instance at the identity pose: its model's).")
         .def_property(
             "eye", [](const Camera& c) { return tuple(c.eye); }, [](Camera& c, const Vec3& v) { c.eye = vec(v); })
-        .def_readwrite("yaw", &Camera::yawDegrees)
-        .def_readwrite("pitch", &Camera::pitchDegrees)
-        .def_readwrite("fov", &Camera::fovYDegrees)
+        // A given orientation reads as its yaw and pitch; setting either folds it (Camera::fold: its roll is lost).
+        .def_property(
+            "yaw", [](const Camera& c) { return c.yawPitch().x; },
+            [](Camera& c, float v) {
+                c.fold();
+                c.yawDegrees = v;
+            })
+        .def_property(
+            "pitch", [](const Camera& c) { return c.yawPitch().y; },
+            [](Camera& c, float v) {
+                c.fold();
+                c.pitchDegrees = v;
+            })
+        .def_property(
+            "fov",
+            [](const Camera& c) {
+                return c.intrinsics ? 2.0f * std::atan(1.0f / c.focus()) * (180.0f / 3.14159265358979323846f)
+                                    : c.fovYDegrees;
+            },
+            [](Camera& c, float v) {
+                if (c.intrinsics)
+                    throw py::value_error("this camera's lens is its intrinsics (K); make another camera to change it");
+                c.fovYDegrees = v;
+            },
+            "vertical field of view in degrees (an intrinsic camera's, from fy and its height)")
         .def_readwrite("near", &Camera::nearPlane)
         .def_readwrite("far", &Camera::farPlane)
         .def_property_readonly("forward", [](const Camera& c) { return tuple(c.forward()); })
         .def_property_readonly("right", [](const Camera& c) { return tuple(c.right()); })
         .def_property_readonly("up", [](const Camera& c) { return tuple(c.up()); })
         .def_property_readonly("rotation", &rotationArray, "R: (3, 3) float32, rows right, up, forward")
-        .def_property_readonly("focus", &Camera::focus, "1 / tan(fov / 2)")
-        .def("__repr__", &repr)
-        .def(py::pickle(
+        .def_property_readonly("focus", &Camera::focus, "1 / tan(fov / 2) (2 fy / height with intrinsics)")
+        .def_property_readonly(
+            "K",
             [](const Camera& c) {
-                return py::make_tuple(tuple(c.eye), c.yawDegrees, c.pitchDegrees, c.fovYDegrees, c.nearPlane,
-                                      c.farPlane);
+                if (!c.intrinsics)
+                    throw py::value_error("a camera made with a field of view has K only for an image size: "
+                                          "camera.intrinsics_for(width, height)");
+                return kArray(*c.intrinsics);
             },
-            [](const py::tuple& t) {
-                return make(t[0].cast<Vec3>(), t[1].cast<float>(), t[2].cast<float>(), t[3].cast<float>(),
-                            t[4].cast<float>(), t[5].cast<float>());
-            }));
+            "(3, 3) float32: the intrinsics the camera was made with, exactly")
+        .def_property_readonly(
+            "size", [](const Camera& c) -> py::object {
+                if (!c.intrinsics) return py::none();
+                return py::make_tuple(c.intrinsics->width, c.intrinsics->height);
+            },
+            "(width, height) the intrinsics are for; None with a field of view")
+        .def(
+            "intrinsics_for",
+            [](const Camera& c, int width, int height) { return kArray(checked([&] { return c.intrinsicsFor(width, height); })); },
+            py::arg("width"), py::arg("height"),
+            "K (3, 3) for a width x height image: K itself at its own size, scaled at another of its shape")
+        .def_property(
+            "convention", [](const Camera& c) { return std::string(nameOf(c.convention)); },
+            [](Camera& c, const std::string& v) { c.convention = conventionOf(v); },
+            "the axes .pose reports in: 'opencv' or 'opengl' (a camera's own: the convention it was made with)")
+        .def_property_readonly(
+            "pose", [](const Camera& c) { return array(c.pose()); },
+            "(4, 4) float32 camera to world, axes as .convention: exactly the pose the camera was made from")
+        .def_property_readonly(
+            "view_matrix", [](const Camera& c) { return array(c.viewMatrix()); },
+            "(4, 4) float32 world to camera in OpenGL's axes (glm::lookAt's)")
+        .def(
+            "projection",
+            [](const Camera& c, int width, int height) {
+                return array(checked([&] { return c.projectionMatrix(width, height); }));
+            },
+            py::arg("width"), py::arg("height"),
+            "(4, 4) float32 OpenGL projection for a width x height image (glm::perspective's, with the principal "
+            "point): projection @ view_matrix @ (x, y, z, 1) is the clip position facet draws")
+        .def("__repr__", &repr)
+        .def(py::pickle(&picklable, &unpickled));
 }
 
 } // namespace facet::python

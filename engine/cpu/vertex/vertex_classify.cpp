@@ -79,6 +79,7 @@ void classifyVertices(const MeshView& mesh, const float* dx, const float* dy, co
                       std::size_t begin, std::size_t end) {
     const __m256 one = _mm256_set1_ps(1.0f), half = _mm256_set1_ps(0.5f), zero = _mm256_setzero_ps();
     const __m256 kx = _mm256_set1_ps(view.focus / view.aspect), ky = _mm256_set1_ps(view.focus);
+    const __m256 px = _mm256_set1_ps(view.principal.x), py = _mm256_set1_ps(view.principal.y);
     const __m256 w = _mm256_set1_ps(static_cast<float>(width)), h = _mm256_set1_ps(static_cast<float>(height));
     const __m256 nearPlane = _mm256_set1_ps(view.nearPlane);
     const __m256 depthScale = _mm256_set1_ps(view.farPlane / (view.farPlane - view.nearPlane));
@@ -104,8 +105,8 @@ void classifyVertices(const MeshView& mesh, const float* dx, const float* dy, co
 
         // projectVertex: perspectiveDivide, ndcToPixel, snapToFixed, windowDepth, 1 / d.z.
         const __m256 invZ = _mm256_div_ps(one, z); // perspectiveDivide's 1 / d.z, and invW
-        const __m256 ndcX = _mm256_mul_ps(_mm256_mul_ps(kx, x), invZ);
-        const __m256 ndcY = _mm256_mul_ps(_mm256_mul_ps(ky, y), invZ);
+        const __m256 ndcX = _mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(kx, x), invZ), px);
+        const __m256 ndcY = _mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(ky, y), invZ), py);
         const __m256 pixelX = _mm256_mul_ps(_mm256_mul_ps(_mm256_add_ps(ndcX, one), half), w);
         const __m256 pixelY = _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(one, ndcY), half), h);
         const __m256 depth = _mm256_mul_ps(depthScale, _mm256_sub_ps(one, _mm256_div_ps(nearPlane, z)));
