@@ -211,6 +211,7 @@ bool CameraFlags::consume(const std::string& arg, Arguments& args) {
     else if (arg == "--far") farPlane = parseFloat(arg, args.value());
     else if (arg == "--pose") pose = parsePose(arg, args.value());
     else if (arg == "--convention") convention = parseChoice<PoseConvention>(arg, args.value());
+    else if (arg == "--camera-index") cameraIndex = parseInteger(arg, args.value(), 0, 1L << 20);
     else if (arg == "--intrinsics") {
         const std::string text = args.value();
         const std::vector<float> v = parseFloats(arg, text);
@@ -236,6 +237,10 @@ void CameraFlags::check() const {
     if (pose)
         refuse("--pose", {{"--eye", bool(eye)}, {"--yaw", bool(yaw)}, {"--pitch", bool(pitch)},
                           {"--look-at", bool(lookAt)}});
+    if (cameraIndex)
+        refuse("--camera-index", {{"--eye", bool(eye)}, {"--yaw", bool(yaw)}, {"--pitch", bool(pitch)},
+                                  {"--look-at", bool(lookAt)}, {"--up", bool(up)}, {"--pose", bool(pose)},
+                                  {"--intrinsics", bool(intrinsics)}});
     if (lookAt) refuse("--look-at", {{"--yaw", bool(yaw)}, {"--pitch", bool(pitch)}});
     if (up && !lookAt && !(eye && !yaw && !pitch))
         throw UsageError("--up is the picture's up for --look-at or --eye alone, and neither is given");
@@ -268,12 +273,26 @@ std::string vecText(glm::vec3 v) { return numberText(v.x) + "," + numberText(v.y
 
 Camera CameraFlags::camera(const Mesh& mesh, int width, int height, float coveredLeft) const {
     check();
+    if (cameraIndex) throw UsageError("--camera-index names a camera of a scene's files; a mesh alone has none");
     const float aspect = static_cast<float>(width) / static_cast<float>(height);
     return overridden(Camera::framing(mesh, aspect, fov.value_or(60.0f), coveredLeft), mesh.bounds, width, height);
 }
 
 Camera CameraFlags::camera(const Scene& scene, int width, int height, float coveredLeft) const {
     check();
+    if (cameraIndex) {
+        Camera c;
+        try {
+            c = sceneCamera(scene, static_cast<std::size_t>(*cameraIndex));
+        } catch (const Error& e) {
+            throw UsageError(std::string("--camera-index: ") + e.what());
+        }
+        if (fov) c.fovYDegrees = *fov;
+        if (nearPlane) c.nearPlane = *nearPlane;
+        if (farPlane) c.farPlane = *farPlane;
+        c.validate();
+        return c;
+    }
     const float aspect = static_cast<float>(width) / static_cast<float>(height);
     return overridden(sceneFraming(scene, aspect, fov.value_or(60.0f), coveredLeft), scene.bounds(), width, height);
 }

@@ -85,6 +85,7 @@ struct CameraFlags {
     std::optional<glm::vec4> intrinsics; // fx, fy, cx, cy in pixels, for the image drawn
     std::optional<glm::mat4> pose;       // camera to world
     std::optional<PoseConvention> convention;
+    std::optional<long> cameraIndex; // a camera of the scene's files (sceneCamera)
 
     static constexpr const char* kHelp = R"(  --eye X,Y,Z        camera position; alone (no --yaw/--pitch), it looks at the
                      scene's centre
@@ -101,6 +102,8 @@ struct CameraFlags {
   --convention C     opencv | opengl: the axes of --pose (default opencv: +Y down, looking
                      down +Z; opengl: +Y up, looking down -Z, as glTF)
   --near N --far F   clip planes (default: enclose the scene)
+  --camera-index N   view through the files' camera N (glTF's perspective cameras, in file
+                     order; --info lists them); --fov, --near and --far override its own
 )";
 
     // Takes `arg` (and its value) if it is a camera flag; false otherwise.

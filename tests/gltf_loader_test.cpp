@@ -6,6 +6,7 @@
 #include "asset/image.h"
 #include "asset/load_model.h"
 #include "core/error.h"
+#include "renderer.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>
@@ -250,6 +251,40 @@ TEST(GltfLoader, KeepsPerspectiveCameras) {
     EXPECT_FLOAT_EQ(s.cameras[0].yfov, 0.5f);
     EXPECT_FLOAT_EQ(s.cameras[0].aspect, 2.0f);
     EXPECT_EQ(glm::vec3(s.cameras[0].pose[3]), glm::vec3(0.0f, 0.0f, 3.0f));
+}
+
+// A file's camera as a Camera (sceneCamera): its node's pose with the scale taken out (roll
+// kept), its field of view and near plane, a far plane enclosing the scene where the file
+// gives none; an index out of range is refused with the count.
+TEST(GltfLoader, FileCamerasBecomeCamerasThatSeeTheScene) {
+    Doc doc;
+    const std::string p = square(doc);
+    const Scene s = load(doc.json(
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":" + p + "}}]}],"
+        "\"cameras\":[{\"type\":\"perspective\",\"name\":\"eye\",\"perspective\":{\"yfov\":0.5,\"znear\":0.1}}],"
+        "\"nodes\":[{\"mesh\":0},{\"camera\":0,\"translation\":[0,0,3],\"scale\":[2,2,2],"
+        "\"rotation\":[0,0,0.70710678,0.70710678]}],\"scenes\":[{\"nodes\":[0,1]}]"));
+    const Camera c = sceneCamera(s, 0);
+    EXPECT_LT(glm::length(c.eye - glm::vec3(0.0f, 0.0f, 3.0f)), 1e-6f);
+    EXPECT_LT(glm::length(c.forward() - glm::vec3(0.0f, 0.0f, -1.0f)), 1e-5f);
+    EXPECT_LT(glm::length(c.up() - glm::vec3(-1.0f, 0.0f, 0.0f)), 1e-5f) << "rolled 90 degrees about its view";
+    EXPECT_FLOAT_EQ(c.fovYDegrees, glm::degrees(0.5f));
+    EXPECT_FLOAT_EQ(c.nearPlane, 0.1f);
+    EXPECT_GT(c.farPlane, 3.0f) << "infinite in the file: far enough for the square";
+    test::Frame frame(64, 64, 0u);
+    Renderer renderer(RendererOptions{Backend::Cpu, {}, {}, 1, -1});
+    renderer.setScene(s);
+    renderer.render(c.view(1.0f), RenderSettings{}, frame.view());
+    const std::uint32_t clear = RenderSettings{}.clearColor;
+    EXPECT_GT(std::count_if(frame.color.begin(), frame.color.end(), [&](std::uint32_t px) { return px != clear; }), 64)
+        << "the camera sees the square";
+    try {
+        sceneCamera(s, 1);
+        ADD_FAILURE() << "camera 1 of 1 was given";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("camera 1 asked for, but the scene has 1 (0 to 0)"), std::string::npos)
+            << e.what();
+    }
 }
 
 // A document whose one material's base colour texture is `uri`.

@@ -120,6 +120,40 @@ TEST(LitShading, SpecularHighlightOnlyWithIllum2AndKs) {
     EXPECT_NEAR(matte, linearToSrgb(srgbToLinear(0.2f) * (0.15f + 0.7f)) * 255.0f, 0.51f);
 }
 
+// Values between 0 and 1, where decoding matters: Kd, Ks and Ke are sRGB colours, decoded to
+// linear light; Ka is a factor on the ambient light, taken as it is (docs/guide.md).
+TEST(LitShading, MidValuesOfKaKsAndKeAreTakenAsTheGuideSays) {
+    Material m;
+    m.diffuse = glm::vec3(0.6f, 0.3f, 0.45f);
+    m.ambient = glm::vec3(0.5f, 0.25f, 0.75f);
+    m.specular = glm::vec3(0.0f);
+    m.illumination = Illumination::Diffuse;
+    RenderSettings s = lit();
+    s.lights.headlight = 0.0f;
+    s.lights.directional[0].intensity = 0.0f;
+    s.lights.ambient = 0.4f;
+    // Ambient light alone: kd (linear) x ambient x Ka (as it is).
+    std::uint32_t c = centrePixel(facingQuad(m), s);
+    for (int k = 0; k < 3; ++k)
+        EXPECT_NEAR(channel(c, k), linearToSrgb(srgbToLinear(m.diffuse[k]) * 0.4f * m.ambient[k]) * 255.0f, 0.51f)
+            << "Ka " << m.ambient[k];
+    // Emission alone (no light at all): Ke decoded, so encoding gives Ke back.
+    m.emission = glm::vec3(0.3f, 0.5f, 0.7f);
+    s.lights.ambient = 0.0f;
+    c = centrePixel(facingQuad(m), s);
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(channel(c, k), m.emission[k] * 255.0f, 0.51f) << "Ke " << m.emission[k];
+    // The headlight's highlight at the centre, (n . h)^Ns = 1: Ks decoded, times the light.
+    m.emission = glm::vec3(0.0f);
+    m.diffuse = glm::vec3(0.0f);
+    m.specular = glm::vec3(0.5f, 0.25f, 0.75f);
+    m.illumination = Illumination::Specular;
+    s.lights.headlight = 0.6f;
+    c = centrePixel(facingQuad(m), s);
+    for (int k = 0; k < 3; ++k)
+        EXPECT_NEAR(channel(c, k), linearToSrgb(srgbToLinear(m.specular[k]) * 0.6f) * 255.0f, 0.51f)
+            << "Ks " << m.specular[k];
+}
+
 // A frame's materials are drawn forward, and its backends look for forward tiles, only under
 // the lit model, where a material blends (d < 1) or, multisampled, is a cut-out: the frame
 // plan's decision (FramePlan::forwardMaterials), which both backends read.
@@ -277,7 +311,9 @@ TEST(LitShading, CorpusMeshesOnEveryPath) {
     const auto gl = glReference();
     for (const char* path : {"common-3d-test-models/stanford-bunny.obj", "common-3d-test-models/teapot.obj",
                              "common-3d-test-models/spot/spot_triangulated.obj", "tinyobjloader/cornell_box.obj",
-                             "obj2gltf/box-textured/box-textured.obj", "tinyobjloader/cube-vertexcol.obj"}) {
+                             "obj2gltf/box-textured/box-textured.obj", "tinyobjloader/cube-vertexcol.obj",
+                             // map_Ks, map_Ns, map_Ke and a bump map, d 0.9: the scalar lit path, blended
+                             "obj2gltf/box-complex-material/box-complex-material.obj"}) {
         if (!std::filesystem::exists(dir / path)) continue;
         expectLitAgreement(path, loadModel(dir / path), litWithTwoSuns(TextureFilter::Trilinear), 320, 240, gl.get());
     }

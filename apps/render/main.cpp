@@ -66,7 +66,7 @@ Output:
                      pixel's nearest sample)
   --bench K          render K frames and print the median milliseconds per stage
   --info             print each file's mesh statistics and warnings, the scene's instances and
-                     the CUDA devices, render nothing
+                     cameras, and the CUDA devices, render nothing
   -h, --help         this text
   --version          print facet's version
 )";
@@ -155,6 +155,15 @@ void printInfo(const facet::Scene& scene) {
     for (const facet::Instance& i : scene.instances)
         std::cout << "    " << i.id << ": " << i.name << ", mesh " << i.mesh << ", "
                   << scene.meshes[i.mesh]->mesh.triangleCount() << " triangles\n";
+    if (!scene.cameras.empty()) { // --camera-index N
+        std::cout << "  cameras    " << scene.cameras.size() << "\n";
+        for (std::size_t k = 0; k < scene.cameras.size(); ++k) {
+            const facet::SceneCamera& c = scene.cameras[k];
+            const glm::vec3 at(c.pose[3]);
+            std::cout << "    " << k << ": " << c.name << ", at " << at.x << "," << at.y << "," << at.z << ", fov "
+                      << glm::degrees(c.yfov) << " degrees\n";
+        }
+    }
     std::cout << "  gpus\n";
     for (const std::string& line : facet::describeGpus()) std::cout << "    " << line << "\n";
 }

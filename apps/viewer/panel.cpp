@@ -2,6 +2,8 @@
 // the widgets, and writes back whatever the user changed.
 #include "viewer/viewer_state.h"
 
+#include "core/error.h"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -343,6 +345,31 @@ void lightSection(ViewerState& s) {
     ImGui::PopItemWidth();
 }
 
+// The scene files' cameras (glTF's perspective ones): choosing one views through it (flying on
+// from there keeps its place and direction; its roll goes once it turns).
+void fileCameras(ViewerState& s) {
+    const std::vector<SceneCamera>& cameras = s.scene.cameras;
+    if (cameras.empty()) return;
+    ImGui::PushItemWidth(220.0f);
+    if (ImGui::BeginCombo("file camera", "view through...")) {
+        for (std::size_t i = 0; i < cameras.size(); ++i) {
+            ImGui::PushID(static_cast<int>(i));
+            if (ImGui::Selectable((std::to_string(i) + ": " + cameras[i].name).c_str())) {
+                try {
+                    s.camera = sceneCamera(s.scene, i);
+                    s.cameraError.clear();
+                } catch (const Error& e) {
+                    s.cameraError = e.what();
+                }
+            }
+            ImGui::PopID();
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::PopItemWidth();
+    if (!s.cameraError.empty()) ImGui::TextColored(kErrorColor, "%s", s.cameraError.c_str());
+}
+
 void cameraSection(ViewerState& s) {
     if (!ImGui::CollapsingHeader("Camera", ImGuiTreeNodeFlags_DefaultOpen)) return;
     Camera& c = s.camera;
@@ -368,6 +395,7 @@ void cameraSection(ViewerState& s) {
     if (changed) fitClipPlanes(c, s.sceneBounds);
     ImGui::TextDisabled("near %.3g, far %.3g; speed %.3g/s (scroll)", double(c.nearPlane), double(c.farPlane),
                         double(s.fly.speed()));
+    fileCameras(s);
     if (ImGui::Button("Reset view (R)")) s.resetRequested = true;
     ImGui::SameLine();
     ImGui::TextDisabled("(?)");

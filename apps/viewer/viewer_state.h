@@ -76,6 +76,7 @@ struct ViewerState {
     Camera camera;
     Camera home; // the scene's default view, for R
     bool resetRequested = false; // the panel's Reset view, done by the loop
+    std::string cameraError;     // why the file camera chosen last could not be used
 
     // How to render.
     RenderSettings settings;

@@ -94,6 +94,41 @@ Camera sceneFraming(const Scene& scene, float aspect, float fovY, float coveredL
     return Camera::framing(corners, aspect, fovY, coveredLeft);
 }
 
+Camera sceneCamera(const Scene& scene, std::size_t index) {
+    const std::size_t count = scene.cameras.size();
+    if (index >= count)
+        throw Error("camera " + std::to_string(index) + " asked for, but the scene has " +
+                    (count == 0 ? std::string("no cameras") : std::to_string(count) + " (0 to " + std::to_string(count - 1) + ")"));
+    const SceneCamera& c = scene.cameras[index];
+    const std::string which = "camera " + std::to_string(index) + " (\"" + c.name + "\")";
+    glm::mat4 pose = c.pose;
+    for (int axis = 0; axis < 3; ++axis) { // glTF lets a camera's node scale; a camera has none
+        const float length = glm::length(glm::vec3(pose[axis]));
+        if (!(length > 0.0f && std::isfinite(length))) throw Error(which + ": its pose has a zero or non-finite axis");
+        pose[axis] /= length;
+    }
+    Camera camera;
+    try {
+        camera = Camera::fromPose(pose, PoseConvention::OpenGl);
+    } catch (const Error& e) {
+        throw Error(which + ": " + e.what());
+    }
+    camera.fovYDegrees = glm::degrees(c.yfov);
+    camera.nearPlane = c.znear;
+    camera.farPlane = c.zfar;
+    if (!(c.zfar > c.znear)) { // infinite: far enough for every visible instance's bounds
+        const Bounds b = scene.bounds();
+        float reach = 0.0f;
+        if (!b.empty())
+            for (int k = 0; k < 8; ++k)
+                reach = std::max(reach, glm::length(glm::vec3((k & 1) ? b.max.x : b.min.x, (k & 2) ? b.max.y : b.min.y,
+                                                              (k & 4) ? b.max.z : b.min.z) - camera.eye));
+        camera.farPlane = std::max(reach * 1.01f, c.znear * 2.0f) + c.znear;
+    }
+    camera.validate();
+    return camera;
+}
+
 Scene sceneOf(const Model& model) {
     Scene scene;
     // Not owned: the caller keeps the model alive (an empty deleter).

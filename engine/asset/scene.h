@@ -68,6 +68,14 @@ private:
 // bounding box.
 Camera sceneFraming(const Scene& scene, float aspect, float fovYDegrees = 60.0f, float coveredLeft = 0.0f);
 
+// The scene's camera `index` (a file's: glTF's perspective cameras) as a Camera, seen through
+// the viewport's aspect ratio (the file's own, where it gives one, is not imposed): its pose in
+// glTF's axes (Camera::fromPose, OpenGl) with any scale on its node taken out, its vertical field
+// of view and near plane, and its far plane or, where the file leaves it infinite, one enclosing
+// the visible instances. Throws facet::Error naming the camera when `index` is out of range or
+// its pose cannot place a camera (sheared, not finite).
+Camera sceneCamera(const Scene& scene, std::size_t index);
+
 // A scene of one model at the identity pose. The model is not copied: it must outlive the scene.
 Scene sceneOf(const Model& model);
 

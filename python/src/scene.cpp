@@ -125,11 +125,14 @@ py::tuple pickleState(const PyScene& s) {
     for (const Instance& i : s.scene.instances)
         instances.append(py::make_tuple(i.mesh, poseArray(i.pose), i.visible, i.id, i.name));
     for (const Warning& w : s.scene.warnings) warnings.append(py::make_tuple(w.file, w.line, w.message));
-    return py::make_tuple(models, instances, warnings);
+    py::list cameras;
+    for (const SceneCamera& c : s.scene.cameras)
+        cameras.append(py::make_tuple(c.name, poseArray(c.pose), c.yfov, c.aspect, c.znear, c.zfar));
+    return py::make_tuple(models, instances, warnings, cameras);
 }
 
 PyScene unpickleState(const py::tuple& t) {
-    if (t.size() != 3) throw py::value_error("not a pickled facet.Scene");
+    if (t.size() != 3 && t.size() != 4) throw py::value_error("not a pickled facet.Scene"); // 3: before cameras
     PyScene s;
     for (const auto model : t[0].cast<py::list>()) s.meshOf(model.cast<std::shared_ptr<Model>>());
     for (const auto x : t[1].cast<py::list>()) {
@@ -148,6 +151,12 @@ PyScene unpickleState(const py::tuple& t) {
         const auto v = x.cast<std::tuple<std::string, std::size_t, std::string>>();
         s.scene.warnings.push_back({std::get<0>(v), std::get<1>(v), std::get<2>(v)});
     }
+    if (t.size() == 4)
+        for (const auto x : t[3].cast<py::list>()) {
+            const auto v = x.cast<py::tuple>();
+            s.scene.cameras.push_back(SceneCamera{v[0].cast<std::string>(), poseFrom(v[1]), v[2].cast<float>(),
+                                                  v[3].cast<float>(), v[4].cast<float>(), v[5].cast<float>()});
+        }
     return s;
 }
 
@@ -217,6 +226,24 @@ void bindScene(py::module_& m) {
                                    for (const Warning& w : s.scene.warnings) out.push_back(w.toString());
                                    return out;
                                })
+        .def_property_readonly(
+            "cameras",
+            [](const PyScene& s) {
+                std::vector<Camera> out;
+                for (std::size_t i = 0; i < s.scene.cameras.size(); ++i) out.push_back(sceneCamera(s.scene, i));
+                return out;
+            },
+            "the file's cameras (glTF's perspective ones) as facet.Camera, in the file's order: each at its node's "
+            "pose, with its field of view and clip planes (far enclosing the scene where the file gives none); the "
+            "image's aspect ratio is the one rendered")
+        .def_property_readonly(
+            "camera_names",
+            [](const PyScene& s) {
+                std::vector<std::string> out;
+                for (const SceneCamera& c : s.scene.cameras) out.push_back(c.name);
+                return out;
+            },
+            "the names of `cameras`, in the same order")
         .def("__len__", [](const PyScene& s) { return s.scene.instances.size(); })
         .def("__repr__", &repr)
         .def(py::pickle(&pickleState, &unpickleState));

@@ -242,3 +242,41 @@ def test_load_gives_a_scene_for_gltf_and_a_model_for_obj(tmp_path):
     obj = tmp_path / "t.obj"
     obj.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
     assert isinstance(facet.load(obj), facet.Model)
+
+
+def test_file_cameras_as_cameras(tmp_path):
+    """A glTF file's perspective cameras: scene.cameras as facet.Camera at their nodes' poses,
+    named by camera_names; they survive pickling, and one draws the scene."""
+    import base64
+    import json
+    import struct
+
+    square = struct.pack("<12f", -1, -1, 0, 1, -1, 0, -1, 1, 0, 1, 1, 0)
+    doc = {
+        "asset": {"version": "2.0"},
+        "buffers": [{"byteLength": len(square), "uri": "data:application/octet-stream;base64," +
+                     base64.b64encode(square).decode()}],
+        "bufferViews": [{"buffer": 0, "byteLength": len(square)}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3",
+                       "min": [-1, -1, 0], "max": [1, 1, 0]}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "mode": 5}]}],
+        "cameras": [{"type": "perspective", "name": "front", "perspective": {"yfov": 0.8, "znear": 0.05}},
+                    {"type": "perspective", "perspective": {"yfov": 0.5, "znear": 0.1, "zfar": 50}}],
+        "nodes": [{"mesh": 0}, {"camera": 0, "translation": [0, 0, 4]}, {"camera": 1, "translation": [0, 0, -4],
+                                                                          "rotation": [0, 1, 0, 0]}],
+        "scenes": [{"nodes": [0, 1, 2]}],
+    }
+    path = tmp_path / "cameras.gltf"
+    path.write_text(json.dumps(doc))
+    scene = facet.load_scene(path)
+    assert scene.camera_names == ["front", "camera 1"]
+    front, back = scene.cameras
+    assert np.allclose(front.eye, (0, 0, 4)) and np.allclose(front.forward, (0, 0, -1), atol=1e-6)
+    assert np.allclose(back.eye, (0, 0, -4)) and np.allclose(back.forward, (0, 0, 1), atol=1e-6)
+    assert front.fov == pytest.approx(np.degrees(0.8)) and front.near == pytest.approx(0.05)
+    assert back.far == pytest.approx(50)
+    again = pickle.loads(pickle.dumps(scene))
+    assert again.camera_names == scene.camera_names
+    assert np.allclose(again.cameras[1].pose, back.pose)
+    frame = facet.Renderer(stage="cpu").render(scene, front, size=(32, 32), background=(0, 0, 0, 0))
+    assert (frame.color[..., 3] == 255).mean() > 0.2  # the square fills the middle of the view
