@@ -551,12 +551,7 @@ namespace {
 TEST(GlReference, IntrinsicCameraOffCentreAndNonSquare) {
     FACET_REQUIRE_GL();
     const Model model = loadModel(test::sourceDir() / "assets/default_scene/scene.obj");
-    const Camera framed = Camera::framing(model.mesh, 321.0f / 241.0f);
-    const Camera aimed = Camera::lookAt(framed.eye, model.mesh.bounds.center(), {0.3f, 1.0f, 0.1f});
-    Camera camera = Camera::fromIntrinsics(Intrinsics{190.0f, 225.0f, 205.3f, 96.8f, 321, 241},
-                                           aimed.pose(PoseConvention::OpenGl), PoseConvention::OpenGl);
-    camera.nearPlane = framed.nearPlane;
-    camera.farPlane = framed.farPlane;
+    const Camera camera = test::offCentreIntrinsicCamera(model.mesh, PoseConvention::OpenGl);
     RenderSettings settings;
     settings.headlight = true;
     renderBoth("default scene, intrinsics off centre", model, camera.view(321.0f / 241.0f), settings, 321, 241,

@@ -104,12 +104,7 @@ TEST(KernelPipeline, CameraInsideTheSceneAndEveryThreadCount) {
 // non-square pixels, at a rolled pose; at its own size and at twice it (K scaled).
 TEST(KernelPipeline, IntrinsicCameraOffCentreEqualsTheCpuRenderer) {
     const Model model = defaultScene();
-    const Camera framed = Camera::framing(model.mesh, 321.0f / 241.0f);
-    const Camera aimed = Camera::lookAt(framed.eye, model.mesh.bounds.center(), {0.3f, 1.0f, 0.1f});
-    Camera camera = Camera::fromIntrinsics(Intrinsics{190.0f, 225.0f, 205.3f, 96.8f, 321, 241},
-                                           aimed.pose(PoseConvention::OpenCv), PoseConvention::OpenCv);
-    camera.nearPlane = framed.nearPlane;
-    camera.farPlane = framed.farPlane;
+    const Camera camera = test::offCentreIntrinsicCamera(model.mesh, PoseConvention::OpenCv);
     RenderSettings settings;
     settings.headlight = true;
     expectSameAsCpu(model, camera.view(321.0f / 241.0f), settings, 321, 241, "intrinsics, 321x241");

@@ -81,6 +81,18 @@ inline RenderSettings classicSettings() {
     return s;
 }
 
+// A camera as users give them: OpenCV intrinsics for 321x241 with an off-centre principal point
+// and non-square pixels, at a rolled pose looking at the mesh from its framing's eye (the pose
+// given in `axes`), with the framing's clip planes.
+inline Camera offCentreIntrinsicCamera(const Mesh& mesh, PoseConvention axes) {
+    const Camera framed = Camera::framing(mesh, 321.0f / 241.0f);
+    const Camera aimed = Camera::lookAt(framed.eye, mesh.bounds.center(), {0.3f, 1.0f, 0.1f});
+    Camera camera = Camera::fromIntrinsics(Intrinsics{190.0f, 225.0f, 205.3f, 96.8f, 321, 241}, aimed.pose(axes), axes);
+    camera.nearPlane = framed.nearPlane;
+    camera.farPlane = framed.farPlane;
+    return camera;
+}
+
 // The camera at the origin looking down -Z (yaw = pitch = 0), 60 degrees high, square.
 inline ViewParams facingView() {
     Camera camera;

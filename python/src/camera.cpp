@@ -43,10 +43,12 @@ Camera make(const Vec3& eye, float yaw, float pitch, float fov, float nearPlane,
     return c;
 }
 
-Camera lookAt(const Vec3& eye, const Vec3& target, const Vec3& up, float fov, float nearPlane, float farPlane) {
+// The camera placed(), with its lens and clip planes; the engine's refusals as ValueError.
+template <class Place>
+Camera withLens(Place placed, float fov, float nearPlane, float farPlane) {
     Camera c;
     try {
-        c = Camera::lookAt(vec(eye), vec(target), vec(up));
+        c = placed();
     } catch (const Error& e) {
         throw py::value_error(e.what());
     }
@@ -55,6 +57,10 @@ Camera lookAt(const Vec3& eye, const Vec3& target, const Vec3& up, float fov, fl
     c.farPlane = farPlane;
     validated(c);
     return c;
+}
+
+Camera lookAt(const Vec3& eye, const Vec3& target, const Vec3& up, float fov, float nearPlane, float farPlane) {
+    return withLens([&] { return Camera::lookAt(vec(eye), vec(target), vec(up)); }, fov, nearPlane, farPlane);
 }
 
 PoseConvention conventionOf(const std::string& name) {
@@ -121,17 +127,7 @@ Camera fromIntrinsics(float fx, float fy, float cx, float cy, int width, int hei
 
 Camera fromPose(const py::object& pose, const std::string& convention, float fov, float nearPlane, float farPlane) {
     const PoseConvention axes = conventionOf(convention);
-    Camera c;
-    try {
-        c = Camera::fromPose(poseFrom(pose), axes);
-    } catch (const Error& e) {
-        throw py::value_error(e.what());
-    }
-    c.fovYDegrees = fov;
-    c.nearPlane = nearPlane;
-    c.farPlane = farPlane;
-    validated(c);
-    return c;
+    return withLens([&] { return Camera::fromPose(poseFrom(pose), axes); }, fov, nearPlane, farPlane);
 }
 
 // Runs f, a Camera method that may throw facet::Error, raising ValueError instead.
