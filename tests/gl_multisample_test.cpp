@@ -35,7 +35,8 @@ const GlAvailability& glHere() {
 
 // What must agree (tests/gl_reference_test.cpp explains why meshes from files get a percentile).
 constexpr double kMinSampleCountAgreement = 0.999;
-constexpr double kMinPsnr = 40.0;
+// Over the drawn pixels: measured 56.1 to 99 dB at 4 samples (Mesa 22's llvmpipe).
+constexpr double kMinPsnr = 50.0;
 
 // The model with every material white and untextured, on a black background: a pixel's red
 // channel then says how many of its samples are covered.
@@ -101,15 +102,22 @@ double sampleCountAgreement(const Pictures& p, int samples, std::size_t& partial
     return double(same) / double(p.cpu.color.size());
 }
 
-// Over the three colour channels of every pixel.
+// Over the three colour channels of the pixels either picture draws on (not the clear colour in
+// both): the background, equal in both, would only dilute the errors.
 double psnr(const Pictures& p) {
+    const std::uint32_t clear = RenderSettings{}.clearColor;
     double squares = 0.0;
-    for (std::size_t i = 0; i < p.cpu.color.size(); ++i)
+    std::size_t drawn = 0;
+    for (std::size_t i = 0; i < p.cpu.color.size(); ++i) {
+        if (p.cpu.color[i] == clear && p.gl.color[i] == clear) continue;
+        ++drawn;
         for (int c = 0; c < 3; ++c) {
             const double d = double((p.cpu.color[i] >> (8 * c)) & 0xFFu) - double((p.gl.color[i] >> (8 * c)) & 0xFFu);
             squares += d * d;
         }
-    const double mse = squares / (3.0 * double(p.cpu.color.size()));
+    }
+    if (drawn == 0) return 0.0; // nothing drawn: nothing agreed on
+    const double mse = squares / (3.0 * double(drawn));
     return mse == 0.0 ? 99.0 : 10.0 * std::log10(255.0 * 255.0 / mse);
 }
 
@@ -201,7 +209,7 @@ TEST(GlMultisample, ResolvedColourPsnr) {
         for (const Case& c : cases) {
             const float aspect = 640.0f / 360.0f;
             const ViewParams view = Camera::framing(c.model.mesh, aspect).view(aspect);
-            RenderSettings settings;
+            RenderSettings settings = test::classicSettings(); // with its headlight
             settings.headlight = c.headlight;
             const double one = psnr(renderBoth(gl, c.model, view, settings, 640, 360));
             settings.msaa = samples;

@@ -150,8 +150,8 @@ void expectGlAgrees(const std::string& name, const Model& model, const ViewParam
     std::cout << "[ GL vs CPU, lit msaa " << s.msaa << (s.alphaToCoverage ? ", alpha-to-coverage" : "") << " ] " << name
               << ": " << (countRed ? "covered samples" : "coverage") << " equal on " << 100.0 * a.pixels
               << "% of pixels, PSNR " << a.psnr << " dB\n";
-    EXPECT_GE(a.pixels, 0.999) << name;
-    EXPECT_GE(a.psnr, 40.0) << name;
+    EXPECT_GE(a.pixels, 0.9999) << name;
+    EXPECT_GE(a.psnr, 45.0) << name; // measured 46.3 to 99 dB with Mesa 22 llvmpipe
 }
 
 TEST(LitMultisample, AgreesWithOpenGl) {

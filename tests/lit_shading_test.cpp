@@ -210,8 +210,9 @@ RenderSettings litWithTwoSuns(TextureFilter filter) {
 }
 
 // `model` lit through the CPU, the CPU-run kernels and (where OpenGL is usable) the GL reference:
-// the kernels must draw the CPU's bytes, the reference agree on coverage (99.9% of pixels) and
-// colour (PSNR 40 dB at least).
+// the kernels must draw the CPU's bytes, the reference agree on coverage (99.99% of pixels) and
+// colour (PSNR 45 dB at least: measured 46.3 dB low over the bump-mapped floor, 48.5 to 99 dB
+// elsewhere, with Mesa 22's llvmpipe).
 void expectLitAgreementAt(const std::string& name, const Model& model, const ViewParams& view, const RenderSettings& s,
                           int width, int height, GlReferenceRenderer* gl) {
     test::Frame cpu(width, height);
@@ -232,8 +233,8 @@ void expectLitAgreementAt(const std::string& name, const Model& model, const Vie
     const test::Agreement a = test::agreement(cpu, ref);
     std::cout << "[ GL vs CPU, lit ] " << name << " " << width << "x" << height << " " << nameOf(s.filter)
               << ": coverage " << 100.0 * a.pixels << "%, PSNR " << a.psnr << " dB\n";
-    EXPECT_GE(a.pixels, 0.999) << name;
-    EXPECT_GE(a.psnr, 40.0) << name;
+    EXPECT_GE(a.pixels, 0.9999) << name;
+    EXPECT_GE(a.psnr, 45.0) << name; // measured 46.3 to 99 dB with Mesa 22 llvmpipe
 }
 
 // The same with the camera framing the model.
