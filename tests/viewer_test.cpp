@@ -991,7 +991,8 @@ private:
 
     void move(const std::string& w) {
         count("move");
-        send({"mousemove", "--window", w, number(-50, 700), number(-50, 550)});
+        // "--": a negative coordinate is not an option (xdotool refused "-2" as one).
+        send({"mousemove", "--window", w, "--", number(-50, 700), number(-50, 550)});
     }
     void scroll() {
         count("scroll");
