@@ -145,9 +145,10 @@ fi
 
 # ThreadSanitizer: the tests whose code runs on several threads: the thread pool and the
 # viewer's loader on their own (Concurrency), the CPU renderer at 1 to N threads (CpuPipeline,
-# Renderer, facet-render's thread counts, multisampling, the lit model and the views), the CUDA kernels run on the CPU with concurrent
-# blocks and atomics (KernelPipeline), the viewer with its background loader (Viewer), and the
-# Python module's threads with the GIL released (python/tests/test_threads.py). Races inside Mesa, which is not built with TSan, are
+# Renderer, facet-render's thread counts, multisampling, the lit model and the views), the CUDA
+# kernels run on the CPU with concurrent blocks and atomics (KernelPipeline), the viewer with its
+# background loader (Viewer), and the Python module's threads with the GIL released
+# (python/tests/test_threads.py). Races inside Mesa, which is not built with TSan, are
 # suppressed by tests/tsan_suppressions.txt (third-party libraries only).
 tsan_dir="$root/build-tsan"
 if [ "${FACET_SKIP_SANITIZERS:-0}" = 1 ]; then
