@@ -105,3 +105,10 @@ def test_project_is_the_same_on_every_vector_path(isa):
         runs[name] = done.stdout
     assert runs[isa] == runs["scalar"]
     assert len(runs["scalar"]) == 4 * 3 * (1 + 15 + 16 + 17 + 1000)
+    # And the numbers are the seed's (so the scalar path is checked against NumPy, not itself).
+    rng = np.random.default_rng(4)
+    R, s = facet.Camera(yaw=25, pitch=10).rotation, np.array([1, 2, 30], np.float32)
+    expected = [seed(rng.uniform(-50, 50, (n + 5, 3)).astype(np.float32)[5:], R, s, np.float32(5.0))
+                for n in (1, 15, 16, 17, 1000)]
+    got = np.frombuffer(runs[isa], np.float32).reshape(-1, 3)
+    np.testing.assert_allclose(got, np.concatenate(expected), rtol=2e-5, atol=1e-4)
