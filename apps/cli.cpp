@@ -100,13 +100,9 @@ std::uint32_t parseBackground(const std::string& flag, const std::string& text) 
     std::vector<float> v = parseFloats(flag, text);
     if (v.size() != 3 && v.size() != 4) throw UsageError(flag + " expects R,G,B or R,G,B,A, got '" + text + "'");
     if (v.size() == 3) v.push_back(1.0f);
-    std::uint32_t packed = 0;
-    for (std::size_t i = 0; i < 4; ++i) {
-        if (!(v[i] >= 0.0f && v[i] <= 1.0f))
-            throw UsageError(flag + " expects values from 0 to 1, got '" + text + "'");
-        packed |= static_cast<std::uint32_t>(std::lround(v[i] * 255.0f)) << (8 * i);
-    }
-    return packed;
+    for (const float c : v)
+        if (!(c >= 0.0f && c <= 1.0f)) throw UsageError(flag + " expects values from 0 to 1, got '" + text + "'");
+    return packRgba8(glm::vec4(v[0], v[1], v[2], v[3]) * 255.0f);
 }
 
 } // namespace

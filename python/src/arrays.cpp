@@ -57,4 +57,20 @@ template py::array_t<std::uint8_t> requireArray<std::uint8_t>(py::handle, const 
 template py::array_t<std::uint32_t> requireArray<std::uint32_t>(py::handle, const std::string&,
                                                                 const std::vector<py::ssize_t>&, bool);
 
+glm::mat4 matrix4From(py::handle value, const char* what) {
+    if (value.is_none()) return glm::mat4(1.0f);
+    const auto m = matrixFrom<4, 4>(value, what);
+    glm::mat4 out;
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c) out[c][r] = m[r][c]; // glm: [column][row]
+    return out;
+}
+
+py::array_t<float> matrix4Array(const glm::mat4& m) {
+    py::array_t<float> out({4, 4});
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c) out.mutable_at(r, c) = m[c][r];
+    return out;
+}
+
 } // namespace facet::python

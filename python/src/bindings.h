@@ -7,6 +7,10 @@
 #include <pybind11/stl.h> // these casters in every part alike: they must not differ between files
 #include <pybind11/stl/filesystem.h>
 
+#include <glm/mat4x4.hpp>
+
+#include <array>
+#include <cmath>
 #include <cstddef>
 #include <exception>
 #include <string>
@@ -55,5 +59,29 @@ std::string describeValue(py::handle value);
 
 // "(N, 3)" for a message; `letters` name the kAny dimensions in order.
 std::string shapeText(const std::vector<py::ssize_t>& shape, const char* letters = "NMK");
+
+// A (Rows, Cols) array-like of numbers, each finite as a float32, as m[row][column]; ValueError
+// naming `what` and the shape or the entry otherwise.
+template <int Rows, int Cols>
+std::array<std::array<float, Cols>, Rows> matrixFrom(py::handle value, const char* what) {
+    const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
+    if (!a || a.ndim() != 2 || a.shape(0) != Rows || a.shape(1) != Cols)
+        throw py::value_error(std::string(what) + " must be a (" + std::to_string(Rows) + ", " + std::to_string(Cols) +
+                              ") array of numbers, got " + describeValue(value));
+    std::array<std::array<float, Cols>, Rows> m{};
+    for (int r = 0; r < Rows; ++r)
+        for (int c = 0; c < Cols; ++c) {
+            m[r][c] = static_cast<float>(a.at(r, c));
+            if (!std::isfinite(m[r][c]))
+                throw py::value_error(std::string(what) + " must be finite, got " + std::to_string(a.at(r, c)) +
+                                      " at [" + std::to_string(r) + "][" + std::to_string(c) + "]");
+        }
+    return m;
+}
+
+// A 4x4 matrixFrom as glm's matrix (m[column][row]); None is the identity. And back: a new
+// (4, 4) float32 array, [row][column] as NumPy reads it. Poses and camera matrices both.
+glm::mat4 matrix4From(py::handle value, const char* what);
+py::array_t<float> matrix4Array(const glm::mat4& m);
 
 } // namespace facet::python

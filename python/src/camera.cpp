@@ -68,39 +68,7 @@ PoseConvention conventionOf(const std::string& name) {
     throw py::value_error("convention must be " + nameChoices<PoseConvention>() + ", got '" + name + "'");
 }
 
-// A (rows, cols) array-like of finite numbers as float32 values, m[r][c]; `what` names it.
-template <int Rows, int Cols>
-std::array<std::array<float, Cols>, Rows> matrixFrom(py::handle value, const char* what) {
-    const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
-    if (!a || a.ndim() != 2 || a.shape(0) != Rows || a.shape(1) != Cols)
-        throw py::value_error(std::string(what) + " must be a (" + std::to_string(Rows) + ", " + std::to_string(Cols) +
-                              ") array of numbers, got " + describeValue(value));
-    std::array<std::array<float, Cols>, Rows> m{};
-    for (int r = 0; r < Rows; ++r)
-        for (int c = 0; c < Cols; ++c) {
-            m[r][c] = static_cast<float>(a.at(r, c));
-            if (!std::isfinite(m[r][c]))
-                throw py::value_error(std::string(what) + " must be finite, got " + std::to_string(a.at(r, c)) +
-                                      " at [" + std::to_string(r) + "][" + std::to_string(c) + "]");
-        }
-    return m;
-}
-
-glm::mat4 poseFrom(py::handle value) {
-    if (value.is_none()) return glm::mat4(1.0f);
-    const auto m = matrixFrom<4, 4>(value, "pose");
-    glm::mat4 pose;
-    for (int r = 0; r < 4; ++r)
-        for (int c = 0; c < 4; ++c) pose[c][r] = m[r][c]; // glm: pose[column][row]
-    return pose;
-}
-
-py::array_t<float> array(const glm::mat4& m) {
-    py::array_t<float> out({4, 4});
-    for (int r = 0; r < 4; ++r)
-        for (int c = 0; c < 4; ++c) out.mutable_at(r, c) = m[c][r];
-    return out;
-}
+glm::mat4 poseFrom(py::handle value) { return matrix4From(value, "pose"); }
 
 py::array_t<float> kArray(const Intrinsics& k) {
     py::array_t<float> out({3, 3});
@@ -287,15 +255,15 @@ void bindCamera(py::module_& m) {
             [](Camera& c, const std::string& v) { c.convention = conventionOf(v); },
             "the axes .pose reports in: 'opencv' or 'opengl' (a camera's own: the convention it was made with)")
         .def_property_readonly(
-            "pose", [](const Camera& c) { return array(c.pose()); },
+            "pose", [](const Camera& c) { return matrix4Array(c.pose()); },
             "(4, 4) float32 camera to world, axes as .convention: exactly the pose the camera was made from")
         .def_property_readonly(
-            "view_matrix", [](const Camera& c) { return array(c.viewMatrix()); },
+            "view_matrix", [](const Camera& c) { return matrix4Array(c.viewMatrix()); },
             "(4, 4) float32 world to camera in OpenGL's axes (glm::lookAt's)")
         .def(
             "projection",
             [](const Camera& c, int width, int height) {
-                return array(checked([&] { return c.projectionMatrix(width, height); }));
+                return matrix4Array(checked([&] { return c.projectionMatrix(width, height); }));
             },
             py::arg("width"), py::arg("height"),
             "(4, 4) float32 OpenGL projection for a width x height image (glm::perspective's, with the principal "

@@ -36,18 +36,16 @@ std::uint32_t backgroundColor(py::handle background) {
     if (!py::isinstance<py::sequence>(background) || py::isinstance<py::str>(background)) throw py::value_error(bad);
     const auto values = background.cast<py::sequence>();
     if (values.size() != 3 && values.size() != 4) throw py::value_error(bad);
-    std::uint32_t packed = 0xFF000000u;
+    glm::vec4 rgba(1.0f);
     for (std::size_t i = 0; i < values.size(); ++i) {
-        float v = 0.0f;
         try {
-            v = values[i].cast<float>();
+            rgba[static_cast<int>(i)] = values[i].cast<float>();
         } catch (const py::cast_error&) {
             throw py::value_error(bad);
         }
-        if (!(v >= 0.0f && v <= 1.0f)) throw py::value_error(bad);
-        packed = (packed & ~(0xFFu << (8 * i))) | (static_cast<std::uint32_t>(std::lround(v * 255.0f)) << (8 * i));
+        if (!(rgba[static_cast<int>(i)] >= 0.0f && rgba[static_cast<int>(i)] <= 1.0f)) throw py::value_error(bad);
     }
-    return packed;
+    return packRgba8(rgba * 255.0f);
 }
 
 // render()'s keywords as RenderSettings, all in this one function: today's values are mapped,

@@ -49,38 +49,15 @@ namespace {
 // that is not finite, a last row other than 0 0 0 1, a singular 3x3 part.
 glm::mat4 poseFrom(py::handle value) {
     if (value.is_none()) return glm::mat4(1.0f);
-    // Any array-like of numbers, converted (ensure() gives a null array where it cannot be).
-    const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
-    if (!a)
-        throw py::value_error("pose must be a (4, 4) array of numbers (world from object), got " +
-                              describeValue(value));
-    if (a.ndim() != 2 || a.shape(0) != 4 || a.shape(1) != 4)
-        throw py::value_error("pose must be a (4, 4) array (world from object), got " + describeValue(a));
-    glm::mat4 pose;
-    for (int r = 0; r < 4; ++r)
-        for (int c = 0; c < 4; ++c) {
-            const double v = a.at(r, c);
-            const auto f = static_cast<float>(v);
-            if (!std::isfinite(f))
-                throw py::value_error("pose must be finite, got " + std::to_string(v) + " at [" + std::to_string(r) +
-                                      "][" + std::to_string(c) + "]");
-            pose[c][r] = f; // glm: pose[column][row]
-        }
+    const glm::mat4 pose = matrix4From(value, "pose (world from object)");
     if (pose[0][3] != 0.0f || pose[1][3] != 0.0f || pose[2][3] != 0.0f || pose[3][3] != 1.0f)
         throw py::value_error("pose's last row must be 0, 0, 0, 1 (an affine placement), got " +
-                              std::string(py::str(py::repr(a[py::int_(3)]))));
+                              std::string(py::str(py::repr(matrix4Array(pose)[py::int_(3)]))));
     const glm::mat3 m(pose);
     const float scale = glm::length(m[0]) * glm::length(m[1]) * glm::length(m[2]);
     if (!(std::fabs(glm::determinant(m)) > 1e-12f * scale) || !(scale > 0.0f))
         throw py::value_error("pose's 3x3 part must be invertible, got a singular one (it flattens the mesh)");
     return pose;
-}
-
-py::array_t<float> poseArray(const glm::mat4& pose) {
-    py::array_t<float> out({4, 4});
-    for (int r = 0; r < 4; ++r)
-        for (int c = 0; c < 4; ++c) out.mutable_at(r, c) = pose[c][r];
-    return out;
 }
 
 Instance& instanceOf(PyScene& s, std::uint32_t id) {
@@ -123,11 +100,11 @@ py::tuple pickleState(const PyScene& s) {
     py::list models, instances, warnings;
     for (const auto& model : s.models) models.append(py::cast(model));
     for (const Instance& i : s.scene.instances)
-        instances.append(py::make_tuple(i.mesh, poseArray(i.pose), i.visible, i.id, i.name));
+        instances.append(py::make_tuple(i.mesh, matrix4Array(i.pose), i.visible, i.id, i.name));
     for (const Warning& w : s.scene.warnings) warnings.append(py::make_tuple(w.file, w.line, w.message));
     py::list cameras;
     for (const SceneCamera& c : s.scene.cameras)
-        cameras.append(py::make_tuple(c.name, poseArray(c.pose), c.yfov, c.aspect, c.znear, c.zfar));
+        cameras.append(py::make_tuple(c.name, matrix4Array(c.pose), c.yfov, c.aspect, c.znear, c.zfar));
     return py::make_tuple(models, instances, warnings, cameras);
 }
 
@@ -175,7 +152,7 @@ void bindInstance(py::module_& m) {
         .def_readonly("mesh", &Instance::mesh, "the index of its model in Scene.meshes")
         .def_readonly("visible", &Instance::visible)
         .def_property_readonly(
-            "pose", [](const Instance& i) { return poseArray(i.pose); },
+            "pose", [](const Instance& i) { return matrix4Array(i.pose); },
             "(4, 4) float32, world from object, pose[row][column] (the translation in the last column)")
         .def("__repr__", [](const Instance& i) {
             return "<facet.Instance " + std::to_string(i.id) + " '" + i.name + "': mesh " + std::to_string(i.mesh) +
