@@ -75,8 +75,8 @@ glm::vec3 parseVec3(const std::string& flag, const std::string& text) {
 void parseSize(const std::string& flag, const std::string& text, int& width, int& height) {
     const auto x = text.find('x');
     if (x == std::string::npos) throw UsageError(flag + " expects WxH, got '" + text + "'");
-    width = static_cast<int>(parseInteger(flag + " width", text.substr(0, x), 1, 16384));
-    height = static_cast<int>(parseInteger(flag + " height", text.substr(x + 1), 1, 16384));
+    width = static_cast<int>(parseInteger(flag + " width", text.substr(0, x), 1, kMaxTargetSide));
+    height = static_cast<int>(parseInteger(flag + " height", text.substr(x + 1), 1, kMaxTargetSide));
 }
 
 int parseSampleCount(const std::string& flag, const std::string& text) {

@@ -134,11 +134,15 @@ struct Renderer::Impl {
     void uploadToGpu();
     void moveToCpu(const std::string& note, const std::string& why);
     // The frame's plan: its settings checked against what the drawing backend can honour.
-    FramePlan planFrameFor(const ViewParams& view, const RenderSettings& settings, int width, int height) const {
-        return planFrame(settings, facts, view, width, height, limits);
+    FramePlan planFrameFor(const ViewParams& view, const RenderSettings& settings, int width, int height,
+                           const FrameOutputs& outputs = {}) const {
+        return planFrame(settings, facts, view, width, height, limits, outputs);
     }
-    FrameStats renderHost(const ViewParams& view, const FramePlan& plan, const FrameView& target);
-    FrameStats renderPipeline(const ViewParams& view, const FramePlan& plan, const FrameView& target);
+    FrameStats renderHost(const ViewParams& view, const FramePlan& plan, const FrameView& target,
+                          const FrameOutputs& outputs = {});
+    FrameStats renderPipeline(const ViewParams& view, const FramePlan& plan, const FrameView& target,
+                              const FrameOutputs& outputs);
+    void cpuOutputs(const ViewParams& view, const FramePlan& plan, const FrameOutputs& outputs);
     FrameStats renderDisplay(const ViewParams& view, const FramePlan& plan, DisplayTarget& target);
     FrameStats renderInterop(const ViewParams& view, const FramePlan& plan, DisplayTarget& target);
     CameraSpacePositions cpuVertexStage(const ViewParams& view, const FramePlan& plan, double& ms);
@@ -261,36 +265,58 @@ CameraSpacePositions Renderer::Impl::gpuVertexStage(const ViewParams& view, cons
     return CameraSpacePositions{dx.data(), dy.data(), dz.data()};
 }
 
-FrameStats Renderer::Impl::renderPipeline(const ViewParams& view, const FramePlan& plan, const FrameView& target) {
+FrameStats Renderer::Impl::renderPipeline(const ViewParams& view, const FramePlan& plan, const FrameView& target,
+                                          const FrameOutputs& outputs) {
     double handMs = 0.0;
     FrameStats stats;
     if (placement.raster == Side::Gpu) {
         const CameraSpacePositions given =
             placement.vertex == Side::Cpu ? cpuVertexStage(view, plan, handMs) : CameraSpacePositions{};
         stats = fromKernels(gpu->renderToHost(view, plan, target, given));
+        if (outputs.any()) cpuOutputs(view, plan, outputs);
     } else {
         const CameraSpacePositions given =
             placement.vertex == Side::Gpu ? gpuVertexStage(view, plan, handMs) : CameraSpacePositions{};
-        stats = fromCpu(cpuRenderer().render(view, plan, target, given));
+        stats = fromCpu(cpuRenderer().render(view, plan, target, given, outputs));
     }
     stats.vertexMs += handMs;
     return stats;
 }
 
-FrameStats Renderer::Impl::renderHost(const ViewParams& view, const FramePlan& plan, const FrameView& target) {
+// The outputs of a frame another backend drew (core/outputs.h): a one-sample frame of the CPU
+// backend, whose picture is dropped. Its outputs are those the CPU's own frames give, so they
+// are the same from every backend.
+void Renderer::Impl::cpuOutputs(const ViewParams& view, const FramePlan& plan, const FrameOutputs& outputs) {
+    RenderSettings settings = plan.settings;
+    settings.msaa = 1;
+    settings.view = View::Shaded;
+    const FramePlan own = planFrame(settings, facts, view, plan.width, plan.height, {}, outputs);
+    const std::size_t pixels = std::size_t(plan.width) * std::size_t(plan.height);
+    std::vector<std::uint32_t> color(pixels);
+    std::vector<float> depthBuffer(pixels);
+    cpuRenderer().render(view, own, FrameView{color.data(), depthBuffer.data(), plan.width, plan.height}, {}, outputs);
+}
+
+FrameStats Renderer::Impl::renderHost(const ViewParams& view, const FramePlan& plan, const FrameView& target,
+                                      const FrameOutputs& outputs) {
     if (placement.backend == Backend::Gl) {
         gl->render(view, plan, target);
+        if (outputs.any()) cpuOutputs(view, plan, outputs);
         return {};
     }
 #if defined(FACET_HAVE_KERNELS_HOST)
-    if (placement.backend == Backend::Kernels) return fromKernels(kernels->render(view, plan, target));
+    if (placement.backend == Backend::Kernels) {
+        FrameStats stats = fromKernels(kernels->render(view, plan, target));
+        if (outputs.any()) cpuOutputs(view, plan, outputs);
+        return stats;
+    }
 #endif
-    if (placement.backend == Backend::Cpu || !fallBack) return renderPipeline(view, plan, target);
+    if (placement.backend == Backend::Cpu || !fallBack) return renderPipeline(view, plan, target, outputs);
     try {
-        return renderPipeline(view, plan, target);
+        return renderPipeline(view, plan, target, outputs);
     } catch (const Error& e) {
         moveToCpu("rendering on the CPU: the GPU failed: ", e.what());
-        return renderPipeline(view, plan, target);
+        return renderPipeline(view, plan, target, outputs);
     }
 }
 
@@ -404,13 +430,14 @@ std::string sceneNote(const Scene& scene) {
 
 } // namespace
 
-FrameStats Renderer::render(const ViewParams& view, const RenderSettings& settings, const FrameView& target) {
+FrameStats Renderer::render(const ViewParams& view, const RenderSettings& settings, const FrameView& target,
+                           const FrameOutputs& outputs) {
     if (!impl_->scene) throw Error("nothing to render: call setModel or setScene first");
-    const FramePlan plan = impl_->planFrameFor(view, settings, target.width, target.height);
+    const FramePlan plan = impl_->planFrameFor(view, settings, target.width, target.height, outputs);
     if (!target.color) throw Error("render target has no colour buffer");
     const auto start = Clock::now();
-    FrameStats stats =
-        impl_->renderHost(view, plan, FrameView{target.color, impl_->depthFor(target), target.width, target.height});
+    FrameStats stats = impl_->renderHost(
+        view, plan, FrameView{target.color, impl_->depthFor(target), target.width, target.height}, outputs);
     stats.frameMs = millisecondsSince(start);
     stats.placement = impl_->placement;
     stats.note = sceneNote(*impl_->scene);

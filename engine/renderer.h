@@ -127,7 +127,10 @@ public:
 
     // Renders the scene into `target` (cleared first). target.depth may be null: the renderer
     // then keeps the depth buffer itself. Throws facet::Error for an empty target or no model.
-    FrameStats render(const ViewParams& view, const RenderSettings& settings, const FrameView& target);
+    // `outputs`: arrays of target's size for the outputs asked beside the picture (core/outputs.h;
+    // the CPU backend finds them in its frame, another backend's frame gets them from a CPU frame).
+    FrameStats render(const ViewParams& view, const RenderSettings& settings, const FrameView& target,
+                      const FrameOutputs& outputs = {});
     // Renders into the display's pixel buffer: through interop where the raster stage is on
     // the GPU, else written by the CPU into the mapped buffer.
     FrameStats render(const ViewParams& view, const RenderSettings& settings, DisplayTarget& target);

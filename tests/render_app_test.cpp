@@ -1,7 +1,7 @@
 // facet-render's outputs read back as a user's program would: --depth's layout against the
 // OpenGL reference's depth for the same camera, --texture's picture against the texture, and
 // the camera flags (--eye alone, --look-at, --intrinsics with --pose) against the camera made
-// in the program.
+// in the program, and --save's files (.npy, 16-bit PNG) against the outputs made in the program.
 #include "draw_with.h"
 #include "asset/image.h"
 #include "asset/load_model.h"
@@ -9,7 +9,10 @@
 #include "asset/obj_loader.h"
 #include "core/camera.h"
 #include "gl/gl_reference.h"
+#include "renderer.h"
 #include "test_support.h"
+
+#include <stb/stb_image.h>
 
 #include <gtest/gtest.h>
 
@@ -283,6 +286,73 @@ TEST(RenderApp, IntrinsicsAndPoseInlineAndFromAFile) {
         ASSERT_EQ(bytes.size(), want.depth.size() * 4);
         EXPECT_EQ(std::memcmp(bytes.data(), want.depth.data(), bytes.size()), 0) << pose;
     }
+}
+
+// .npy files as numpy.load reads them: the magic and version, a header naming the type and the
+// shape, then the values; and instance ids as a 16-bit PNG, read back by stb.
+TEST(RenderApp, SaveWritesOutputsAsNumpyAndSixteenBitPng) {
+    const fs::path dir = test::scratchDir("render_save");
+    const int w = 160, h = 90;
+    const std::string camera = " --size 160x90 --stage cpu --msaa 4 --eye 7,4,9 --look-at 0,0.5,0 --near 0.5 --far 40";
+    ASSERT_EQ(render(camera + " -o '" + (dir / "c.png").string() + "' --save 'metric_depth=" + (dir / "m.npy").string() +
+                         "' --save 'instance=" + (dir / "i.npy").string() + "' --save 'instance=" +
+                         (dir / "i.png").string() + "' --save 'normal=" + (dir / "n.npy").string() + "'",
+                     dir / "log.txt"),
+              0)
+        << readAll(dir / "log.txt");
+
+    const Model model = loadModel(test::sourceDir() / "assets" / "default_scene" / "scene.obj");
+    const Scene scene = sceneOf(model);
+    Camera c = Camera::lookAt({7, 4, 9}, {0, 0.5f, 0});
+    c.nearPlane = 0.5f;
+    c.farPlane = 40.0f;
+    RendererOptions cpu;
+    cpu.backend = Backend::Cpu;
+    Renderer renderer(cpu);
+    renderer.setScene(scene);
+    RenderSettings settings;
+    settings.msaa = 4;
+    test::Frame frame(w, h);
+    const std::size_t pixels = std::size_t(w) * h;
+    std::vector<float> metric(pixels), normal(3 * pixels);
+    std::vector<std::uint32_t> instance(pixels);
+    renderer.render(c.view(float(w) / float(h)), settings, frame.view(), {metric.data(), instance.data(), normal.data()});
+
+    const auto npy = [&](const char* file, const char* descr, const char* shape, const void* want, std::size_t bytes) {
+        const std::string data = readAll(dir / file);
+        ASSERT_GE(data.size(), 10u) << file;
+        EXPECT_EQ(data.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8)) << file;
+        const std::size_t headerSize = std::size_t(std::uint8_t(data[8])) | std::size_t(std::uint8_t(data[9])) << 8;
+        EXPECT_EQ((10 + headerSize) % 64, 0u) << file << ": numpy aligns the data to 64 bytes";
+        const std::string header = data.substr(10, headerSize);
+        const std::string dict = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+        EXPECT_EQ(header.substr(0, dict.size()), dict) << file;
+        EXPECT_EQ(header.find_first_not_of(' ', dict.size()), headerSize - 1) << file << ": then spaces";
+        EXPECT_EQ(header.back(), '\n') << file;
+        ASSERT_EQ(data.size(), 10 + headerSize + bytes) << file;
+        EXPECT_EQ(std::memcmp(data.data() + 10 + headerSize, want, bytes), 0) << file << ": the values as drawn";
+    };
+    npy("m.npy", "<f4", "(90, 160)", metric.data(), 4 * pixels);
+    npy("i.npy", "<u4", "(90, 160)", instance.data(), 4 * pixels);
+    npy("n.npy", "<f4", "(90, 160, 3)", normal.data(), 12 * pixels);
+    EXPECT_GT(std::count(instance.begin(), instance.end(), 1u), std::ptrdiff_t(pixels / 10)) << "the scene is seen";
+
+    int pw = 0, ph = 0, channels = 0;
+    stbi_us* png = stbi_load_16((dir / "i.png").string().c_str(), &pw, &ph, &channels, 0);
+    ASSERT_NE(png, nullptr) << stbi_failure_reason();
+    EXPECT_EQ(pw, w);
+    EXPECT_EQ(ph, h);
+    EXPECT_EQ(channels, 1);
+    EXPECT_TRUE(std::equal(instance.begin(), instance.end(), png)) << "the PNG's grey values are the ids";
+    stbi_image_free(png);
+
+    // What --save cannot write is refused by name.
+    EXPECT_EQ(render("--save 'colour=" + (dir / "x.npy").string() + "'", dir / "log.txt"), 2);
+    EXPECT_NE(readAll(dir / "log.txt").find("NAME metric_depth, instance or normal, got 'colour="), std::string::npos)
+        << readAll(dir / "log.txt");
+    EXPECT_EQ(render("--save normal=x.png", dir / "log.txt"), 2);
+    EXPECT_NE(readAll(dir / "log.txt").find("--save normal is written as .npy, not 'x.png'"), std::string::npos)
+        << readAll(dir / "log.txt");
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include "app_info.h"
 #include "cli.h"
 
+#include "asset/array_files.h"
 #include "asset/file_write.h"
 #include "asset/image.h"
 #include "asset/load_model.h"
@@ -64,6 +65,11 @@ Output:
   --depth FILE       also write the depth buffer: raw little-endian float32 window depth in
                      [0, 1], top row first, as OpenGL would write it (with --msaa, each
                      pixel's nearest sample)
+  --save NAME=FILE   also write an output for vision users (repeatable): metric_depth
+                     (float32 camera-space depth in scene units, 0 where nothing is drawn),
+                     instance (uint32 instance ids, 0 for none) or normal (float32 x3, unit,
+                     OpenCV camera axes), as .npy (numpy.load), or instance as a 16-bit PNG;
+                     with --msaa, those of each pixel's centre
   --bench K          render K frames and print the median milliseconds per stage
   --info             print each file's mesh statistics and warnings, the scene's instances and
                      cameras, and the CUDA devices, render nothing
@@ -75,6 +81,7 @@ struct Options {
     std::vector<std::string> meshes; // the default scene when none is given
     std::string output = "facet.png";
     std::optional<std::string> depthFile, texture;
+    std::vector<std::pair<facet::Output, std::string>> saves; // --save NAME=FILE, in order
     facet::cli::CameraFlags camera;
     int width = 1280, height = 720;
     facet::RenderSettings settings;
@@ -87,6 +94,23 @@ struct Options {
     bool help = false;
     bool version = false;
 };
+
+// --save NAME=FILE: an output beyond colour and depth, to a .npy file (or instance ids to a
+// 16-bit PNG).
+std::pair<facet::Output, std::string> parseSave(const std::string& flag, const std::string& text) {
+    using facet::Output;
+    const auto equals = text.find('=');
+    const std::string name = text.substr(0, equals), file = equals == std::string::npos ? "" : text.substr(equals + 1);
+    const std::optional<Output> output = facet::fromName<Output>(name);
+    if (equals == std::string::npos || file.empty() || !output || *output == Output::Color || *output == Output::Depth)
+        throw facet::cli::UsageError(flag + " expects NAME=FILE with NAME metric_depth, instance or normal, got '" +
+                                     text + "' (the picture is -o, window depth --depth)");
+    const std::string extension = std::filesystem::path(file).extension().string();
+    if (extension != ".npy" && !(extension == ".png" && *output == Output::Instance))
+        throw facet::cli::UsageError(flag + " " + name + " is written as .npy" +
+                                     (*output == Output::Instance ? " or a 16-bit .png" : "") + ", not '" + file + "'");
+    return {*output, file};
+}
 
 Options parseArguments(int argc, char** argv) {
     using namespace facet::cli;
@@ -104,6 +128,8 @@ Options parseArguments(int argc, char** argv) {
             o.output = args.value();
         } else if (arg == "--depth") {
             o.depthFile = args.value();
+        } else if (arg == "--save") {
+            o.saves.push_back(parseSave(arg, args.value()));
         } else if (arg == "--texture") {
             o.texture = args.value();
         } else if (arg == "--size") {
@@ -241,12 +267,12 @@ void allocatePicture(const Options& o, facet::LineAlignedVector<std::uint32_t>& 
 
 // One warm-up frame (first touch of the buffers), then --bench frames with their medians.
 facet::FrameStats renderFrames(const Options& o, facet::Renderer& renderer, const facet::ViewParams& view,
-                               const facet::FrameView& target) {
-    facet::FrameStats stats = renderer.render(view, o.settings, target);
+                               const facet::FrameView& target, const facet::FrameOutputs& outputs) {
+    facet::FrameStats stats = renderer.render(view, o.settings, target, outputs);
     if (o.benchFrames == 0) return stats;
     std::vector<double> frameMs, vertexMs, triangleMs, rasterMs;
     for (int f = 0; f < o.benchFrames; ++f) {
-        stats = renderer.render(view, o.settings, target);
+        stats = renderer.render(view, o.settings, target, outputs);
         frameMs.push_back(stats.frameMs);
         vertexMs.push_back(stats.vertexMs);
         triangleMs.push_back(stats.triangleMs);
@@ -268,6 +294,38 @@ facet::FrameStats renderFrames(const Options& o, facet::Renderer& renderer, cons
 void writeDepth(const std::string& path, const float* depth, std::size_t pixels) {
     facet::writeFileAtomically(path, {reinterpret_cast<const char*>(depth), pixels * sizeof(float)}, "the depth file");
 }
+
+// The arrays --save asks for, each allocated only when asked.
+struct SavedOutputs {
+    std::vector<float> metricDepth, normal;
+    std::vector<std::uint32_t> instance;
+    facet::FrameOutputs view;
+
+    explicit SavedOutputs(const Options& o) {
+        const std::size_t pixels = std::size_t(o.width) * std::size_t(o.height);
+        for (const auto& [output, file] : o.saves) {
+            if (output == facet::Output::MetricDepth && metricDepth.empty()) metricDepth.resize(pixels);
+            if (output == facet::Output::Instance && instance.empty()) instance.resize(pixels);
+            if (output == facet::Output::Normal && normal.empty()) normal.resize(3 * pixels);
+        }
+        view = {metricDepth.empty() ? nullptr : metricDepth.data(), instance.empty() ? nullptr : instance.data(),
+                normal.empty() ? nullptr : normal.data()};
+    }
+
+    void write(const Options& o) const {
+        const std::vector<std::size_t> plane{std::size_t(o.height), std::size_t(o.width)};
+        for (const auto& [output, file] : o.saves) {
+            if (output == facet::Output::MetricDepth) facet::writeNpy(file, metricDepth.data(), plane);
+            if (output == facet::Output::Normal) facet::writeNpy(file, normal.data(), {plane[0], plane[1], 3});
+            if (output == facet::Output::Instance) {
+                if (std::filesystem::path(file).extension() == ".png")
+                    facet::writePng16(file, instance.data(), o.width, o.height);
+                else
+                    facet::writeNpy(file, instance.data(), plane);
+            }
+        }
+    }
+};
 
 int run(const Options& o) {
     if (o.help) {
@@ -296,16 +354,19 @@ int run(const Options& o) {
     facet::LineAlignedVector<std::uint32_t> color;
     facet::LineAlignedVector<float> depth;
     allocatePicture(o, color, depth);
+    const SavedOutputs saved(o);
     renderer.setScene(scene);
     const std::string note = renderer.placement().note; // Auto's reason for the CPU, if it chose it
     if (!note.empty()) std::cerr << "note: " << note << "\n";
-    const facet::FrameStats stats = renderFrames(o, renderer, view, {color.data(), depth.data(), o.width, o.height});
+    const facet::FrameStats stats =
+        renderFrames(o, renderer, view, {color.data(), depth.data(), o.width, o.height}, saved.view);
     if (stats.placement.note != note) std::cerr << "note: " << stats.placement.note << "\n";
     if (!stats.note.empty()) std::cerr << "note: " << stats.note << "\n";
 
     facet::writePng(o.output, facet::Image{static_cast<std::uint32_t>(o.width), static_cast<std::uint32_t>(o.height),
                                            std::vector<std::uint32_t>(color.begin(), color.end())});
     if (o.depthFile) writeDepth(*o.depthFile, depth.data(), depth.size());
+    saved.write(o);
     std::cout << "wrote " << o.output << " (" << o.width << "x" << o.height << ", " << scene.triangleCount()
               << " triangles, " << stats.placement.describe();
     if (!renderer.deviceName().empty()) std::cout << " (" << renderer.deviceName() << ")";

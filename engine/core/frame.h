@@ -13,8 +13,23 @@ struct FrameView {
     int height = 0;
 };
 
-// Throws facet::Error unless width x height is at least 1x1 and the buffers are there: the one
-// check of every renderer, so every one words it alike.
+// What a frame writes beside its colours and window depths, for vision users (core/outputs.h
+// says how each is found): caller-owned arrays laid out as FrameView's, each written only where
+// given (non-null), so a frame computes only what is asked.
+struct FrameOutputs {
+    float* metricDepth = nullptr;      // camera-space depth along the optical axis, in scene units; 0 where nothing is drawn
+    std::uint32_t* instance = nullptr; // the scene's id of the instance seen; 0 where nothing is drawn
+    float* normal = nullptr;           // three per pixel: the unit normal seen, camera space (OpenCV axes); 0 where nothing is drawn
+
+    bool any() const { return metricDepth || instance || normal; }
+};
+
+// The widest and tallest target facet draws (facet-render's --size, Python's size=): 16384 a
+// side keeps every pixel count and index within 32 bits (16384^2 = 2^28, times 8 samples 2^31).
+inline constexpr int kMaxTargetSide = 16384;
+
+// Throws facet::Error unless width x height is at least 1x1, at most kMaxTargetSide a side, and
+// the buffers are there: the one check of every renderer, so every one words it alike.
 void requireTarget(int width, int height, bool hasBuffers);
 inline void requireTarget(const FrameView& t) { requireTarget(t.width, t.height, t.color && t.depth); }
 

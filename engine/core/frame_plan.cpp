@@ -42,7 +42,7 @@ void checkSettings(const RenderSettings& settings, const BackendLimits& limits) 
 } // namespace
 
 FramePlan planFrame(const RenderSettings& settings, const ModelFacts& model, const ViewParams& view, int width,
-                    int height, const BackendLimits& limits) {
+                    int height, const BackendLimits& limits, const FrameOutputs& outputs) {
     facet::requireTarget(width, height, true);
     checkSettings(settings, limits);
     FramePlan plan;
@@ -58,8 +58,11 @@ FramePlan planFrame(const RenderSettings& settings, const ModelFacts& model, con
     plan.cullBack = settings.cull == CullMode::Back;
     plan.tangents = plan.lit && model.tangents; // tangents serve only the lit model's normal maps
     plan.sideRecords = model.vertexColors || plan.tangents;
-    plan.attributes = shadingReadsAttributes(model.textured, settings, plan.sideRecords);
-    plan.sources = viewNeedsSources(settings.view);
+    // Metric depth and the normal output interpolate the corners' 1 / z and normals; an
+    // instance id is found from the winner's place in the draw order.
+    plan.attributes = shadingReadsAttributes(model.textured, settings, plan.sideRecords) || outputs.metricDepth ||
+                      outputs.normal;
+    plan.sources = viewNeedsSources(settings.view) || outputs.instance;
     plan.forwardMaterials = plan.lit && (model.blended || (settings.msaa > 1 && model.cutouts)); // drawsForward
     plan.shadesWinners = viewShadesWinners(settings.view);
     plan.finishesFrame = viewFinishesFrame(settings.view);

@@ -53,7 +53,7 @@ struct FramePlan {
     bool tangents = false;       // it reads the mesh's tangents (the lit model's normal maps only)
     bool sideRecords = false;    // vertex colours or tangents beside each set-up triangle
     bool attributes = false;     // its corners' attributes: the frame's shading reads them
-    bool sources = false;        // its mesh triangle: the view colours by it
+    bool sources = false;        // its place in the draw order: the view colours by it, or instance ids are asked
     bool forwardMaterials = false; // some material is drawn forward: a tile holding one is (drawsForward)
     // The debug view (core/view_shading.h):
     bool shadesWinners = false;   // pixels coloured by their winners, not shaded
@@ -67,7 +67,8 @@ struct FramePlan {
 
 // The plan of one frame: throws facet::Error naming the setting and the reason for an empty
 // target, a sample count facet or the backend cannot draw, or a view the backend cannot draw.
+// `outputs`: those the frame writes beside its picture (only which are given is read).
 FramePlan planFrame(const RenderSettings& settings, const ModelFacts& model, const ViewParams& view, int width,
-                    int height, const BackendLimits& limits = {});
+                    int height, const BackendLimits& limits = {}, const FrameOutputs& outputs = {});
 
 } // namespace facet

@@ -22,6 +22,10 @@ enum class CullMode { None, Back };
 // (core/view_shading.h defines each; docs/guide.md says how to read their colours).
 enum class View { Shaded, Normals, Depth, Uv, Overdraw, Wireframe, Triangles, Tiles };
 
+// What a render gives back: the picture, its window depth (the OpenGL comparison's), and the
+// outputs for vision users (FrameOutputs, core/frame.h; core/outputs.h finds them).
+enum class Output { Color, Depth, MetricDepth, Instance, Normal };
+
 // Where a pipeline stage runs.
 enum class Side { Cpu, Gpu };
 
@@ -57,6 +61,13 @@ struct Names<View> {
         {{View::Shaded, "shaded"}, {View::Normals, "normals"}, {View::Depth, "depth"}, {View::Uv, "uv"},
          {View::Overdraw, "overdraw"}, {View::Wireframe, "wireframe"}, {View::Triangles, "triangles"},
          {View::Tiles, "tiles"}}};
+};
+
+template <>
+struct Names<Output> {
+    static constexpr std::array<std::pair<Output, const char*>, 5> table{
+        {{Output::Color, "color"}, {Output::Depth, "depth"}, {Output::MetricDepth, "metric_depth"},
+         {Output::Instance, "instance"}, {Output::Normal, "normal"}}};
 };
 
 template <>

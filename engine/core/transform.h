@@ -55,4 +55,9 @@ FACET_HD float windowDepth(float z, float nearPlane, float farPlane) {
     return farPlane / (farPlane - nearPlane) * (1.0f - nearPlane / z);
 }
 
+// The camera depth z whose window depth is `depth`: windowDepth inverted.
+FACET_HD float eyeDepth(float depth, float nearPlane, float farPlane) {
+    return nearPlane / (1.0f - depth * ((farPlane - nearPlane) / farPlane));
+}
+
 } // namespace facet

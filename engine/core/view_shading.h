@@ -160,12 +160,6 @@ struct DepthRange {
     float nearest = 1.0f, farthest = 0.0f; // nearest > farthest: nothing drawn
 };
 
-// The camera-space depth d.z whose window depth is `depth` (core/transform.h's windowDepth,
-// inverted).
-FACET_HD float eyeDepth(float depth, float nearPlane, float farPlane) {
-    return nearPlane / (1.0f - depth * ((farPlane - nearPlane) / farPlane));
-}
-
 // Depth: linear in camera-space depth over the frame's drawn range, the nearest pixel white
 // (255) and the farthest dark grey (32); undrawn pixels (depth 1) black.
 FACET_HD std::uint32_t depthColor(float depth, const DepthRange& range, float nearPlane, float farPlane) {

@@ -6,6 +6,7 @@
 #include "core/triangle_stage.h"
 #include "core/view_shading.h"
 #include "cpu/shading/multisample_tile.h"
+#include "cpu/shading/outputs_tile.h"
 #include "cpu/shading/tile_shading.h"
 #include "cpu/shading/view_tile.h"
 #include "cpu/simd/isa.h"
@@ -73,13 +74,13 @@ void CpuRenderer::setScene(const Scene& scene) {
 }
 
 CpuFrameStats CpuRenderer::render(const ViewParams& view, const FramePlan& plan, const FrameView& target,
-                                  const CameraSpacePositions& given) {
+                                  const CameraSpacePositions& given, const FrameOutputs& outputs) {
     if (!scene_) throw Error("no scene to render: call setScene first");
     plan.requireTarget(target);
     // Scratch buffers grow with the scene and the target; running out of memory there is a
     // clear error, not a bare std::bad_alloc from deep inside a worker thread.
     try {
-        return renderFrame(view, plan, target, given);
+        return renderFrame(view, plan, target, given, outputs);
     } catch (const std::bad_alloc&) {
         throw Error("not enough memory to render " + std::to_string(scene_->triangleCount()) + " triangles into " +
                     std::to_string(target.width) + "x" + std::to_string(target.height) + " pixels");
@@ -87,7 +88,7 @@ CpuFrameStats CpuRenderer::render(const ViewParams& view, const FramePlan& plan,
 }
 
 CpuFrameStats CpuRenderer::renderFrame(const ViewParams& view, const FramePlan& plan, const FrameView& target,
-                                       const CameraSpacePositions& given) {
+                                       const CameraSpacePositions& given, const FrameOutputs& outputs) {
     CpuFrameStats stats;
     auto t0 = Clock::now();
     frame_ = frameInstances(*scene_, materialBases_, view, plan.planes);
@@ -106,9 +107,11 @@ CpuFrameStats CpuRenderer::renderFrame(const ViewParams& view, const FramePlan& 
     stats.triangleMs = msSince(t0);
 
     t0 = Clock::now();
-    stats.fragmentsShaded =
-        rasterStage(RasterContext{plan, target, samplePairWalkChosen(), chosenIndexedLoads(), wideFilterChosen()},
-                    plan, chunkCount);
+    const OutputFrame outputFrameAsked =
+        outputFrame(outputs, plan.width, plan.height, view, frame_.draws.data(), std::uint32_t(frame_.draws.size()));
+    const RasterContext context{plan,           target, samplePairWalkChosen(), chosenIndexedLoads(), wideFilterChosen(),
+                                outputs.any() ? &outputFrameAsked : nullptr};
+    stats.fragmentsShaded = rasterStage(context, plan, chunkCount);
     if (plan.finishesFrame) { // the debug views of the whole frame, a row at a time
         const ViewFinish finish = makeViewFinish(plan.settings.view, target, view, tileWork_.data());
         const auto width = std::size_t(target.width);
@@ -403,10 +406,13 @@ std::size_t CpuRenderer::rasterStage(const RasterContext& context, const FramePl
         const TileRect rect = tileRect(place, context.target.width, context.target.height);
         if (tileWork_[tile] == 0) {
             clearTile(context, rect);
+            if (context.outputs) clearTileOutputs(*context.outputs, rect);
         } else {
             TileScratch& scratch = tileScratch_[std::size_t(thread)];
             scratch.fragments += byWinners ? drawTileView(context, tile, place, rect, chunkCount, scratch)
                                            : drawTile(context, tile, place, rect, chunkCount, scratch);
+            if (context.outputs && !scratch.outputsWritten)
+                drawTileOutputs(context, tile, place, rect, chunkCount, scratch);
         }
     });
     std::size_t fragments = 0;
@@ -426,6 +432,31 @@ void CpuRenderer::clearTile(const RasterContext& context, const TileRect& rect) 
     streamFence();
 }
 
+// The outputs' visibility pass of one tile (core/outputs.h): its triangles again, in order, at one
+// sample per pixel and every one opaque (cut-outs alpha-tested as in a one-sample frame), then
+// writeTileOutputs. The tile's drawing left its buffers at ids 0 and depth 1, and so does this.
+void CpuRenderer::drawTileOutputs(const RasterContext& context, std::uint32_t tile, TilePlace place, TileRect rect,
+                                  std::size_t chunkCount, TileScratch& scratch) {
+    const FramePlan& plan = context.plan;
+    const bool sources = context.outputs->outputs.instance != nullptr;
+    const TileBuffers buffers{scratch.ids.data(), scratch.depth.data(), scratch.color.data(), place.x, place.y};
+    std::uint32_t count = 0;
+    for (std::size_t c = 0; c < chunkCount; ++c) {
+        const Chunk& chunk = chunks_[c];
+        for (std::uint32_t k = chunk.binOffsets[tile]; k < chunk.binOffsets[tile + 1]; ++k) {
+            const std::uint32_t i = chunk.binTriangles[k];
+            const TileTriangle& drawn = scratch.triangles[count] = tileTriangle(chunk, i);
+            if (sources) scratch.sources[count] = chunk.sources[i];
+            ++count;
+            const bool cutout = drawn.material->cutout && plan.lit;
+            rasterizeVisibility(chunk.triangles.triangle(i), count, context, rect, buffers, 1, cutout ? &drawn : nullptr);
+        }
+    }
+    writeTileOutputs(*context.outputs, scratch.triangles.data(), sources ? scratch.sources.data() : nullptr, rect,
+                     buffers, true);
+    for (int y = rect.y0; y <= rect.y1; ++y) std::fill_n(buffers.depth + buffers.at(rect.x0, y), rect.x1 - rect.x0 + 1, 1.0f);
+}
+
 // Whether any triangle binned to the tile has a material drawn forward (drawsForward).
 bool CpuRenderer::tileDrawsForward(const RasterContext& context, std::uint32_t tile, std::size_t chunkCount) const {
     for (std::size_t c = 0; c < chunkCount; ++c) {
@@ -443,6 +474,7 @@ std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, Til
     // The buffers (every sample plane) hold ids 0 and depth 1: as allocated, and as the last
     // tile left them; so 1 bounds every block's depths.
     std::fill(scratch.farthest.begin(), scratch.farthest.end(), 1.0f);
+    scratch.outputsWritten = false;
     const TileBuffers buffers{scratch.ids.data(), scratch.depth.data(), scratch.color.data(), place.x, place.y,
                               scratch.farthest.data()};
 
@@ -467,6 +499,7 @@ std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, Til
             const TileTriangle& drawn = scratch.triangles[count] = tileTriangle(chunk, i);
             const ShadeMaterial& material = *drawn.material;
             if (context.plan.sideRecords) scratch.colors[count] = &chunk.colors[i];
+            if (context.plan.sources) scratch.sources[count] = chunk.sources[i];
             ++count;
             const bool cutout = material.cutout && context.plan.lit;
             if (!forward)
@@ -485,6 +518,11 @@ std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, Til
         return won;
     }
     storeTileDepth(context, rect, buffers);
+    // The outputs from the ids as they are (the winners shading will read).
+    if (context.outputs) {
+        writeTileOutputs(*context.outputs, scratch.triangles.data(), scratch.sources.data(), rect, buffers, false);
+        scratch.outputsWritten = true;
+    }
     // Pass 2: each pixel shaded once, by the triangle that won it.
     shadeTile(scratch.triangles.data(), scratch.colors.data(), context, rect, buffers);
     return won;
@@ -495,6 +533,7 @@ std::size_t CpuRenderer::drawTile(RasterContext context, std::uint32_t tile, Til
 // shadeTileView.
 std::size_t CpuRenderer::drawTileView(RasterContext context, std::uint32_t tile, TilePlace place, TileRect rect,
                                       std::size_t chunkCount, TileScratch& scratch) {
+    scratch.outputsWritten = false;
     const TileBuffers buffers{scratch.ids.data(), scratch.depth.data(), scratch.color.data(), place.x, place.y};
     const View view = context.plan.settings.view;
     std::uint32_t* counts = viewCountsFragments(view) ? scratch.counts.data() : nullptr;

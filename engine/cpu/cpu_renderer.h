@@ -57,9 +57,10 @@ public:
     // Renders the scene into `target` (cleared first), as `plan` (planFrame, for this target's
     // size) says. Scratch buffers grow with the scene and are reused from frame to frame.
     // `given`: camera-space positions from another vertex stage (the GPU's), laid out as
-    // frameInstances places the instances, used instead of this renderer's own.
+    // frameInstances places the instances, used instead of this renderer's own. `outputs`: the
+    // outputs asked for beside the picture (core/outputs.h), which `plan` was made for.
     CpuFrameStats render(const ViewParams& view, const FramePlan& plan, const FrameView& target,
-                         const CameraSpacePositions& given = {});
+                         const CameraSpacePositions& given = {}, const FrameOutputs& outputs = {});
 
 private:
     struct Chunk;
@@ -67,7 +68,7 @@ private:
     struct TileScratch;
 
     CpuFrameStats renderFrame(const ViewParams& view, const FramePlan& plan, const FrameView& target,
-                              const CameraSpacePositions& given);
+                              const CameraSpacePositions& given, const FrameOutputs& outputs);
     // The stages of a frame (see the top of this file).
     void vertexStage(const FramePlan& plan, const CameraSpacePositions& given);
     // The mesh of drawn instance k as its stages read it: its normals and tangents in world
@@ -84,6 +85,10 @@ private:
     static void binChunk(Chunk& chunk, TileGrid grid);
     std::size_t rasterStage(const RasterContext& context, const FramePlan& plan, std::size_t chunkCount);
     static void clearTile(const RasterContext& context, const TileRect& rect);
+    // A tile's outputs from a visibility pass of their own (core/outputs.h), for the tiles whose
+    // drawing leaves no one-sample ids to read them from.
+    void drawTileOutputs(const RasterContext& context, std::uint32_t tile, TilePlace place, TileRect rect,
+                         std::size_t chunkCount, TileScratch& scratch);
     std::size_t drawTile(RasterContext context, std::uint32_t tile, TilePlace place, TileRect rect,
                          std::size_t chunkCount, TileScratch& scratch);
     // drawTile for the debug views that colour pixels by their winners (their pass 2: cpu/shading/view_tile.h).
@@ -112,7 +117,7 @@ private:
         LazyVector<std::uint32_t> materials; // material of each
         LazyVector<TriangleColors> colors;   // vertex colours, tangents of each (meshes with either only)
         LazyVector<TileSpan> spans;          // tiles each touches
-        LazyVector<std::uint32_t> sources;   // mesh triangle of each (views that need it only)
+        LazyVector<std::uint32_t> sources;   // mesh triangle of each (views and instance ids only)
         std::size_t count = 0;
         std::vector<std::uint32_t> binOffsets;  // tile t's triangles: binTriangles[offsets[t], offsets[t+1])
         LazyVector<std::uint32_t> binTriangles;
@@ -165,8 +170,9 @@ private:
         std::vector<float> farthest; // the tile's block depth bounds (TileBuffers::farthest)
         std::size_t fragments = 0; // passed the depth test in this frame's tiles
         std::vector<const TriangleColors*> colors; // of each of `triangles` (meshes with colours or tangents only)
-        std::vector<std::uint32_t> sources; // mesh triangle of each of `triangles` (views that need it only)
+        std::vector<std::uint32_t> sources; // mesh triangle of each of `triangles` (views and instance ids only)
         std::vector<std::uint32_t> counts;  // per pixel, as ids: fragments that passed (the overdraw view only)
+        bool outputsWritten = false; // the tile just drawn wrote its outputs (from its one-sample ids)
     };
     std::vector<TileScratch> tileScratch_;
 };

@@ -8,6 +8,7 @@
 #include "asset/model.h"
 #include "core/error.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -81,6 +82,32 @@ Texture textureFrom(py::handle value) {
     return makeTexture(image, "texture array");
 }
 
+// As the OBJ loader does with a vertex it cannot place: triangles using a position that is not
+// finite are dropped, with one warning naming the first such row and the counts.
+void dropNonFiniteTriangles(Model& model) {
+    Mesh& mesh = model.mesh;
+    std::vector<bool> bad(mesh.vertexCount());
+    std::size_t badRows = 0, first = 0;
+    for (std::size_t i = 0; i < mesh.vertexCount(); ++i) {
+        bad[i] = !(std::isfinite(mesh.px[i]) && std::isfinite(mesh.py[i]) && std::isfinite(mesh.pz[i]));
+        if (bad[i] && badRows++ == 0) first = i;
+    }
+    if (badRows == 0) return;
+    std::vector<std::uint32_t> kept;
+    for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3)
+        if (!bad[mesh.indices[t]] && !bad[mesh.indices[t + 1]] && !bad[mesh.indices[t + 2]])
+            kept.insert(kept.end(), mesh.indices.begin() + std::ptrdiff_t(t), mesh.indices.begin() + std::ptrdiff_t(t + 3));
+    const std::size_t dropped = mesh.triangleCount() - kept.size() / 3;
+    mesh.indices = std::move(kept);
+    mesh.ranges = {MaterialRange{0, static_cast<std::uint32_t>(mesh.triangleCount()), 0}};
+    model.warnings.push_back({model.source, 0,
+                              "positions row " + std::to_string(first) + (badRows > 1 ? " (and " + std::to_string(badRows - 1) + " more)" : std::string()) +
+                                  " has a non-finite coordinate; " +
+                                  (dropped == 1 ? std::string("the 1 triangle using it is")
+                                                : "the " + std::to_string(dropped) + " triangles using them are") +
+                                  " dropped"});
+}
+
 Model fromArrays(py::handle positions, py::handle triangles, py::handle uv, py::handle normals, py::handle colors,
                  py::handle texture, const std::string& name) {
     const auto p = requireArray<float>(positions, "positions", {kAny, 3});
@@ -107,6 +134,7 @@ Model fromArrays(py::handle positions, py::handle triangles, py::handle uv, py::
     }
     try {
         validateMesh(mesh, model.materials.size(), name); // indices within the vertices, before normals read them
+        dropNonFiniteTriangles(model);
         if (!normals.is_none())
             splitColumns(requireArray<float>(normals, "normals", {n, 3}), {&mesh.nx, &mesh.ny, &mesh.nz});
         else

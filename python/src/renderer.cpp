@@ -77,7 +77,53 @@ struct Frame {
     py::array_t<std::uint8_t> color;
     py::array_t<float> depth;
     FrameStats stats;
+    py::object metricDepth = py::none(), instance = py::none(), normal = py::none(); // where asked
 };
+
+// The outputs= names asked beyond colour and depth (which every frame has), as new arrays of
+// the frame's size, and the engine's view of them.
+struct AskedOutputs {
+    py::object metricDepth = py::none(), instance = py::none(), normal = py::none();
+    FrameOutputs view;
+};
+
+AskedOutputs askedOutputs(py::handle names, int width, int height) {
+    if (py::isinstance<py::str>(names))
+        throw py::type_error("outputs must be a sequence of names such as ('color', 'metric_depth'), not a string");
+    AskedOutputs asked;
+    const py::ssize_t h = height, w = width;
+    for (py::handle item : names) {
+        if (!py::isinstance<py::str>(item))
+            throw py::type_error("outputs: each name must be a string (" + nameChoices<Output>() + "), got " +
+                                 describeValue(item));
+        switch (choice<Output>("outputs", item.cast<std::string>())) {
+        case Output::MetricDepth:
+            if (asked.metricDepth.is_none()) {
+                py::array_t<float> a({h, w});
+                asked.view.metricDepth = a.mutable_data();
+                asked.metricDepth = std::move(a);
+            }
+            break;
+        case Output::Instance:
+            if (asked.instance.is_none()) {
+                py::array_t<std::uint32_t> a({h, w});
+                asked.view.instance = a.mutable_data();
+                asked.instance = std::move(a);
+            }
+            break;
+        case Output::Normal:
+            if (asked.normal.is_none()) {
+                py::array_t<float> a({h, w, py::ssize_t(3)});
+                asked.view.normal = a.mutable_data();
+                asked.normal = std::move(a);
+            }
+            break;
+        case Output::Color:
+        case Output::Depth: break; // every frame has them
+        }
+    }
+    return asked;
+}
 
 // New arrays over new buffers, which live as long as either array does.
 Frame newFrame(int width, int height) {
@@ -117,11 +163,13 @@ public:
 
     Frame render(const py::object& model, const Camera& camera, std::pair<int, int> size, const std::string& filter,
                  const std::string& shading, py::handle light, int msaa, const std::string& view,
-                 const std::string& cull, py::handle background, py::handle out) {
+                 const std::string& cull, py::handle background, py::handle out, py::handle outputs) {
         const auto [width, height] = size;
-        if (width < 1 || height < 1)
-            throw py::value_error("size must be (width, height) of at least (1, 1), got (" + std::to_string(width) +
-                                  ", " + std::to_string(height) + ")");
+        // facet-render's --size limits, in its words.
+        for (const auto& [what, value] : {std::pair("width", width), std::pair("height", height)})
+            if (value < 1 || value > kMaxTargetSide)
+                throw py::value_error(std::string("size ") + what + " expects a whole number from 1 to " +
+                                      std::to_string(kMaxTargetSide) + ", got '" + std::to_string(value) + "'");
         const RenderSettings settings = renderSettings(filter, shading, light, msaa, view, cull, background);
         ViewParams params;
         try {
@@ -140,6 +188,10 @@ public:
         Frame frame = out.is_none() ? newFrame(width, height) : frameFrom(out, width, height);
         const FrameView target{reinterpret_cast<std::uint32_t*>(frame.color.mutable_data()), frame.depth.mutable_data(),
                                width, height};
+        const AskedOutputs asked = askedOutputs(outputs, width, height);
+        frame.metricDepth = asked.metricDepth;
+        frame.instance = asked.instance;
+        frame.normal = asked.normal;
         py::gil_scoped_release release;
         const std::lock_guard<std::mutex> lock(mutex_); // after releasing the GIL: no thread waits holding it
         if (scene) {
@@ -150,7 +202,7 @@ public:
             const py::gil_scoped_acquire acquire;
             model_ = model; // the renderer keeps reading it
         }
-        frame.stats = renderer_.render(params, settings, target);
+        frame.stats = renderer_.render(params, settings, target, asked.view);
         return frame;
     }
 
@@ -229,7 +281,16 @@ void bindStats(py::module_& m) {
     py::class_<Frame>(m, "Frame", "A rendered picture: color (h, w, 4) uint8 RGBA, depth (h, w) float32, stats.")
         .def_readonly("color", &Frame::color)
         .def_readonly("depth", &Frame::depth)
-        .def_readonly("stats", &Frame::stats);
+        .def_readonly("stats", &Frame::stats)
+        .def_readonly("metric_depth", &Frame::metricDepth,
+                      "(h, w) float32: camera-space depth along the optical axis in scene units, 0 where nothing is "
+                      "drawn; None unless outputs= asked for 'metric_depth'")
+        .def_readonly("instance", &Frame::instance,
+                      "(h, w) uint32: the scene's id of the instance seen (Scene.add's), 0 where nothing is drawn; "
+                      "None unless asked")
+        .def_readonly("normal", &Frame::normal,
+                      "(h, w, 3) float32: the unit normal seen, in OpenCV camera axes (x right, y down, z forward), "
+                      "0 where nothing is drawn; None unless asked");
 }
 
 } // namespace
@@ -246,10 +307,13 @@ void bindRenderer(py::module_& m) {
              py::arg("size") = std::pair<int, int>(1280, 720), py::arg("filter") = "trilinear",
              py::arg("shading") = "lit", py::arg("light") = false, py::arg("msaa") = 1, py::arg("view") = "shaded", py::arg("cull") = "none",
              py::arg("background") = py::none(), py::arg("out") = py::none(),
+             py::arg("outputs") = py::make_tuple("color", "depth"),
              "Renders model (a facet.Model or a facet.Scene) seen by camera into a new Frame of size (width, "
              "height), or into out (a Frame or a (color, depth) pair of C-contiguous arrays of that size). shading: 'lit' "
              "(the material under the default lights) or 'classic' (the old unlit look; light=True adds its "
-             "headlight). background: (r, g, b) or (r, g, b, a), each 0 to 1, behind the scene (alpha 0: transparent).")
+             "headlight). background: (r, g, b) or (r, g, b, a), each 0 to 1, behind the scene (alpha 0: transparent). "
+             "outputs: names among 'color', 'depth' (every frame has both), 'metric_depth', 'instance' and 'normal' "
+             "(new arrays on the frame, computed only when asked; with msaa > 1 those of the pixel centre).")
         .def_property_readonly(
             "placement",
             [](PyRenderer& r) { return r.read([](const Renderer& x) { return x.placement().describe(); }); })

@@ -113,7 +113,7 @@ def test_from_arrays_refuses_bad_arrays():
     ("light", "sun", "light must be True"),
     ("msaa", 3, "msaa must be 1, 2, 4 or 8, got 3"),
     ("view", "heat", "view must be shaded, normals, depth, uv, overdraw, wireframe, triangles or tiles, got 'heat'"),
-    ("size", (0, 10), "size must be"),
+    ("size", (0, 10), "size width expects a whole number from 1 to 16384, got '0'"),
 ])
 def test_render_refuses_settings_it_does_not_have(scene, keyword, value, words):
     with pytest.raises(ValueError) as caught:

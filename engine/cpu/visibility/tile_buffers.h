@@ -18,6 +18,7 @@
 #include "core/frame.h"
 #include "core/frame_plan.h"
 #include "core/multisample.h"
+#include "core/outputs.h"
 #include "core/shading.h"
 #include "core/tiles.h"
 #include "core/triangle_setup.h"
@@ -36,6 +37,7 @@ struct RasterContext {
     bool avx512 = false;       // the multisampled walk takes AVX-512's pairs (samplePairWalkChosen(), cpu/simd/isa.h)
     IndexedLoads indexedLoads = IndexedLoads::Gather; // how sampling reads texels (chosenIndexedLoads(), cpu/simd/isa.h)
     bool wideFilter = false; // the classic model's textured pixels take cpu/simd/wide_filter.h (wideFilterChosen())
+    const OutputFrame* outputs = nullptr; // the outputs asked beside the picture (core/outputs.h); null: none
 };
 
 // A tile's own buffers, kTileSize rows of kTileBufferStride elements, element 0 at pixel
