@@ -6,6 +6,8 @@
 #include "asset/obj_loader.h"
 #include "asset/scene.h"
 #include "core/camera.h"
+#include "core/outputs.h"
+#include "cpu/simd/lit_lanes.h"
 #include "gl_support.h"
 #include "renderer.h"
 #include "test_support.h"
@@ -16,6 +18,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <random>
 #include <vector>
 
 namespace facet {
@@ -256,6 +259,55 @@ TEST(Outputs, OnlyTheOutputsAskedAreWritten) {
         EXPECT_EQ(asked != 1, std::all_of(out.instance.begin(), out.instance.end(), [](std::uint32_t v) { return v == 7u; }));
         EXPECT_EQ(asked != 2, std::all_of(out.normal.begin(), out.normal.end(), [](float v) { return v == -2.0f; }));
     }
+}
+
+// The CPU takes eight pixels of one triangle at once (cpu/shading/outputs_tile.cpp) and the others
+// one by one: each lane must give the scalar path's bits, on random planes, attributes (zero
+// normals and normals facing away among them) and camera turns.
+TEST(Outputs, EightLanesGiveTheScalarBits) {
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    const Camera camera = pinhole();
+    OutputFrame f = outputFrame(FrameOutputs{}, kK.width, kK.height, camera.view(float(kK.width) / float(kK.height)),
+                                nullptr, 0);
+    int flipped = 0, zero = 0;
+    for (int n = 0; n < 2000; ++n) {
+        f.rotation = glm::mat3(glm::rotate(glm::mat4(1.0f), 3.0f * u(rng), glm::normalize(glm::vec3(u(rng), u(rng), u(rng)))));
+        ScreenTriangle tri{};
+        tri.origin = {100.0f * u(rng) + 150.0f, 80.0f * u(rng) + 100.0f};
+        tri.db1 = {0.05f * u(rng), 0.05f * u(rng)};
+        tri.db2 = {0.05f * u(rng), 0.05f * u(rng)};
+        TriangleAttributes a{};
+        for (CornerAttributes& c : a.v) {
+            c.invW = 0.1f + 0.5f * (u(rng) + 1.0f);
+            c.nOverW = n % 10 == 0 ? glm::vec3(0.0f) : glm::vec3(u(rng), u(rng), u(rng)) * c.invW;
+        }
+        const int x = int(150.0f + 140.0f * u(rng)), y = int(110.0f + 100.0f * u(rng));
+        lanes::F32x8 metric8;
+        Vec3Lanes<lanes::F32x8> normal8;
+        const lanes::F32x8 xs(_mm256_add_ps(_mm256_set1_ps(float(x)), _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7)));
+        surfaceOutputs(f, tri, a, xs, lanes::F32x8(float(y)), metric8, normal8);
+        alignas(32) float m[8], nx[8], ny[8], nz[8];
+        _mm256_store_ps(m, metric8.v);
+        _mm256_store_ps(nx, normal8.x.v);
+        _mm256_store_ps(ny, normal8.y.v);
+        _mm256_store_ps(nz, normal8.z.v);
+        for (int j = 0; j < 8; ++j) {
+            float metric;
+            Vec3Lanes<float> normal;
+            surfaceOutputs(f, tri, a, float(x + j), float(y), metric, normal);
+            const float got[4] = {m[j], nx[j], ny[j], nz[j]}, want[4] = {metric, normal.x, normal.y, normal.z};
+            ASSERT_EQ(std::memcmp(got, want, sizeof got), 0) << "triangle " << n << ", lane " << j;
+            if (j != 0) continue;
+            const glm::vec3 b = barycentrics(tri, x, y);
+            const glm::vec3 c = rotate(f.rotation, b.x * a.v[0].nOverW + b.y * a.v[1].nOverW + b.z * a.v[2].nOverW);
+            const glm::vec3 ray{glm::vec2(float(x), float(y)) * f.rayScale + f.rayOffset, 1.0f};
+            flipped += glm::dot(c, ray) > 0.0f;
+            zero += c == glm::vec3(0.0f);
+        }
+    }
+    EXPECT_GT(zero, 100) << "zero normals were tried";
+    EXPECT_GT(flipped, 100) << "normals turned to the side seen were tried";
 }
 
 } // namespace

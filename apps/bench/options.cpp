@@ -45,6 +45,10 @@ writes bench.csv and bench.json (plot them with scripts/plot_bench.py).
                      in pairs, one at 1 sample and one at N, alternating, so that the machine's
                      load falls on both alike; rows show the N-sample frames and the median of
                      the pairs' ratios (N-sample frame / 1-sample frame)
+  --outputs-cost     what the outputs for vision users cost (metric depth, instance ids and
+                     normals, core/outputs.h): frames with them in pairs with frames without,
+                     alternating; rows show the frames with them and the median of the pairs'
+                     ratios (with / without)
   --out DIR          write DIR/bench.csv and DIR/bench.json
   --gpu-model LIST   also estimate each raster case's frame of the CUDA kernels on these GPUs
                      (comma-separated names; 'list' lists them with their figures): the kernels
@@ -144,6 +148,8 @@ Options parseArguments(int argc, char** argv) {
             o.msaaCost = static_cast<int>(parseInteger(arg, text, -1000000, 1000000)); // any whole number: refused by name
             if (o.msaaCost == 1 || !validSampleCount(o.msaaCost))
                 throw UsageError("--msaa-cost compares N samples per pixel with 1: N is 2, 4 or 8, got " + text);
+        } else if (arg == "--outputs-cost") {
+            o.outputsCost = true;
         } else if (arg == "--out") {
             o.out = args.value();
             if (o.out->empty()) throw UsageError("--out expects a directory, got ''");
@@ -157,6 +163,8 @@ Options parseArguments(int argc, char** argv) {
         throw UsageError("--gpu-model estimates frames of one sample per pixel: use it without --msaa");
     if (o.msaaCost > 0 && o.msaa > 1)
         throw UsageError("--msaa-cost sets the frames' samples per pixel itself (1 and N): use it without --msaa");
+    if (o.outputsCost && o.msaaCost > 0)
+        throw UsageError("--outputs-cost and --msaa-cost each pair the frames: use one at a time");
     if (!o.gpuModels.empty() && o.msaaCost > 0)
         throw UsageError("--gpu-model estimates frames of one sample per pixel: use it without --msaa-cost");
     return o;

@@ -21,6 +21,7 @@ struct Options {
     int device = -1; // CUDA device; -1: FACET_DEVICE, else 0
     int msaa = 1;     // samples per pixel of the raster section's frames
     int msaaCost = 0; // --msaa-cost: N-sample frames paired with 1-sample ones (0: not asked)
+    bool outputsCost = false; // --outputs-cost: frames with the outputs for vision users paired with frames without
     std::optional<std::string> out;
     std::vector<std::string> scenes;    // --scenes: only these raster scenes (empty: the plan's)
     RasterPathsWanted paths;            // --paths: the raster section's paths to run

@@ -63,7 +63,7 @@ const char* boolText(bool b) { return b ? "true" : "false"; }
 void writeCsv(const std::string& path, const std::vector<Record>& records) {
     std::ostringstream csv;
     csv << "section,case,path,label,n,item,width,height,status,median_ms,spread_low_ms,spread_high_ms,spread_kind,"
-           "runs,ns_per_item,items_per_s,pixels_per_s,ratio_to_gl,samples,msaa_cost,note\n";
+           "runs,ns_per_item,items_per_s,pixels_per_s,ratio_to_gl,samples,msaa_cost,outputs_cost,note\n";
     for (const Record& r : records)
         csv << r.section << "," << csvField(r.caseName) << "," << r.path << "," << csvField(r.label) << "," << r.n << ","
             << (r.item.empty() ? "vertex" : r.item) << "," << r.width << "," << r.height << ","
@@ -72,7 +72,7 @@ void writeCsv(const std::string& path, const std::vector<Record>& records) {
             << ",min-max," << (r.present ? r.time.runs : 0) << "," << numberText(r.nsPerItem, false) << ","
             << numberText(r.itemsPerS, false) << "," << numberText(r.pixelsPerS, false) << ","
             << numberText(r.ratioToGl, false) << "," << samplesText(r, false) << "," << numberText(r.msaaCost, false) << ","
-            << csvField(r.note) << "\n";
+            << numberText(r.outputsCost, false) << "," << csvField(r.note) << "\n";
     writeFileAtomically(path, csv.str(), "the bench results");
 }
 
@@ -88,7 +88,8 @@ void writeJsonRecord(std::ostream& json, const Record& r) {
          << ", \"items_per_s\": " << numberText(r.itemsPerS, true)
          << ", \"pixels_per_s\": " << numberText(r.pixelsPerS, true)
          << ", \"ratio_to_gl\": " << numberText(r.ratioToGl, true) << ", \"samples\": " << samplesText(r, true)
-         << ", \"msaa_cost\": " << numberText(r.msaaCost, true) << ", \"note\": " << jsonEscape(r.note) << "}";
+         << ", \"msaa_cost\": " << numberText(r.msaaCost, true) << ", \"outputs_cost\": " << numberText(r.outputsCost, true)
+         << ", \"note\": " << jsonEscape(r.note) << "}";
 }
 
 void writeJson(const std::string& path, const Machine& m, const Options& o, const std::vector<Record>& records) {
@@ -137,23 +138,31 @@ void printVertexTable(const std::vector<Record>& records) {
         if (r.section == "vertex" && r.caseName == "break_even") std::cout << "break-even: " << r.note << "\n";
 }
 
-// The samples per pixel of the raster records paired by --msaa-cost; 0 without.
-int pairedSamples(const std::vector<Record>& records) {
-    for (const Record& r : records)
-        if (r.section == "raster" && r.msaaCost) return r.samples;
-    return 0;
+// The paired cost of a raster record (--msaa-cost's or --outputs-cost's), if it has one.
+std::optional<double> pairedCost(const Record& r) { return r.msaaCost ? r.msaaCost : r.outputsCost; }
+
+// The heading of the raster records' paired column: "4x/1x" (--msaa-cost 4), "out/plain"
+// (--outputs-cost); empty without.
+std::string pairedHeading(const std::vector<Record>& records) {
+    for (const Record& r : records) {
+        if (r.section != "raster") continue;
+        if (r.msaaCost) return std::to_string(r.samples) + "x/1x";
+        if (r.outputsCost) return "out/plain";
+    }
+    return {};
 }
 
 // A measured raster row's last columns: its ratio to OpenGL's and, paired, its cost.
 std::string ratioColumns(const Record& r, bool paired) {
     const std::string gl = r.ratioToGl ? formatNumber(*r.ratioToGl, "%.2f") : "-";
     if (!paired) return gl;
-    return pad(gl, 7) + (r.msaaCost ? formatNumber(*r.msaaCost, "%.3f") : "-");
+    const std::optional<double> cost = pairedCost(r);
+    return pad(gl, 7) + (cost ? formatNumber(*cost, "%.3f") : "-");
 }
 
 void printRasterTable(const std::vector<Record>& records) {
-    const int paired = pairedSamples(records);
-    const std::string cost = paired ? std::to_string(paired) + "x/1x" : std::string();
+    const std::string cost = pairedHeading(records);
+    const bool paired = !cost.empty();
     std::cout << "\nRaster, whole frames (median; spread min - max; vs GL = frame time / OpenGL's"
               << (paired ? "; " + cost + " = median of the pairs' frame time ratios" : std::string()) << ")\n"
               << pad("scene", 15) << pad("triangles", 10) << pad("size", 10) << pad("path", 22) << pad("median", 10)
@@ -167,7 +176,7 @@ void printRasterTable(const std::vector<Record>& records) {
             std::cout << pad(formatMs(r.time.medianMs), 10) << pad(spreadText(r.time), 21)
                       << pad(formatNumber(r.itemsPerS.value_or(0.0) * 1e-6), 9)
                       << pad(formatNumber(r.pixelsPerS.value_or(0.0) * 1e-6), 9)
-                      << ratioColumns(r, paired != 0) << "\n";
+                      << ratioColumns(r, paired) << "\n";
         else
             std::cout << "absent: " << r.note << "\n";
     }

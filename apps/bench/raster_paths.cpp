@@ -105,12 +105,12 @@ std::string RasterPaths::howMeasured(const RasterPath& path) const {
 }
 
 FrameSample RasterPaths::renderFrame(const RasterPath& path, const ViewParams& view, const FrameView& target,
-                                     int msaa) {
+                                     int msaa, const FrameOutputs& outputs) {
     Impl& im = *impl_;
     if (!im.scene) throw Error("facet-bench: a frame asked for before its scene");
     if (const std::string why = whyAbsent(path); !why.empty())
         throw Error("facet-bench: a frame asked of an absent path: " + why);
-    const FrameStats stats = im.renderer(path).render(view, benchSettings(msaa), target);
+    const FrameStats stats = im.renderer(path).render(view, benchSettings(msaa), target, outputs);
     FrameSample sample;
     sample.frameMs = stats.frameMs;
     if (path.kind != RasterPathKind::OpenGl) sample.stages = StageTimes{stats.vertexMs, stats.triangleMs, stats.rasterMs};

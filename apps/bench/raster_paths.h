@@ -65,8 +65,10 @@ public:
     std::string howMeasured(const RasterPath& path) const;
 
     // One frame of the scene seen through `view` into `target` (its size is the frame's), on
-    // `path`, with benchSettings(msaa). Throws what the renderer throws.
-    FrameSample renderFrame(const RasterPath& path, const ViewParams& view, const FrameView& target, int msaa);
+    // `path`, with benchSettings(msaa) and the outputs asked (none by default). Throws what the
+    // renderer throws.
+    FrameSample renderFrame(const RasterPath& path, const ViewParams& view, const FrameView& target, int msaa,
+                            const FrameOutputs& outputs = {});
 
 private:
     struct Impl;

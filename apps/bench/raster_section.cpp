@@ -29,7 +29,8 @@ struct RasterPlan {
     int warmup = 2;
     int frames = 10;
     int msaa = 1;        // samples per pixel of the measured frames
-    bool paired = false; // --msaa-cost: each measured frame follows one of 1 sample per pixel
+    bool outputs = false; // --outputs-cost: the measured frames ask for the outputs for vision users
+    bool paired = false; // --msaa-cost, --outputs-cost: each measured frame follows one of 1 sample, without outputs
 };
 
 // The full run's scenes.
@@ -73,7 +74,8 @@ RasterPlan rasterPlan(const Options& o) {
     if (o.frames) plan.frames = *o.frames;
     if (!o.scenes.empty()) plan.scenes = chosenScenes(o.scenes);
     plan.msaa = o.msaaCost > 0 ? o.msaaCost : o.msaa;
-    plan.paired = o.msaaCost > 0;
+    plan.outputs = o.outputsCost;
+    plan.paired = o.msaaCost > 0 || o.outputsCost;
     return plan;
 }
 
@@ -85,6 +87,7 @@ struct FrameCase {
     Size size;
     ViewParams view;
     FrameView target;
+    FrameOutputs outputs; // the measured frames' with --outputs-cost
 };
 
 std::string pathId(const RasterPath& path) {
@@ -128,10 +131,12 @@ struct PathRun {
 // so it stops the bench; another path's failure ends its frames, with the error as the reason.
 void takeFrame(const FrameCase& c, RasterPaths& paths, PathRun& run, bool keep) {
     const RasterPlan& plan = c.plan;
-    const auto frameMs = [&](int msaa) { return paths.renderFrame(run.path, c.view, c.target, msaa).frameMs; };
+    const auto frameMs = [&](int msaa, const FrameOutputs& outputs) {
+        return paths.renderFrame(run.path, c.view, c.target, msaa, outputs).frameMs;
+    };
     try {
-        const double single = plan.paired ? frameMs(1) : 0.0;
-        const double ms = frameMs(plan.msaa);
+        const double single = plan.paired ? frameMs(1, {}) : 0.0;
+        const double ms = frameMs(plan.msaa, plan.outputs ? c.outputs : FrameOutputs{});
         if (!keep) return;
         run.ms.push_back(ms);
         if (!plan.paired) return;
@@ -166,11 +171,12 @@ Record pathRecord(const FrameCase& c, RasterPaths& paths, const PathRun& run) {
                        " warm-up, in rounds with the other paths";
     if (const std::string how = paths.howMeasured(run.path); !how.empty()) note += ", " + how;
     if (c.plan.paired)
-        note += ", each after a frame of 1 sample per pixel (their median " + formatMs(summarise(run.single).medianMs) +
-                ")";
+        note += std::string(c.plan.outputs ? ", with the outputs for vision users, each after a frame without"
+                                           : ", each after a frame of 1 sample per pixel") +
+                " (their median " + formatMs(summarise(run.single).medianMs) + ")";
     Record r =
         rasterRecord(measured("raster", c.scene, id, label, c.triangles, summarise(run.ms), note), c.size, samples);
-    if (!run.ratios.empty()) r.msaaCost = median(run.ratios);
+    if (!run.ratios.empty()) (c.plan.outputs ? r.outputsCost : r.msaaCost) = median(run.ratios);
     return r;
 }
 
@@ -198,7 +204,9 @@ void runRasterSection(const Options& o, const Machine& machine, std::vector<Reco
     const RasterPlan plan = rasterPlan(o);
     std::cout << "raster: whole frames, " << nameOf(benchSettings().shading) << " shading, " << plan.warmup << " warm-up + " << plan.frames << " measured each"
               << (plan.msaa > 1 ? ", " + std::to_string(plan.msaa) + " samples per pixel" : std::string())
-              << (plan.paired ? ", each after one of 1 sample per pixel" : "") << ", the paths in rounds\n"
+              << (plan.outputs ? ", with metric depth, instance ids and normals, each after one without"
+                  : plan.paired ? ", each after one of 1 sample per pixel" : "")
+              << ", the paths in rounds\n"
               << std::flush;
     RasterPaths paths(o.threads > 0 ? o.threads : machine.hardwareThreads, machine.gpuDevice, o.paths);
     for (const SceneSpec& spec : plan.scenes) {
@@ -211,12 +219,15 @@ void runRasterSection(const Options& o, const Machine& machine, std::vector<Reco
             const float aspect = float(size.width) / float(size.height);
             LineAlignedVector<std::uint32_t> color(std::size_t(size.width) * std::size_t(size.height));
             LineAlignedVector<float> depth(color.size());
+            LineAlignedVector<float> metric(plan.outputs ? color.size() : 0), normal(3 * metric.size());
+            LineAlignedVector<std::uint32_t> instance(metric.size());
             const FrameCase c{plan,
                               spec.name,
                               scene.triangleCount(),
                               size,
                               sceneView(spec, scene, aspect),
-                              {color.data(), depth.data(), size.width, size.height}};
+                              {color.data(), depth.data(), size.width, size.height},
+                              plan.outputs ? FrameOutputs{metric.data(), instance.data(), normal.data()} : FrameOutputs{}};
             measureCase(c, paths, records);
             if (estimator) estimator->estimate(spec.name, scene, c.view, c.target, records);
         }

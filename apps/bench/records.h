@@ -37,6 +37,7 @@ struct Record {
     int samples = 0;  // raster: samples per pixel of the frames
     std::optional<double> nsPerItem, itemsPerS, pixelsPerS, ratioToGl;
     std::optional<double> msaaCost; // --msaa-cost: the median of the pairs' ratios (N samples / 1)
+    std::optional<double> outputsCost; // --outputs-cost: the median of the pairs' ratios (with outputs / without)
 };
 
 // A measured record, with the per-item rates its time gives.

@@ -17,24 +17,13 @@
 
 #include "core/frame.h"
 #include "core/instances.h"
+#include "core/lighting.h"
 #include "core/transform.h"
 #include "core/triangle_setup.h"
 
-#include <cstddef>
 #include <cstdint>
 
 namespace facet {
-
-// The normal output for the world-space normal `n` (interpolated, not unit; zero where the mesh
-// has none) seen along `ray` (the camera-space direction through the pixel's centre) by a camera
-// whose rotation is `rotation`.
-FACET_HD glm::vec3 cameraNormal(glm::vec3 n, glm::vec3 ray, const glm::mat3& rotation) {
-    glm::vec3 c = rotate(rotation, n);
-    const float length2 = glm::dot(c, c);
-    c = length2 > 0.0f ? c * (1.0f / sqrtf(length2)) : ray * (-1.0f / glm::length(ray));
-    if (glm::dot(c, ray) > 0.0f) c = -c; // the side seen faces back along the ray
-    return {c.x, -c.y, c.z};            // right, up, forward to OpenCV's right, down, forward
-}
 
 // What writing a frame's outputs reads besides the pixel's winner.
 struct OutputFrame {
@@ -66,40 +55,64 @@ struct OutputWinner {
     std::uint32_t source;                 // its triangle in the frame's draw order, for the instance
 };
 
-// Pixel i = (x, y)'s outputs, from its winner.
-FACET_HD void writeOutputPixel(const OutputFrame& f, const OutputWinner& w, int x, int y) {
-    const std::size_t i = std::size_t(y) * std::size_t(f.width) + std::size_t(x);
-    const FrameOutputs& o = f.outputs;
-    const TriangleAttributes& a = *w.attributes;
-    const glm::vec3 b = o.metricDepth || o.normal ? barycentrics(*w.tri, x, y) : glm::vec3(0.0f);
-    if (o.metricDepth) o.metricDepth[i] = 1.0f / interpolateInvW(a, b);
-    if (o.instance) {
-        const InstanceDraw* draws = f.instances;
-        o.instance[i] =
-            draws[instanceHolding(f.instanceCount, w.source, [draws](std::uint32_t k) { return draws[k].firstTriangle; })]
-                .id;
-    }
-    if (o.normal) {
-        const glm::vec3 ray{glm::vec2(float(x), float(y)) * f.rayScale + f.rayOffset, 1.0f};
-        // The corners' n / z interpolated: the interpolated normal times 1 / z, as good a
-        // direction (1 / z > 0) without the division.
-        const glm::vec3 n =
-            cameraNormal(b.x * a.v[0].nOverW + b.y * a.v[1].nOverW + b.z * a.v[2].nOverW, ray, f.rotation);
-        o.normal[3 * i] = n.x;
-        o.normal[3 * i + 1] = n.y;
-        o.normal[3 * i + 2] = n.z;
-    }
+// Metric depth and the normal at pixels (x, y) of one winner, lane by lane: F is float, or the
+// CPU's eight lanes (cpu/simd/lit_lanes.h), whose operations are the float ones in the same
+// order, so a pixel's bits do not depend on the width it was computed at.
+//   - metric depth: 1 / (1 / z interpolated);
+//   - normal: the corners' n / z interpolated (the interpolated normal times 1 / z: the same
+//     direction without a division), turned to camera space, unit length (the direction back
+//     along the ray where it is zero), turned to the side seen (facing back along the ray),
+//     then in OpenCV's axes: facet's camera space is right, up, forward; OpenCV's right, down,
+//     forward.
+template <class F>
+FACET_HD void surfaceOutputs(const OutputFrame& f, const ScreenTriangle& tri, const TriangleAttributes& a, F x, F y,
+                             F& metric, Vec3Lanes<F>& normal) {
+    F b[3];
+    BarycentricPlane<F>(tri).at(x, y, b);
+    metric = F(1.0f) / interpolate(b, F(a.v[0].invW), F(a.v[1].invW), F(a.v[2].invW));
+    const glm::vec3 &n0 = a.v[0].nOverW, &n1 = a.v[1].nOverW, &n2 = a.v[2].nOverW;
+    const Vec3Lanes<F> n{interpolate(b, F(n0.x), F(n1.x), F(n2.x)), interpolate(b, F(n0.y), F(n1.y), F(n2.y)),
+                         interpolate(b, F(n0.z), F(n1.z), F(n2.z))};
+    const glm::mat3& r = f.rotation; // rows right, up, forward, as rotate() reads them
+    const Vec3Lanes<F> c{F(r[0][0]) * n.x + F(r[1][0]) * n.y + F(r[2][0]) * n.z,
+                         F(r[0][1]) * n.x + F(r[1][1]) * n.y + F(r[2][1]) * n.z,
+                         F(r[0][2]) * n.x + F(r[1][2]) * n.y + F(r[2][2]) * n.z};
+    const Vec3Lanes<F> ray{x * F(f.rayScale.x) + F(f.rayOffset.x), y * F(f.rayScale.y) + F(f.rayOffset.y), F(1.0f)};
+    const F length2 = c.x * c.x + c.y * c.y + c.z * c.z;
+    const F toUnit = F(1.0f) / laneSqrt(length2);
+    const F back = F(-1.0f) / laneSqrt(ray.x * ray.x + ray.y * ray.y + ray.z * ray.z);
+    Vec3Lanes<F> u = select3(length2 > F(0.0f), Vec3Lanes<F>{c.x * toUnit, c.y * toUnit, c.z * toUnit},
+                             Vec3Lanes<F>{ray.x * back, ray.y * back, ray.z * back});
+    const F along = u.x * ray.x + u.y * ray.y + u.z * ray.z;
+    u = select3(along > F(0.0f), Vec3Lanes<F>{-u.x, -u.y, -u.z}, u);
+    normal = Vec3Lanes<F>{u.x, -u.y, u.z};
 }
 
-// Pixels i to i + count - 1 where nothing is drawn: 0 in every output.
-FACET_HD void writeOutputBackground(const OutputFrame& f, std::size_t i, std::size_t count) {
-    const FrameOutputs& o = f.outputs;
-    for (std::size_t k = i; k < i + count; ++k) {
-        if (o.metricDepth) o.metricDepth[k] = 0.0f;
-        if (o.instance) o.instance[k] = 0u;
+// The instance id of a winner set up as triangle `source` of the frame's draw order.
+FACET_HD std::uint32_t instanceOf(const OutputFrame& f, std::uint32_t source) {
+    const InstanceDraw* draws = f.instances;
+    return draws[instanceHolding(f.instanceCount, source, [draws](std::uint32_t k) { return draws[k].firstTriangle; })]
+        .id;
+}
+
+// A pixel's outputs (those the frame asks for; the others are left 0).
+struct OutputPixel {
+    float metricDepth = 0.0f;
+    std::uint32_t instance = 0;
+    glm::vec3 normal{0.0f};
+};
+
+// Pixel (x, y)'s outputs, from its winner.
+FACET_HD OutputPixel outputPixel(const OutputFrame& f, const OutputWinner& w, int x, int y) {
+    OutputPixel p;
+    if (f.outputs.metricDepth || f.outputs.normal) {
+        Vec3Lanes<float> n;
+        surfaceOutputs(f, *w.tri, *w.attributes, float(x), float(y), p.metricDepth, n);
+        if (f.outputs.normal) p.normal = {n.x, n.y, n.z};
+        if (!f.outputs.metricDepth) p.metricDepth = 0.0f;
     }
-    if (o.normal)
-        for (std::size_t k = 3 * i; k < 3 * (i + count); ++k) o.normal[k] = 0.0f;
+    if (f.outputs.instance) p.instance = instanceOf(f, w.source);
+    return p;
 }
 
 } // namespace facet
