@@ -286,7 +286,7 @@ TEST(Outputs, EightLanesGiveTheScalarBits) {
         lanes::F32x8 metric8;
         Vec3Lanes<lanes::F32x8> normal8;
         const lanes::F32x8 xs(_mm256_add_ps(_mm256_set1_ps(float(x)), _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7)));
-        surfaceOutputs(f, tri, a, xs, lanes::F32x8(float(y)), metric8, normal8);
+        surfaceOutputs(f, winnerLanes<lanes::F32x8>(tri, a), xs, lanes::F32x8(float(y)), metric8, normal8);
         alignas(32) float m[8], nx[8], ny[8], nz[8];
         _mm256_store_ps(m, metric8.v);
         _mm256_store_ps(nx, normal8.x.v);
@@ -295,7 +295,7 @@ TEST(Outputs, EightLanesGiveTheScalarBits) {
         for (int j = 0; j < 8; ++j) {
             float metric;
             Vec3Lanes<float> normal;
-            surfaceOutputs(f, tri, a, float(x + j), float(y), metric, normal);
+            surfaceOutputs(f, winnerLanes<float>(tri, a), float(x + j), float(y), metric, normal);
             const float got[4] = {m[j], nx[j], ny[j], nz[j]}, want[4] = {metric, normal.x, normal.y, normal.z};
             ASSERT_EQ(std::memcmp(got, want, sizeof got), 0) << "triangle " << n << ", lane " << j;
             if (j != 0) continue;

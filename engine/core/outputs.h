@@ -65,14 +65,32 @@ struct OutputWinner {
 //     then in OpenCV's axes: facet's camera space is right, up, forward; OpenCV's right, down,
 //     forward.
 template <class F>
-FACET_HD void surfaceOutputs(const OutputFrame& f, const ScreenTriangle& tri, const TriangleAttributes& a, F x, F y,
-                             F& metric, Vec3Lanes<F>& normal) {
+struct WinnerLanes {
+    BarycentricPlane<F> plane;
+    F invW[3];                // each corner's 1 / z
+    Vec3Lanes<F> nOverW[3];   // each corner's n / z
+};
+
+// One winner in every lane.
+template <class F>
+FACET_HD WinnerLanes<F> winnerLanes(const ScreenTriangle& tri, const TriangleAttributes& a) {
+    WinnerLanes<F> w{BarycentricPlane<F>(tri), {}, {}};
+    for (int c = 0; c < 3; ++c) {
+        w.invW[c] = F(a.v[c].invW);
+        w.nOverW[c] = splat3<F>(a.v[c].nOverW);
+    }
+    return w;
+}
+
+template <class F>
+FACET_HD void surfaceOutputs(const OutputFrame& f, const WinnerLanes<F>& w, F x, F y, F& metric,
+                             Vec3Lanes<F>& normal) {
     F b[3];
-    BarycentricPlane<F>(tri).at(x, y, b);
-    metric = F(1.0f) / interpolate(b, F(a.v[0].invW), F(a.v[1].invW), F(a.v[2].invW));
-    const glm::vec3 &n0 = a.v[0].nOverW, &n1 = a.v[1].nOverW, &n2 = a.v[2].nOverW;
-    const Vec3Lanes<F> n{interpolate(b, F(n0.x), F(n1.x), F(n2.x)), interpolate(b, F(n0.y), F(n1.y), F(n2.y)),
-                         interpolate(b, F(n0.z), F(n1.z), F(n2.z))};
+    w.plane.at(x, y, b);
+    metric = F(1.0f) / interpolate(b, w.invW[0], w.invW[1], w.invW[2]);
+    const Vec3Lanes<F>* n3 = w.nOverW;
+    const Vec3Lanes<F> n{interpolate(b, n3[0].x, n3[1].x, n3[2].x), interpolate(b, n3[0].y, n3[1].y, n3[2].y),
+                         interpolate(b, n3[0].z, n3[1].z, n3[2].z)};
     const glm::mat3& r = f.rotation; // rows right, up, forward, as rotate() reads them
     const Vec3Lanes<F> c{F(r[0][0]) * n.x + F(r[1][0]) * n.y + F(r[2][0]) * n.z,
                          F(r[0][1]) * n.x + F(r[1][1]) * n.y + F(r[2][1]) * n.z,
@@ -107,7 +125,7 @@ FACET_HD OutputPixel outputPixel(const OutputFrame& f, const OutputWinner& w, in
     OutputPixel p;
     if (f.outputs.metricDepth || f.outputs.normal) {
         Vec3Lanes<float> n;
-        surfaceOutputs(f, *w.tri, *w.attributes, float(x), float(y), p.metricDepth, n);
+        surfaceOutputs(f, winnerLanes<float>(*w.tri, *w.attributes), float(x), float(y), p.metricDepth, n);
         if (f.outputs.normal) p.normal = {n.x, n.y, n.z};
         if (!f.outputs.metricDepth) p.metricDepth = 0.0f;
     }

@@ -236,6 +236,9 @@ struct BarycentricPlane {
 
     FACET_HD explicit BarycentricPlane(const ScreenTriangle& t)
         : x0(t.origin.x), y0(t.origin.y), db1x(t.db1.x), db1y(t.db1.y), db2x(t.db2.x), db2y(t.db2.y) {}
+    // Lanes of different triangles' planes.
+    FACET_HD BarycentricPlane(F originX, F originY, F db1X, F db1Y, F db2X, F db2Y)
+        : x0(originX), y0(originY), db1x(db1X), db1y(db1Y), db2x(db2X), db2y(db2Y) {}
 
     // At the centres of pixels (x, y), given as floats: px = (x + 0.5) - origin.x,
     // b1 = db1.x px + db1.y py, b0 = (1 - b1) - b2. They extrapolate outside the triangle, for
