@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import facet
+from shapes import box, translation
 
 K = dict(fx=300.0, fy=280.0, cx=150.3, cy=100.7, width=320, height=240)
 SIZE = (K["width"], K["height"])
@@ -19,19 +20,6 @@ ALL = ("color", "depth", "metric_depth", "instance", "normal")
 def quad(corners, name="quad"):
     return facet.Model.from_arrays(np.array(corners, dtype=np.float32),
                                    np.array([[0, 1, 2], [0, 2, 3]], dtype=np.uint32), name=name)
-
-
-def box(size, name="box"):
-    corners = np.array([[x, y, z] for z in (-1, 1) for y in (-1, 1) for x in (-1, 1)], dtype=np.float32) * size / 2
-    quads = [(0, 2, 3, 1), (4, 5, 7, 6), (0, 1, 5, 4), (2, 6, 7, 3), (0, 4, 6, 2), (1, 3, 7, 5)]
-    triangles = np.array([t for a, b, c, d in quads for t in ((a, b, c), (a, c, d))], dtype=np.uint32)
-    return facet.Model.from_arrays(corners, triangles, name=name)
-
-
-def translation(x=0.0, y=0.0, z=0.0):
-    pose = np.eye(4)
-    pose[:3, 3] = (x, y, z)
-    return pose
 
 
 def camera(pose=None):
@@ -44,8 +32,8 @@ def camera(pose=None):
 def two_boxes():
     """A scene of two posed boxes, one partly in front of the other."""
     scene = facet.Scene()
-    far = scene.add(box(2.0, "far"), translation(0.3, 0.2, 8.0))
-    near = scene.add(box(1.0, "near"), translation(-0.4, -0.1, 5.0) @ rotation_y(0.5))
+    far = scene.add(box(2, 2, 2, name="far"), translation(0.3, 0.2, 8.0))
+    near = scene.add(box(name="near"), translation(-0.4, -0.1, 5.0) @ rotation_y(0.5))
     return scene, far, near
 
 
