@@ -9,6 +9,10 @@
 #             renders the default scene from the staged share/facet, the same bytes as the build
 #             tree's facet-render; with every CUDA toolkit (/usr/local/cuda*) hidden too, every
 #             staged program loads the CUDA runtime from the staged lib/facet/ (ldd);
+#   deb       the Debian package built by CPack from the build tree (cpack -G DEB): its fields
+#             (name, version, architecture, dependencies) and its file list read with dpkg-deb,
+#             then extracted to a root of its own, whose facet-render prints the version and
+#             renders the default scene from the package's share/facet;
 #   clean     removes STAGE.
 # STAGE lies outside the checkout and the build tree (see tests/CMakeLists.txt). SANITIZE is
 # the build's FACET_SANITIZE: instrumented archives need the consumer built with it too.
@@ -154,6 +158,49 @@ elseif(MODE STREQUAL "render")
     message(FATAL_ERROR "the installed facet-render did not render the default scene")
   endif()
   run("comparing the pictures" "${CMAKE_COMMAND}" -E compare_files "${work}/built.png" "${work}/installed.png")
+  file(REMOVE_RECURSE "${work}")
+
+elseif(MODE STREQUAL "deb")
+  set(work "${STAGE}-deb")
+  file(REMOVE_RECURSE "${work}")
+  file(MAKE_DIRECTORY "${work}")
+  run("cpack -G DEB" cpack -G DEB --config "${BUILD}/CPackConfig.cmake" -B "${work}")
+  file(GLOB debs "${work}/*.deb")
+  list(LENGTH debs count)
+  if(NOT count EQUAL 1)
+    message(FATAL_ERROR "cpack -G DEB made ${count} packages in ${work}, not one: ${debs}")
+  endif()
+  run("dpkg-deb -f" dpkg-deb -f "${debs}" Package Version Architecture Depends Section)
+  set(fields "${out}")
+  foreach(want "Package: facet" "Version: ${VERSION}" "Architecture: amd64" "Section: graphics")
+    string(FIND "${fields}" "${want}\n" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "the package's control fields lack '${want}':\n${fields}")
+    endif()
+  endforeach()
+  foreach(dependency libc6 libglfw3 libgl1)
+    if(NOT fields MATCHES "Depends:[^\n]*${dependency}")
+      message(FATAL_ERROR "the package does not depend on ${dependency}:\n${fields}")
+    endif()
+  endforeach()
+  run("dpkg-deb -c" dpkg-deb -c "${debs}")
+  foreach(file ./usr/bin/facet-render ./usr/bin/facet-viewer ./usr/share/facet/default_scene/scene.obj
+               ./usr/include/facet/renderer.h ./usr/lib/cmake/facet/facetConfig.cmake)
+    string(FIND "${out}" " ${file}\n" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "the package does not hold ${file}:\n${out}")
+    endif()
+  endforeach()
+  run("dpkg-deb -x" dpkg-deb -x "${debs}" "${work}/root")
+  run("the packaged facet-render --version" env -u FACET_DATA_DIR "${work}/root/usr/bin/facet-render" --version)
+  if(NOT out MATCHES "facet-render ${VERSION}")
+    message(FATAL_ERROR "the packaged facet-render says '${out}', not version ${VERSION}")
+  endif()
+  run("the packaged facet-render" env -u FACET_DATA_DIR "${work}/root/usr/bin/facet-render" --size 96x54 --stage cpu
+      -o "${work}/out.png")
+  if(NOT out MATCHES "wrote .*out.png \\(96x54, 84913 triangles")
+    message(FATAL_ERROR "the packaged facet-render did not render the default scene from its share/facet:\n${out}")
+  endif()
   file(REMOVE_RECURSE "${work}")
 
 elseif(MODE STREQUAL "clean")
