@@ -234,6 +234,13 @@ TEST(Outputs, EveryPathGivesTheSameOutputsAndTheSamePicture) {
         test::Frame frame(w, h);
         Outputs got(frame.color.size());
         drawOutputs(path.options, scene, view, settings, frame, got);
+        test::Frame plainFrame(w, h);
+        {
+            Renderer renderer(path.options);
+            renderer.setScene(scene);
+            renderer.render(view, settings, plainFrame.view());
+        }
+        EXPECT_EQ(frame.color, plainFrame.color) << path.name << ": asking for outputs changed the picture";
         EXPECT_EQ(got.instance, want.instance) << path.name;
         EXPECT_EQ(std::memcmp(got.metric.data(), want.metric.data(), 4 * want.metric.size()), 0) << path.name;
         EXPECT_EQ(std::memcmp(got.normal.data(), want.normal.data(), 4 * want.normal.size()), 0) << path.name;
