@@ -18,6 +18,14 @@ namespace facet {
 
 namespace {
 
+// What a frame of `scene` says besides its stats: that nothing was there to draw.
+std::string sceneNote(const Scene& scene) {
+    for (const Instance& i : scene.instances)
+        if (i.visible) return {};
+    return scene.instances.empty() ? "the scene is empty: only the background is drawn"
+                                   : "every instance of the scene is hidden: only the background is drawn";
+}
+
 using Clock = std::chrono::steady_clock;
 
 double millisecondsSince(Clock::time_point start) {
@@ -140,6 +148,19 @@ struct Renderer::Impl {
     }
     FrameStats renderHost(const ViewParams& view, const FramePlan& plan, const FrameView& target,
                           const FrameOutputs& outputs = {});
+    // This frame on the CPU, where it is beyond what the GPU pipeline can draw (LimitError): the
+    // GPU stays in use for the next frames, and the frame's note says why.
+    FrameStats cpuFrameForLimit(const ViewParams& view, const FramePlan& plan, const FrameView& target,
+                                const FrameOutputs& outputs, const LimitError& why);
+    std::string frameNote; // what this frame's stats add to the scene's note (cpuFrameForLimit)
+    // The frame's note: the scene's (empty, all hidden) and this frame's own; frameNote is then
+    // cleared for the next frame.
+    std::string takeNotes() {
+        std::string note = sceneNote(*scene);
+        if (!frameNote.empty()) note += (note.empty() ? "" : "; ") + frameNote;
+        frameNote.clear();
+        return note;
+    }
     FrameStats renderPipeline(const ViewParams& view, const FramePlan& plan, const FrameView& target,
                               const FrameOutputs& outputs);
     void cpuOutputs(const ViewParams& view, const FramePlan& plan, const FrameOutputs& outputs);
@@ -314,6 +335,8 @@ FrameStats Renderer::Impl::renderHost(const ViewParams& view, const FramePlan& p
     if (placement.backend == Backend::Cpu || !fallBack) return renderPipeline(view, plan, target, outputs);
     try {
         return renderPipeline(view, plan, target, outputs);
+    } catch (const LimitError& e) {
+        return cpuFrameForLimit(view, plan, target, outputs, e);
     } catch (const Error& e) {
         moveToCpu("rendering on the CPU: the GPU failed: ", e.what());
         return renderPipeline(view, plan, target, outputs);
@@ -328,22 +351,49 @@ FrameStats Renderer::Impl::renderInterop(const ViewParams& view, const FramePlan
         placement.vertex == Side::Cpu ? cpuVertexStage(view, plan, handMs) : CameraSpacePositions{};
     FrameStats stats;
     if (std::uint32_t* device = target.mapDevice(gpu->device(), gpu->stream())) {
-        stats = fromKernels(gpu->renderColor(view, plan, device, given));
+        try {
+            stats = fromKernels(gpu->renderColor(view, plan, device, given));
+        } catch (const LimitError&) {
+            target.unmapDevice(); // refused before any kernel ran: the buffer goes back as it was
+            throw;
+        }
         target.unmapDevice();
     } else {
         const FrameView host{target.mapHost(), nullptr, target.width(), target.height()};
-        stats = fromKernels(
-            gpu->renderToHost(view, plan, FrameView{host.color, depthFor(host), host.width, host.height}, given));
+        try {
+            stats = fromKernels(
+                gpu->renderToHost(view, plan, FrameView{host.color, depthFor(host), host.width, host.height}, given));
+        } catch (const LimitError&) {
+            target.unmapHost();
+            throw;
+        }
         target.unmapHost();
     }
     stats.vertexMs += handMs;
     return stats;
 }
 
+FrameStats Renderer::Impl::cpuFrameForLimit(const ViewParams& view, const FramePlan& plan, const FrameView& target,
+                                            const FrameOutputs& outputs, const LimitError& why) {
+    frameNote = std::string("this frame was drawn on the CPU: ") + why.what();
+    return fromCpu(cpuRenderer().render(view, plan, target, {}, outputs));
+}
+
 FrameStats Renderer::Impl::renderDisplay(const ViewParams& view, const FramePlan& plan, DisplayTarget& target) {
     if (placement.pipeline() && placement.raster == Side::Gpu) {
         try {
             return renderInterop(view, plan, target);
+        } catch (const LimitError& e) {
+            const FrameView host{target.mapHost(), nullptr, target.width(), target.height()};
+            try {
+                const FrameStats stats = cpuFrameForLimit(
+                    view, plan, FrameView{host.color, depthFor(host), host.width, host.height}, {}, e);
+                target.unmapHost();
+                return stats;
+            } catch (...) {
+                target.unmapHost();
+                throw;
+            }
         } catch (const Error& e) {
             // The window must go on: the GPU is dropped, with the reason, and the CPU draws.
             target.abandonDevice();
@@ -418,17 +468,6 @@ void Renderer::setModel(const Model& model) {
     setScene(r.ownScene);
 }
 
-namespace {
-
-// What a frame of `scene` says besides its stats: that nothing was there to draw.
-std::string sceneNote(const Scene& scene) {
-    for (const Instance& i : scene.instances)
-        if (i.visible) return {};
-    return scene.instances.empty() ? "the scene is empty: only the background is drawn"
-                                   : "every instance of the scene is hidden: only the background is drawn";
-}
-
-} // namespace
 
 FrameStats Renderer::render(const ViewParams& view, const RenderSettings& settings, const FrameView& target,
                            const FrameOutputs& outputs) {
@@ -440,7 +479,7 @@ FrameStats Renderer::render(const ViewParams& view, const RenderSettings& settin
         view, plan, FrameView{target.color, impl_->depthFor(target), target.width, target.height}, outputs);
     stats.frameMs = millisecondsSince(start);
     stats.placement = impl_->placement;
-    stats.note = sceneNote(*impl_->scene);
+    stats.note = impl_->takeNotes();
     return stats;
 }
 
@@ -451,7 +490,7 @@ FrameStats Renderer::render(const ViewParams& view, const RenderSettings& settin
     FrameStats stats = impl_->renderDisplay(view, plan, target);
     stats.frameMs = millisecondsSince(start);
     stats.placement = impl_->placement;
-    stats.note = sceneNote(*impl_->scene);
+    stats.note = impl_->takeNotes();
     return stats;
 }
 

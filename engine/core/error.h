@@ -13,6 +13,14 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// A frame larger than a backend can index or hold (say, more bin entries than the CUDA pipeline's
+// 32-bit indices reach): that frame is refused, or drawn by another backend, but the backend is
+// not at fault and stays in use.
+class LimitError : public Error {
+public:
+    using Error::Error;
+};
+
 // A rejected input file: carries the file and 1-based line (0 when the whole file is at fault).
 class ParseError : public Error {
 public:

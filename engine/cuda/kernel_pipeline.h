@@ -31,9 +31,9 @@ inline constexpr std::uint64_t kMaxFrameIndex = 0xFFFFFFFFu;
 inline void checkFrameTotals(std::uint64_t triangles, std::uint64_t binEntries, int width, int height) {
     const std::string at = " at " + std::to_string(width) + "x" + std::to_string(height) + " exceed the " +
                            std::to_string(kMaxFrameIndex) + " the CUDA pipeline can index";
-    if (triangles > kMaxFrameIndex) throw Error(std::to_string(triangles) + " set-up triangles" + at);
+    if (triangles > kMaxFrameIndex) throw LimitError(std::to_string(triangles) + " set-up triangles" + at);
     if (binEntries > kMaxFrameIndex)
-        throw Error(std::to_string(binEntries) + " bin entries (pairs of a set-up triangle and a " +
+        throw LimitError(std::to_string(binEntries) + " bin entries (pairs of a set-up triangle and a " +
                     std::to_string(kTileSize) + "-pixel tile it touches)" + at);
 }
 

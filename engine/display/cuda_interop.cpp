@@ -17,6 +17,8 @@ std::vector<int> cudaDevicesForCurrentGlContext() {
     return std::vector<int>(devices, devices + (count < kMost ? count : kMost));
 }
 
+void makeDeviceCurrent(int device) { FACET_CUDA_CHECK(cudaSetDevice(device)); }
+
 InteropBuffer::~InteropBuffer() { abandon(); }
 
 InteropBuffer::InteropBuffer(InteropBuffer&& other) noexcept

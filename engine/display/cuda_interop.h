@@ -26,6 +26,11 @@ namespace facet {
 // then copied into the pixel buffer instead of mapped). Never throws facet::Error.
 std::vector<int> cudaDevicesForCurrentGlContext();
 
+// Makes `device` the calling thread's current CUDA device: a buffer registers with, and maps on,
+// the current device, which must be the renderer's (on a machine of several GPUs the last
+// device used may be another). Throws facet::Error with CUDA's reason.
+void makeDeviceCurrent(int device);
+
 class InteropBuffer {
 public:
     InteropBuffer() = default;

@@ -85,7 +85,8 @@ std::uint32_t* DisplayFrame::mapDevice(int device, void* stream) {
         i.checkedDevice = device;
     }
     if (!i.served) return nullptr;
-    i.buffer.attach(pixels_); // registered again only after the buffer's storage changed
+    makeDeviceCurrent(device); // before the buffer is registered or mapped: on the renderer's device
+    i.buffer.attach(pixels_);  // registered again only after the buffer's storage changed
     i.mapped.emplace(i.buffer, stream);
     return i.mapped->pixels();
 }
