@@ -8,7 +8,7 @@ std::vector<GpuDeviceInfo> listGpuDevices() { return {}; }
 
 GpuStatus probeGpu(int) {
     GpuStatus status;
-    status.reason = "facet was built without CUDA (nvcc was not found when it was configured)";
+    status.reason = "facet was built without CUDA (" FACET_CUDA_OFF_REASON ")";
     return status;
 }
 
