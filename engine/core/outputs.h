@@ -1,13 +1,12 @@
 // The outputs vision users ask for beside the picture (FrameOutputs, core/frame.h): metric depth,
 // instance ids and normals, written once for every backend. Each pixel's come from the surface
-// nearest the camera at the pixel's centre, found by a visibility pass of their own at one
-// sample per pixel over the frame's set-up triangles (cpu/shading/outputs_tile.h): so with
-// multisampling they are those of a one-sample frame, and a see-through surface counts as
-// opaque (as in pyrender's masks).
+// nearest the camera at the pixel's centre, as a one-sample visibility pass finds it (the
+// frame's own, or one for the outputs where the frame is multisampled or drawn forward:
+// cpu/shading/outputs_tile.h): so with multisampling they are those of a one-sample frame, and
+// a see-through surface counts as opaque (as in pyrender's masks).
 //   - metric depth: the camera-space depth (distance along the optical axis) at the pixel's
-//     centre, in scene units, 1 / (1 / z interpolated): a few roundings off, where inverting
-//     the window depth lost up to 1.6e-5 (relative) near the far side of a tilted plane; 0
-//     where nothing is drawn, as pyrender gives it;
+//     centre, in scene units, 1 / (1 / z interpolated) (closer than the window depth inverted);
+//     0 where nothing is drawn, as pyrender gives it;
 //   - instance: the scene's id of the instance whose triangle won the pixel (ids are never 0);
 //   - normal: the interpolated vertex normal (before any normal map), unit length, turned to the
 //     side the camera sees, in OpenCV's camera axes (x right, y down, z forward, as the pose
