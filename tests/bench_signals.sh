@@ -36,5 +36,37 @@ for sig in INT TERM; do
   [ "$(grep -cE '^  (sweep n =|scene )' "$dir/log")" = "$started" ] || fail "a case started after the signal"
   [ "$(grep -c '^vertex,' "$dir/bench.csv" 2> /dev/null)" -ge 1 ] || fail "bench.csv has no vertex record"
 done
+
+# A second signal of the same kind ends it at once (the handler is reset on the first: a stop
+# that goes unheard must not leave Ctrl+C dead). While it draws a frame of a million triangles
+# (about 0.1-0.3 s), the first signal only asks it to stop after that frame; the second, sent
+# right after, must kill it by the signal, before it reports or writes anything. Should the
+# frame end between the two signals (the stop then won the race), the try is repeated; a
+# handler that ignores the second signal loses every try.
+second_ok=false
+for try in 1 2 3; do
+  dir="$work/second-$try"
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  "$bench" --sections raster --scenes grid_1m --paths cpu --threads 1 --frames 1000 --out "$dir" > "$dir/log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1200); do
+    if grep -q "scene grid_1m" "$dir/log" || ! kill -0 "$pid" 2> /dev/null; then break; fi
+    sleep 0.1
+  done
+  sleep 3 # the scene made and its frames under way
+  kill -INT "$pid"
+  kill -INT "$pid" 2> /dev/null || true
+  status=0
+  wait "$pid" || status=$?
+  if ! grep -q "interrupted by" "$dir/log" && [ ! -e "$dir/bench.json" ] && [ "$status" = 130 ]; then
+    second_ok=true
+    break
+  fi
+  echo "try $try: the stop ended it first (status $status):"
+  cat "$dir/log"
+done
+$second_ok || { echo "FAILED: a second SIGINT did not end facet-bench at once in 3 tries" >&2; failures=$((failures + 1)); }
+
 [ "$failures" = 0 ] || exit 1
-echo "facet-bench: SIGINT and SIGTERM each left the measured records, marked interrupted"
+echo "facet-bench: SIGINT and SIGTERM each left the measured records, marked interrupted; a second SIGINT ended it at once"
