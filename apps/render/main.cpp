@@ -303,10 +303,16 @@ struct SavedOutputs {
 
     explicit SavedOutputs(const Options& o) {
         const std::size_t pixels = std::size_t(o.width) * std::size_t(o.height);
-        for (const auto& [output, file] : o.saves) {
-            if (output == facet::Output::MetricDepth && metricDepth.empty()) metricDepth.resize(pixels);
-            if (output == facet::Output::Instance && instance.empty()) instance.resize(pixels);
-            if (output == facet::Output::Normal && normal.empty()) normal.resize(3 * pixels);
+        try {
+            for (const auto& [output, file] : o.saves) {
+                if (output == facet::Output::MetricDepth && metricDepth.empty()) metricDepth.resize(pixels);
+                if (output == facet::Output::Instance && instance.empty()) instance.resize(pixels);
+                if (output == facet::Output::Normal && normal.empty()) normal.resize(3 * pixels);
+            }
+        } catch (const std::bad_alloc&) {
+            throw facet::Error("a " + std::to_string(o.width) + "x" + std::to_string(o.height) +
+                               " picture's --save outputs need up to " + std::to_string(pixels * 20 >> 20) +
+                               " MiB; not enough memory");
         }
         view = {metricDepth.empty() ? nullptr : metricDepth.data(), instance.empty() ? nullptr : instance.data(),
                 normal.empty() ? nullptr : normal.data()};
