@@ -32,11 +32,11 @@ struct OutputRow {
     }
 };
 
+lanes::F32x8 load8(const float* p) { return lanes::F32x8(_mm256_load_ps(p)); }
+
 // The winners of the eight pixels whose ids start at `ids`, as lanes: one triangle's in every
 // lane where one won them all, else each lane's own, gathered (a lane nothing drew takes
 // `someId`'s, and its outputs are zeroed after).
-lanes::F32x8 load8(const float* p) { return lanes::F32x8(_mm256_load_ps(p)); }
-
 WinnerLanes<lanes::F32x8> winners8(const TileTriangle* triangles, const std::uint32_t* ids, std::uint32_t someId,
                                    bool one) {
     using lanes::F32x8;
