@@ -119,6 +119,9 @@ struct Renderer::Impl {
 #endif
     std::vector<float> dx, dy, dz; // camera-space positions handed between CPU and GPU
     LineAlignedVector<float> depth; // the depth buffer where the caller keeps none
+    // cpuOutputs' frame, whose picture is dropped: kept from frame to frame, as `depth` is.
+    std::vector<std::uint32_t> outputsColor;
+    std::vector<float> outputsDepth;
 
     explicit Impl(const RendererOptions& o) : options(o) {}
 
@@ -165,6 +168,8 @@ struct Renderer::Impl {
                               const FrameOutputs& outputs);
     void cpuOutputs(const ViewParams& view, const FramePlan& plan, const FrameOutputs& outputs);
     FrameStats renderDisplay(const ViewParams& view, const FramePlan& plan, DisplayTarget& target);
+    // draw(frame) into the display's buffer mapped for the host, unmapped after, whatever happens.
+    template <class Draw> FrameStats drawMappedHost(DisplayTarget& target, Draw&& draw);
     FrameStats renderInterop(const ViewParams& view, const FramePlan& plan, DisplayTarget& target);
     CameraSpacePositions cpuVertexStage(const ViewParams& view, const FramePlan& plan, double& ms);
     CameraSpacePositions gpuVertexStage(const ViewParams& view, const FramePlan& plan, double& ms);
@@ -313,9 +318,10 @@ void Renderer::Impl::cpuOutputs(const ViewParams& view, const FramePlan& plan, c
     settings.view = View::Shaded;
     const FramePlan own = planFrame(settings, facts, view, plan.width, plan.height, {}, outputs);
     const std::size_t pixels = std::size_t(plan.width) * std::size_t(plan.height);
-    std::vector<std::uint32_t> color(pixels);
-    std::vector<float> depthBuffer(pixels);
-    cpuRenderer().render(view, own, FrameView{color.data(), depthBuffer.data(), plan.width, plan.height}, {}, outputs);
+    outputsColor.resize(pixels);
+    outputsDepth.resize(pixels);
+    cpuRenderer().render(view, own, FrameView{outputsColor.data(), outputsDepth.data(), plan.width, plan.height}, {},
+                         outputs);
 }
 
 FrameStats Renderer::Impl::renderHost(const ViewParams& view, const FramePlan& plan, const FrameView& target,
@@ -379,37 +385,31 @@ FrameStats Renderer::Impl::cpuFrameForLimit(const ViewParams& view, const FrameP
     return fromCpu(cpuRenderer().render(view, plan, target, {}, outputs));
 }
 
-FrameStats Renderer::Impl::renderDisplay(const ViewParams& view, const FramePlan& plan, DisplayTarget& target) {
-    if (placement.pipeline() && placement.raster == Side::Gpu) {
-        try {
-            return renderInterop(view, plan, target);
-        } catch (const LimitError& e) {
-            const FrameView host{target.mapHost(), nullptr, target.width(), target.height()};
-            try {
-                const FrameStats stats = cpuFrameForLimit(
-                    view, plan, FrameView{host.color, depthFor(host), host.width, host.height}, {}, e);
-                target.unmapHost();
-                return stats;
-            } catch (...) {
-                target.unmapHost();
-                throw;
-            }
-        } catch (const Error& e) {
-            // The window must go on: the GPU is dropped, with the reason, and the CPU draws.
-            target.abandonDevice();
-            moveToCpu("GPU dropped, drawing on the CPU: ", e.what());
-        }
-    }
+template <class Draw> FrameStats Renderer::Impl::drawMappedHost(DisplayTarget& target, Draw&& draw) {
     const FrameView host{target.mapHost(), nullptr, target.width(), target.height()};
     try {
-        const FrameStats stats =
-            renderHost(view, plan, FrameView{host.color, depthFor(host), host.width, host.height});
+        const FrameStats stats = draw(FrameView{host.color, depthFor(host), host.width, host.height});
         target.unmapHost();
         return stats;
     } catch (...) {
         target.unmapHost();
         throw;
     }
+}
+
+FrameStats Renderer::Impl::renderDisplay(const ViewParams& view, const FramePlan& plan, DisplayTarget& target) {
+    if (placement.pipeline() && placement.raster == Side::Gpu) {
+        try {
+            return renderInterop(view, plan, target);
+        } catch (const LimitError& e) {
+            return drawMappedHost(target, [&](const FrameView& host) { return cpuFrameForLimit(view, plan, host, {}, e); });
+        } catch (const Error& e) {
+            // The window must go on: the GPU is dropped, with the reason, and the CPU draws.
+            target.abandonDevice();
+            moveToCpu("GPU dropped, drawing on the CPU: ", e.what());
+        }
+    }
+    return drawMappedHost(target, [&](const FrameView& host) { return renderHost(view, plan, host); });
 }
 
 Renderer::Renderer(const RendererOptions& options) : impl_(std::make_unique<Impl>(options)) { impl_->resolve(); }
@@ -467,7 +467,6 @@ void Renderer::setModel(const Model& model) {
     r.ownScene = sceneOf(model);
     setScene(r.ownScene);
 }
-
 
 FrameStats Renderer::render(const ViewParams& view, const RenderSettings& settings, const FrameView& target,
                            const FrameOutputs& outputs) {

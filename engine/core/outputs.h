@@ -112,7 +112,7 @@ FACET_HD std::uint32_t instanceOf(const OutputFrame& f, std::uint32_t source) {
         .id;
 }
 
-// A pixel's outputs (those the frame asks for; the others are left 0).
+// A pixel's outputs: those the frame asks for (the others are not written to the target).
 struct OutputPixel {
     float metricDepth = 0.0f;
     std::uint32_t instance = 0;
@@ -125,8 +125,7 @@ FACET_HD OutputPixel outputPixel(const OutputFrame& f, const OutputWinner& w, in
     if (f.outputs.metricDepth || f.outputs.normal) {
         Vec3Lanes<float> n;
         surfaceOutputs(f, winnerLanes<float>(*w.tri, *w.attributes), float(x), float(y), p.metricDepth, n);
-        if (f.outputs.normal) p.normal = {n.x, n.y, n.z};
-        if (!f.outputs.metricDepth) p.metricDepth = 0.0f;
+        p.normal = {n.x, n.y, n.z};
     }
     if (f.outputs.instance) p.instance = instanceOf(f, w.source);
     return p;
