@@ -17,7 +17,9 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace facet::python {
 
@@ -96,28 +98,17 @@ AskedOutputs askedOutputs(py::handle names, int width, int height) {
         if (!py::isinstance<py::str>(item))
             throw py::type_error("outputs: each name must be a string (" + nameChoices<Output>() + "), got " +
                                  describeValue(item));
+        // A new array of `shape` behind `array` and the engine's `pointer`, once per name.
+        const auto make = [](py::object& array, auto*& pointer, std::vector<py::ssize_t> shape) {
+            if (!array.is_none()) return;
+            py::array_t<std::remove_pointer_t<std::remove_reference_t<decltype(pointer)>>> a(shape);
+            pointer = a.mutable_data();
+            array = std::move(a);
+        };
         switch (choice<Output>("outputs", item.cast<std::string>())) {
-        case Output::MetricDepth:
-            if (asked.metricDepth.is_none()) {
-                py::array_t<float> a({h, w});
-                asked.view.metricDepth = a.mutable_data();
-                asked.metricDepth = std::move(a);
-            }
-            break;
-        case Output::Instance:
-            if (asked.instance.is_none()) {
-                py::array_t<std::uint32_t> a({h, w});
-                asked.view.instance = a.mutable_data();
-                asked.instance = std::move(a);
-            }
-            break;
-        case Output::Normal:
-            if (asked.normal.is_none()) {
-                py::array_t<float> a({h, w, py::ssize_t(3)});
-                asked.view.normal = a.mutable_data();
-                asked.normal = std::move(a);
-            }
-            break;
+        case Output::MetricDepth: make(asked.metricDepth, asked.view.metricDepth, {h, w}); break;
+        case Output::Instance: make(asked.instance, asked.view.instance, {h, w}); break;
+        case Output::Normal: make(asked.normal, asked.view.normal, {h, w, 3}); break;
         case Output::Color:
         case Output::Depth: break; // every frame has them
         }
