@@ -3,11 +3,14 @@
 #include "asset/bump_map.h"
 #include "asset/image.h"
 #include "asset/mtl_loader.h"
+#include "asset/obj_chunks.h"
+#include "asset/obj_corners.h"
 #include "asset/text_file.h"
 #include "asset/text_scan.h"
 #include "asset/triangulate.h"
 #include "asset/warning_log.h"
 #include "core/error.h"
+#include "host/thread_pool.h"
 
 #include <algorithm>
 #include <array>
@@ -22,8 +25,9 @@ namespace facet {
 namespace {
 
 namespace fs = std::filesystem;
+using obj::Corner;
+using obj::kAbsent;
 
-constexpr std::uint32_t kAbsent = 0xFFFFFFFFu;
 // The material slot of faces with no usable usemtl; becomes the default material's index.
 constexpr std::uint32_t kDefaultSlot = 0xFFFFFFFFu;
 
@@ -33,65 +37,6 @@ constexpr std::string_view kIgnoredStatements[] = {
     "curv", "curv2", "surf", "parm", "trim", "hole",    "scrv",      "sp",        "end",   "con",
     "mg",  "lod",  "usemap", "maplib", "shadow_obj", "trace_obj", "ctech", "stech", "bevel", "c_interp",
     "d_interp", "call", "csh", "res",
-};
-
-// A face corner: 0-based indices into the v, vt and vn lists; kAbsent where not given.
-struct Corner {
-    std::uint32_t p = kAbsent, t = kAbsent, n = kAbsent;
-    bool operator==(const Corner& o) const { return p == o.p && t == o.t && n == o.n; }
-};
-
-// The output vertex of every distinct (v, vt, vn) triple: open addressing with linear probing,
-// since std::unordered_map's node per entry dominates the load time of large files.
-class CornerMap {
-public:
-    CornerMap() : slots_(1024) {}
-
-    // The vertex stored for `c`; stores `next` when `c` is new.
-    std::uint32_t findOrInsert(const Corner& c, std::uint32_t next) {
-        if (2 * (used_ + 1) > slots_.size()) grow();
-        const std::size_t mask = slots_.size() - 1;
-        for (std::size_t i = hash(c) & mask;; i = (i + 1) & mask) {
-            Slot& s = slots_[i];
-            if (s.vertex == kAbsent) {
-                s = {c, next};
-                ++used_;
-                return next;
-            }
-            if (s.key == c) return s.vertex;
-        }
-    }
-
-private:
-    struct Slot {
-        Corner key;
-        std::uint32_t vertex = kAbsent;
-    };
-
-    static std::size_t hash(const Corner& c) {
-        std::uint64_t h = c.p;
-        h = h * 0x9E3779B97F4A7C15ull + c.t;
-        h = h * 0x9E3779B97F4A7C15ull + c.n;
-        h ^= h >> 32;
-        h *= 0xD6E8FEB86659FD93ull;
-        h ^= h >> 32;
-        return static_cast<std::size_t>(h);
-    }
-
-    void grow() {
-        std::vector<Slot> old(slots_.size() * 2);
-        old.swap(slots_);
-        const std::size_t mask = slots_.size() - 1;
-        for (const Slot& s : old) {
-            if (s.vertex == kAbsent) continue;
-            std::size_t i = hash(s.key) & mask;
-            while (slots_[i].vertex != kAbsent) i = (i + 1) & mask;
-            slots_[i] = s;
-        }
-    }
-
-    std::vector<Slot> slots_;
-    std::size_t used_ = 0;
 };
 
 std::string plural(std::size_t n, const char* one, const char* many) {
@@ -129,18 +74,24 @@ public:
         : name_(std::move(name)), baseDir_(std::move(baseDir)), options_(options), model_(model),
           warnings_(model.warnings) {}
 
-    void parse(std::string_view text);
+    // Reads a text holding whole logical lines, the file's next after those read before.
+    void parse(std::string_view text, ThreadPool& pool);
     void finish();
 
 private:
     [[noreturn]] void fail(const std::string& what) const { throw ParseError(name_, line_, what); }
     void warn(WarningKind kind, std::string message) { warnings_.add(kind, name_, line_, std::move(message)); }
 
+    void replay(const obj::ObjChunk& chunk, std::string_view text);
+    void replayFace(const std::int32_t* face, std::string_view text);
+    void statement(std::string_view line);
     std::size_t readNumbers(text::Tokens& tokens, const char* statement, float* values, std::size_t max);
     void vertex(text::Tokens& tokens);
     void texcoord(text::Tokens& tokens);
     void normal(text::Tokens& tokens);
     void face(text::Tokens& tokens);
+    void assembleFace();
+    void storeNormal(glm::vec3 n);
     Corner parseCorner(std::string_view token);
     std::uint32_t resolveIndex(std::string_view part, std::size_t defined, const char* what, std::string_view token) const;
     std::string indexFault(std::string_view part, std::size_t defined, const char* what, std::string_view token) const;
@@ -164,12 +115,12 @@ private:
     Model& model_;
     WarningLog warnings_;
     std::size_t line_ = 0;
+    std::size_t linesBefore_ = 0; // physical lines of the text parsed before the current chunk
 
     std::vector<float> positions_, texcoords_, normals_; // xyz, uv, xyz; NaN marks an unusable one
     std::vector<float> colors_;                          // rgb per position once any v has a colour
     bool hasColors_ = false;
-    std::vector<Corner> vertices_;                       // the triple behind each output vertex
-    CornerMap vertexOfCorner_;
+    obj::CornerMap vertices_;                            // the triple behind each output vertex
 
     DroppedAttribute droppedTexcoords_{"texture coordinate"}, droppedNormals_{"normal"};
 
@@ -194,33 +145,104 @@ private:
     std::unordered_map<std::string, std::int32_t> textureOfPath_; // -1: failed to load
 };
 
-void ObjParser::parse(std::string_view source) {
-    text::LineReader lines(source);
-    std::string_view line;
-    while (lines.next(line)) {
-        text::Tokens tokens(line);
-        const std::string_view keyword = tokens.next();
-        if (keyword.empty()) continue;
-        line_ = lines.lineNumber();
-        if (keyword == "v") {
-            vertex(tokens);
-        } else if (keyword == "f") {
-            face(tokens);
-        } else if (keyword == "vt") {
-            texcoord(tokens);
-        } else if (keyword == "vn") {
-            normal(tokens);
-        } else if (keyword == "usemtl") {
-            useMaterial(tokens.rest());
-        } else if (keyword == "mtllib") {
-            materialLibrary(tokens.rest());
-        } else if (keyword == "l" || keyword == "p") {
-            (keyword == "l" ? lineElements_ : pointElements_) += 1;
-        } else if (std::find(std::begin(kIgnoredStatements), std::end(kIgnoredStatements), keyword) ==
-                   std::end(kIgnoredStatements)) {
-            if (unknownStatements_.emplace(keyword).second)
-                warn(WarningKind::Other, "unknown statement '" + std::string(keyword) + "' ignored");
+void ObjParser::parse(std::string_view text, ThreadPool& pool) {
+    const std::vector<std::string_view> pieces = obj::cutAtLines(text, 2 * std::size_t(pool.threadCount()));
+    std::vector<obj::ObjChunk> chunks(pieces.size());
+    pool.run(pieces.size(), [&](std::size_t i, int) { obj::lexChunk(pieces[i], chunks[i], options_.lexInParallel); });
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+        replay(chunks[i], pieces[i]);
+        linesBefore_ += chunks[i].physicalLines;
+        obj::ObjChunk().ops.swap(chunks[i].ops); // free as we go
+    }
+}
+
+// The chunk's statements in order: plain ones from its arrays, the others read here.
+void ObjParser::replay(const obj::ObjChunk& chunk, std::string_view text) {
+    std::size_t position = 0, texcoord = 0, normal = 0, face = 0;
+    for (std::size_t i = 0; i < chunk.ops.size(); i += 2) {
+        const std::uint32_t count = chunk.ops[i + 1];
+        switch (obj::Op(chunk.ops[i])) {
+        case obj::Op::positions: {
+            const float* p = chunk.positions.data() + position;
+            positions_.insert(positions_.end(), p, p + 3 * std::size_t(count));
+            if (hasColors_) colors_.insert(colors_.end(), 3 * std::size_t(count), 1.0f);
+            position += 3 * std::size_t(count);
+            break;
         }
+        case obj::Op::texcoords: {
+            const float* t = chunk.texcoords.data() + texcoord;
+            texcoords_.insert(texcoords_.end(), t, t + 2 * std::size_t(count));
+            texcoord += 2 * std::size_t(count);
+            break;
+        }
+        case obj::Op::normals:
+            for (std::uint32_t n = 0; n < count; ++n, normal += 3) // (lengths known to be fine)
+                storeNormal({chunk.normals[normal], chunk.normals[normal + 1], chunk.normals[normal + 2]});
+            break;
+        case obj::Op::faces:
+            for (std::uint32_t f = 0; f < count; ++f) {
+                const std::int32_t* header = chunk.faces.data() + face;
+                replayFace(header, text);
+                face += 4 + 3 * std::size_t(header[0]);
+            }
+            break;
+        case obj::Op::line: {
+            const obj::ChunkLine& line = chunk.lines[count];
+            line_ = linesBefore_ + line.line;
+            statement(line.text);
+            break;
+        }
+        }
+    }
+}
+
+// A face the lexer read: its indices resolved here, where the lines before it are known; one that
+// names nothing is read again from its text, so its warning or error is the one-thread parser's.
+void ObjParser::replayFace(const std::int32_t* face, std::string_view text) {
+    line_ = linesBefore_ + std::size_t(face[1]);
+    const auto resolve = [](std::int32_t raw, std::size_t defined, std::uint32_t& index) {
+        const auto count = static_cast<std::int64_t>(defined);
+        if (raw > count || -std::int64_t(raw) > count) return false;
+        index = static_cast<std::uint32_t>(raw > 0 ? raw - 1 : count + raw);
+        return true;
+    };
+    const std::size_t positions = positions_.size() / 3, texcoords = texcoords_.size() / 2, normals = normals_.size() / 3;
+    corners_.clear();
+    const std::int32_t* c = face + 4;
+    for (std::int32_t i = 0; i < face[0]; ++i, c += 3) {
+        Corner corner;
+        if (!resolve(c[0], positions, corner.p) || (c[1] != 0 && !resolve(c[1], texcoords, corner.t)) ||
+            (c[2] != 0 && !resolve(c[2], normals, corner.n))) {
+            statement(text.substr(std::size_t(face[2]), std::size_t(face[3])));
+            return;
+        }
+        corners_.push_back(corner);
+    }
+    ++faceStatements_;
+    assembleFace();
+}
+
+void ObjParser::statement(std::string_view line) {
+    text::Tokens tokens(line);
+    const std::string_view keyword = tokens.next();
+    if (keyword == "v") {
+        vertex(tokens);
+    } else if (keyword == "f") {
+        face(tokens);
+    } else if (keyword == "vt") {
+        texcoord(tokens);
+    } else if (keyword == "vn") {
+        normal(tokens);
+    } else if (keyword == "usemtl") {
+        useMaterial(tokens.rest());
+    } else if (keyword == "mtllib") {
+        materialLibrary(tokens.rest());
+    } else if (keyword == "l" || keyword == "p") {
+        (keyword == "l" ? lineElements_ : pointElements_) += 1;
+    } else if (std::find(std::begin(kIgnoredStatements), std::end(kIgnoredStatements), keyword) ==
+               std::end(kIgnoredStatements)) {
+        if (unknownStatements_.emplace(keyword).second)
+            warn(WarningKind::Other, "unknown statement '" + std::string(keyword) + "' ignored");
     }
 }
 
@@ -293,8 +315,11 @@ void ObjParser::texcoord(text::Tokens& tokens) {
 void ObjParser::normal(text::Tokens& tokens) {
     float c[3];
     if (readNumbers(tokens, "vn", c, 3) != 3) fail("'vn' needs 3 numbers (x y z)");
-    // Stored unit length: some exporters write unnormalised normals (Meshlab's |n| = 2 pi).
-    glm::vec3 n(c[0], c[1], c[2]);
+    storeNormal({c[0], c[1], c[2]});
+}
+
+// Stored unit length: some exporters write unnormalised normals (Meshlab's |n| = 2 pi).
+void ObjParser::storeNormal(glm::vec3 n) {
     const float length = glm::length(n);
     if (length > 0.0f && std::isfinite(length)) { // NaN components make the length NaN
         n /= length;
@@ -380,6 +405,11 @@ void ObjParser::face(text::Tokens& tokens) {
     corners_.clear();
     for (std::string_view token = tokens.next(); !token.empty(); token = tokens.next())
         corners_.push_back(parseCorner(token));
+    assembleFace();
+}
+
+// The face in corners_, its indices resolved: dropped with a warning, or triangulated into the mesh.
+void ObjParser::assembleFace() {
     if (corners_.size() < 3) {
         warn(WarningKind::DroppedFace, "face with " + plural(corners_.size(), "corner", "corners") +
                                            " dropped (a face needs at least 3)");
@@ -428,10 +458,7 @@ void ObjParser::face(text::Tokens& tokens) {
 std::uint32_t ObjParser::vertexOf(Corner c) {
     if (c.t != kAbsent && std::isnan(texcoords_[2 * std::size_t(c.t)])) c.t = kAbsent;
     if (c.n != kAbsent && std::isnan(normals_[3 * std::size_t(c.n)])) c.n = kAbsent;
-    const auto next = static_cast<std::uint32_t>(vertices_.size());
-    const std::uint32_t v = vertexOfCorner_.findOrInsert(c, next);
-    if (v == next) vertices_.push_back(c);
-    return v;
+    return vertices_.findOrInsert(c);
 }
 
 void ObjParser::useMaterial(std::string_view name) {
@@ -514,16 +541,14 @@ void ObjParser::mergeDroppedAttributes() {
             warn(WarningKind::Other, plural(d->laterFaults, "more face corner", "more face corners") + " with a " +
                                          d->what + " index out of range");
     if (!droppedTexcoords_.dropped && !droppedNormals_.dropped) return;
-    CornerMap map;
-    std::vector<Corner> merged;
-    std::vector<std::uint32_t> remap(vertices_.size());
-    for (std::size_t i = 0; i < vertices_.size(); ++i) {
-        Corner c = vertices_[i];
+    obj::CornerMap merged;
+    const std::vector<Corner>& vertices = vertices_.vertices();
+    std::vector<std::uint32_t> remap(vertices.size());
+    for (std::size_t i = 0; i < vertices.size(); ++i) {
+        Corner c = vertices[i];
         if (droppedTexcoords_.dropped) c.t = kAbsent;
         if (droppedNormals_.dropped) c.n = kAbsent;
-        const auto next = static_cast<std::uint32_t>(merged.size());
-        remap[i] = map.findOrInsert(c, next);
-        if (remap[i] == next) merged.push_back(c);
+        remap[i] = merged.findOrInsert(c);
     }
     for (std::uint32_t& index : model_.mesh.indices) index = remap[index];
     vertices_ = std::move(merged);
@@ -531,11 +556,12 @@ void ObjParser::mergeDroppedAttributes() {
 
 void ObjParser::buildVertices() {
     Mesh& mesh = model_.mesh;
-    const std::size_t n = vertices_.size();
+    const std::vector<Corner>& vertices = vertices_.vertices();
+    const std::size_t n = vertices.size();
     for (std::vector<float>* a : {&mesh.px, &mesh.py, &mesh.pz, &mesh.u, &mesh.v}) a->resize(n);
     bool allNormals = true;
     for (std::size_t i = 0; i < n; ++i) {
-        const Corner& c = vertices_[i];
+        const Corner& c = vertices[i];
         const float* p = &positions_[3 * std::size_t(c.p)];
         mesh.px[i] = p[0];
         mesh.py[i] = p[1];
@@ -552,7 +578,7 @@ void ObjParser::buildVertices() {
     if (allNormals && n > 0) {
         for (std::vector<float>* a : {&mesh.nx, &mesh.ny, &mesh.nz}) a->resize(n);
         for (std::size_t i = 0; i < n; ++i) {
-            const float* nrm = &normals_[3 * std::size_t(vertices_[i].n)];
+            const float* nrm = &normals_[3 * std::size_t(vertices[i].n)];
             mesh.nx[i] = nrm[0];
             mesh.ny[i] = nrm[1];
             mesh.nz[i] = nrm[2];
@@ -563,7 +589,7 @@ void ObjParser::buildVertices() {
     if (hasColors_) {
         for (std::vector<float>* a : {&mesh.cr, &mesh.cg, &mesh.cb}) a->resize(n);
         for (std::size_t i = 0; i < n; ++i) {
-            const float* rgb = &colors_[3 * std::size_t(vertices_[i].p)];
+            const float* rgb = &colors_[3 * std::size_t(vertices[i].p)];
             mesh.cr[i] = rgb[0];
             mesh.cg[i] = rgb[1];
             mesh.cb[i] = rgb[2];
@@ -681,7 +707,8 @@ Model loadObjFromString(const std::string& text, const std::string& name, const 
     Model model;
     model.source = name;
     ObjParser parser(name, baseDir, options, model);
-    parser.parse(decodeText(text, name));
+    ThreadPool pool(options.threads);
+    parser.parse(decodeText(text, name), pool);
     parser.finish();
     return model;
 }
@@ -690,7 +717,9 @@ Model loadObj(const fs::path& path, const ObjLoadOptions& options) {
     Model model;
     model.source = path.string();
     ObjParser parser(model.source, path.parent_path(), options, model);
-    parser.parse(decodeText(readFileBytes(path), model.source));
+    ThreadPool pool(options.threads);
+    TextBlocks blocks(path, obj::lastLineEnd, options.blockBytes);
+    for (std::string block; blocks.next(block);) parser.parse(block, pool);
     parser.finish();
     return model;
 }

@@ -4,6 +4,7 @@
 
 #include "asset/model.h"
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 
@@ -12,6 +13,13 @@ namespace facet {
 struct ObjLoadOptions {
     bool loadMaterials = true; // read mtllib files
     bool loadTextures = true;  // decode map_Kd images
+
+    // How the file is read; the model never depends on these (the tests vary them).
+    std::size_t blockBytes = std::size_t(16) << 20; // about how much of the file is held at once
+    int threads = 0;                                // 0: one per hardware thread
+    // False: every line read on one thread by the parser itself, none by the parallel lexer
+    // (asset/obj_chunks.h): the reference the tests hold the fast reading to.
+    bool lexInParallel = true;
 };
 
 // Loads an OBJ file and its MTL libraries and textures. Throws facet::ParseError carrying the

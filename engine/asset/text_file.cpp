@@ -51,7 +51,10 @@ std::string utf16ToAscii(const std::string& bytes, std::size_t start, Utf16 orde
 
 } // namespace
 
-std::string readFileBytes(const std::filesystem::path& path) {
+namespace {
+
+// The size of the file at `path`, refusing what readFileBytes refuses.
+std::size_t checkedSize(const std::filesystem::path& path) {
     namespace fs = std::filesystem;
     std::error_code ec;
     const fs::file_status status = fs::status(path, ec);
@@ -61,10 +64,21 @@ std::string readFileBytes(const std::filesystem::path& path) {
     const std::uintmax_t size = fs::file_size(path, ec);
     if (ec) throw Error(path.string() + ": cannot read the file size: " + ec.message());
     if (size > kMaxTextFileBytes) throw Error(path.string() + ": file is larger than 4 GiB");
+    return static_cast<std::size_t>(size);
+}
 
+std::unique_ptr<std::FILE, int (*)(std::FILE*)> openFile(const std::filesystem::path& path) {
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.string().c_str(), "rb"), std::fclose);
     if (!file) throw Error(path.string() + ": cannot open: " + std::strerror(errno));
-    std::string bytes(static_cast<std::size_t>(size), '\0');
+    return file;
+}
+
+} // namespace
+
+std::string readFileBytes(const std::filesystem::path& path) {
+    const std::size_t size = checkedSize(path);
+    const auto file = openFile(path);
+    std::string bytes(size, '\0');
     const std::size_t got = std::fread(bytes.data(), 1, bytes.size(), file.get());
     if (got != bytes.size()) throw Error(path.string() + ": read " + std::to_string(got) + " of " +
                                          std::to_string(bytes.size()) + " bytes");
@@ -97,6 +111,62 @@ std::string decodeText(std::string bytes, const std::string& name) {
     // Classic Mac files end lines with CR alone.
     if (text.find('\n') == std::string::npos) std::replace(text.begin(), text.end(), '\r', '\n');
     return text;
+}
+
+TextBlocks::TextBlocks(const std::filesystem::path& path, Cut cut, std::size_t blockBytes)
+    : path_(path), cut_(cut), blockBytes_(blockBytes), size_(checkedSize(path)), file_(openFile(path)) {}
+
+// Appends up to `count` bytes of the file to `to`; at the file's end, checks that it still has
+// the size it had when opened.
+void TextBlocks::read(std::string& to, std::size_t count) {
+    const std::size_t start = to.size();
+    to.resize(start + count);
+    const std::size_t got = std::fread(to.data() + start, 1, count, file_.get());
+    to.resize(start + got);
+    read_ += got;
+    if (got == count) return;
+    if (std::ferror(file_.get())) throw Error(path_.string() + ": read error: " + std::strerror(errno));
+    atEnd_ = true;
+    if (read_ != size_)
+        throw Error(path_.string() + ": the file changed while it was read (" + std::to_string(size_) +
+                    " bytes when opened, " + std::to_string(read_) + " read)");
+}
+
+bool TextBlocks::next(std::string& block) {
+    if (atEnd_ && carry_.empty()) return false;
+    block.swap(carry_);
+    carry_.clear();
+    const bool first = read_ == 0;
+    read(block, blockBytes_ + (first ? 3 : 0));
+    if (first && !plainFirstBlock(block)) {
+        block = decodeText(readFileBytes(path_), path_.string());
+        atEnd_ = true;
+        return true;
+    }
+    // At the file's end the rest is the last block; before it, a block holding no whole unit
+    // (a line longer than a block) grows.
+    std::size_t end = atEnd_ ? block.size() : cut_(block);
+    while (end == 0 && !atEnd_) {
+        read(block, std::max(block.size(), blockBytes_));
+        end = atEnd_ ? block.size() : cut_(block);
+    }
+    if (const void* nul = std::memchr(block.data(), '\0', end))
+        throw ParseError(path_.string(), lines_ + lineOfOffset(block, std::size_t(static_cast<const char*>(nul) - block.data())),
+                         "binary file (NUL byte); expected text");
+    carry_.assign(block, end, std::string::npos);
+    block.resize(end);
+    lines_ += static_cast<std::size_t>(std::count(block.begin(), block.end(), '\n'));
+    return true;
+}
+
+// A first block the blocks can go on from: UTF-8 (its byte-order mark dropped), no NUL byte, and
+// a line end. Anything else (UTF-16, a CR-only or binary file) goes whole through decodeText.
+bool TextBlocks::plainFirstBlock(std::string& block) const {
+    if (block.size() >= 2 && (std::memcmp(block.data(), "\xFF\xFE", 2) == 0 || std::memcmp(block.data(), "\xFE\xFF", 2) == 0))
+        return false;
+    if (block.size() >= 3 && std::memcmp(block.data(), "\xEF\xBB\xBF", 3) == 0) block.erase(0, 3);
+    return std::memchr(block.data(), '\0', block.size()) == nullptr &&
+           (block.empty() || std::memchr(block.data(), '\n', block.size()) != nullptr);
 }
 
 } // namespace facet

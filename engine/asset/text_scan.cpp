@@ -15,6 +15,15 @@ std::string_view trim(std::string_view s) {
     return s.substr(b, e - b);
 }
 
+std::string_view lineContent(std::string_view line) {
+    for (std::size_t hash = line.find('#'); hash != std::string_view::npos; hash = line.find('#', hash + 1))
+        if (hash == 0 || isBlank(line[hash - 1])) {
+            line = line.substr(0, hash);
+            break;
+        }
+    return trim(line);
+}
+
 std::string_view LineReader::physicalLine() {
     const char* begin = text_.data() + pos_;
     const std::size_t left = text_.size() - pos_;
@@ -23,13 +32,7 @@ std::string_view LineReader::physicalLine() {
     pos_ += nl ? length + 1 : length;
     ++physicalLines_;
 
-    std::string_view line(begin, length);
-    for (std::size_t hash = line.find('#'); hash != std::string_view::npos; hash = line.find('#', hash + 1))
-        if (hash == 0 || isBlank(line[hash - 1])) {
-            line = line.substr(0, hash);
-            break;
-        }
-    return trim(line);
+    return lineContent(std::string_view(begin, length));
 }
 
 bool LineReader::next(std::string_view& line) {

@@ -16,6 +16,10 @@ inline bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == 
 
 std::string_view trim(std::string_view s);
 
+// A physical line (without its '\n') with its comment cut and its blanks trimmed; a line whose
+// content ends in '\' continues on the next.
+std::string_view lineContent(std::string_view line);
+
 // Walks the logical lines of a text. A comment starts at a '#' that begins a token (so the
 // MSVC spelling "1.#IND" is not a comment) and runs to the end of the line. A line whose last
 // character (after comments and blanks are removed) is '\' continues on the next line.
@@ -27,6 +31,8 @@ public:
     bool next(std::string_view& line);
     // 1-based number of the (first physical) line last returned.
     std::size_t lineNumber() const { return lineNumber_; }
+    // Physical lines read so far.
+    std::size_t physicalLineCount() const { return physicalLines_; }
 
 private:
     std::string_view physicalLine(); // the next line without its '\n', comment cut, trimmed
