@@ -126,7 +126,7 @@ std::string mixedObj(unsigned seed, bool withErrors) {
                 << (pick(7) == 0 ? " \\\n" : pick(3) ? "\t" : "  ") // a continued line
                 << number(random, withErrors);
             if (pick(40) == 0) obj << " 0.5 0.25 " << (pick(2) ? "2" : "0.75"); // a colour, once out of range
-            obj << "\n";
+            obj << (pick(20) == 0 ? "\t# a comment\n" : withErrors && pick(300) == 0 ? "#not a comment\n" : "\n");
             ++positions;
             break;
         case 4:
@@ -154,8 +154,8 @@ std::string mixedObj(unsigned seed, bool withErrors) {
                 if (form >= 2) obj << '/' << (normals > 0 ? std::to_string(1 + pick(normals + (pick(200) == 0))) : "");
                 obj << ' ';
             }
-            if (withErrors && pick(500) == 0) obj << (pick(2) ? "1/2/3/4" : "x");
-            obj << "\n";
+            if (withErrors && pick(1500) == 0) obj << (pick(2) ? "1/2/3/4" : "x");
+            obj << (pick(20) == 0 ? "# a comment\n" : pick(20) == 0 ? "\r\n" : "\n");
         }
         }
     }
@@ -215,14 +215,14 @@ TEST(ObjReading, AFileThatChangesWhileReadIsAnError) {
         test::writeFile(path, text);
         TextBlocks blocks(path, [](std::string_view t) { return t.rfind('\n') + 1; }, 4096);
         std::string block;
-        ASSERT_TRUE(blocks.next(block));
+        ASSERT_TRUE(blocks.next(block, 0));
         if (grow) {
             std::ofstream(path, std::ios::app) << "v 4 5 6\n";
         } else {
             fs::resize_file(path, 10000);
         }
         try {
-            while (blocks.next(block)) {
+            while (blocks.next(block, 0)) {
             }
             FAIL() << (grow ? "growing" : "shrinking") << " went unnoticed";
         } catch (const Error& e) {

@@ -1,6 +1,7 @@
 #include "asset/obj_chunks.h"
 
 #include "asset/text_scan.h"
+#include "host/thread_pool.h"
 
 #include <fast_float/fast_float.h>
 
@@ -16,13 +17,15 @@ namespace {
 // A float as text::parseFloat reads it. fast_float rounds exactly as from_chars does; whatever
 // it does not take plainly (a '+', "1.#IND", a result out of float's normal range) goes to
 // parseFloat itself. False when the token is not a finite number.
+bool plainFloat(float value, std::string_view token) {
+    return std::isfinite(value) && (std::fabs(value) >= std::numeric_limits<float>::min() ||
+                                    (value == 0.0f && token.find_first_of("eE") == std::string_view::npos));
+}
+
 bool lexFloat(std::string_view token, float& out) {
     const char* last = token.data() + token.size();
     const auto [ptr, ec] = fast_float::from_chars(token.data(), last, out);
-    if (ec == std::errc() && ptr == last && std::isfinite(out) &&
-        (std::fabs(out) >= std::numeric_limits<float>::min() ||
-         (out == 0.0f && token.find_first_of("eE") == std::string_view::npos)))
-        return true;
+    if (ec == std::errc() && ptr == last && plainFloat(out, token)) return true;
     return text::parseFloat(token, out) == text::NumberStatus::Ok;
 }
 
@@ -79,19 +82,138 @@ public:
     Lexer(std::string_view text, ObjChunk& chunk, bool plain) : text_(text), chunk_(chunk), plain_(plain) {}
 
     void run() {
-        text::LineReader lines(text_);
-        std::string_view line;
-        while (lines.next(line)) {
+        const char* const end = text_.data() + text_.size();
+        for (const char* p = text_.data(); p < end;) {
+            lineNumber_ = static_cast<std::uint32_t>(++physicalLines_);
+            if (plain_ && scan(p, end)) continue;
+            // Any other line, read as the parser's LineReader reads it.
+            text::LineReader reader(std::string_view(p, std::size_t(end - p)));
+            std::string_view line;
+            reader.next(line);
+            physicalLines_ += reader.physicalLineCount() - 1;
+            p += reader.position();
             if (line.empty()) continue;
-            lineNumber_ = static_cast<std::uint32_t>(lines.lineNumber());
-            const bool inText = line.data() >= text_.data() && line.data() < text_.data() + text_.size();
+            const bool inText = line.data() >= text_.data() && line.data() < end;
             if (!inText) leave(chunk_.joined.emplace_back(line));
             else if (!plain_ || !fast(line)) leave(line);
         }
-        chunk_.physicalLines = lines.physicalLineCount();
+        chunk_.physicalLines = physicalLines_;
     }
 
 private:
+    // Reads the physical line at `p` straight from the text when it is a plain v, vt, vn or f
+    // statement written the plain way (no continuation, numbers fast_float takes as they are),
+    // and moves `p` past it; false, having stored nothing, for any other line.
+    bool scan(const char*& p, const char* end) {
+        const char* q = p;
+        if (end - q < 2) return false;
+        const std::size_t faces = chunk_.faces.size();
+        bool stored = false;
+        if (q[0] == 'f' && text::isBlank(q[1])) {
+            stored = scanFace(++q, end);
+        } else if (q[0] == 'v') {
+            float c[3];
+            if (text::isBlank(q[1])) {
+                ++q;
+                stored = scanFloats(q, end, c, 3) == 3 && lineEnds(q, end);
+                if (stored) store(Op::positions, chunk_.positions, c, 3);
+            } else if ((q[1] == 't' || q[1] == 'n') && end - q > 2 && text::isBlank(q[2])) {
+                const bool normal = q[1] == 'n';
+                q += 2;
+                const std::size_t count = scanFloats(q, end, c, 3);
+                stored = (normal ? count == 3 && plainLength(c) : count >= 2) && lineEnds(q, end);
+                if (stored) store(normal ? Op::normals : Op::texcoords, normal ? chunk_.normals : chunk_.texcoords, c,
+                                  normal ? 3 : 2);
+            }
+        }
+        if (!stored) {
+            chunk_.faces.resize(faces);
+            return false;
+        }
+        p = q;
+        return true;
+    }
+
+    // At the end of a statement's last field: blanks, then the line's end or a comment. Moves `q`
+    // past the line.
+    static bool lineEnds(const char*& q, const char* end) {
+        const char* s = q;
+        while (q < end && text::isBlank(*q)) ++q;
+        if (q < end && *q == '#' && q > s) {
+            const void* nl = std::memchr(q, '\n', std::size_t(end - q));
+            q = nl ? static_cast<const char*>(nl) : end;
+        }
+        if (q == end) return true;
+        if (*q != '\n') return false;
+        ++q;
+        return true;
+    }
+
+    // Blanks, then a token ending at a blank or the line's end.
+    static bool tokenStart(const char*& q, const char* end) {
+        const char* s = q;
+        while (q < end && text::isBlank(*q)) ++q;
+        return q > s && q < end && *q != '\n' && *q != '#';
+    }
+    static bool tokenEnds(const char* q, const char* end) { return q == end || *q == '\n' || text::isBlank(*q); }
+
+    // Up to `max` numbers, each as lexFloat would take it without help; stops before the first
+    // token that is not one (lineEnds then fails on it, unless it was a comment).
+    static std::size_t scanFloats(const char*& q, const char* end, float* c, std::size_t max) {
+        std::size_t count = 0;
+        for (const char* t = q; count < max && tokenStart(t, end); q = t) {
+            const auto [ptr, ec] = fast_float::from_chars(t, end, c[count]);
+            if (ec != std::errc() || !tokenEnds(ptr, end) || !plainFloat(c[count], std::string_view(t, std::size_t(ptr - t))))
+                break;
+            t = ptr;
+            ++count;
+        }
+        return count;
+    }
+
+    // The corners of a face, `q` just past its 'f'.
+    bool scanFace(const char*& q, const char* end) {
+        std::vector<std::int32_t>& faces = chunk_.faces;
+        const char* line = q - 1;
+        const std::size_t header = faces.size();
+        faces.resize(header + 4);
+        std::int32_t count = 0;
+        for (const char* t = q; tokenStart(t, end); q = t, ++count) {
+            std::int32_t c[3] = {0, 0, 0};
+            if (count == kMaxCorners || !scanIndex(t, end, c[0])) return false;
+            for (int part = 1; part < 3 && t < end && *t == '/'; ++part)
+                if (++t < end && !tokenEnds(t, end) && *t != '/' && !scanIndex(t, end, c[part])) return false;
+            if (!tokenEnds(t, end)) return false;
+            faces.insert(faces.end(), c, c + 3);
+        }
+        if (count < 3 || !lineEnds(q, end)) return false;
+        faces[header] = count;
+        faces[header + 1] = std::int32_t(lineNumber_);
+        faces[header + 2] = std::int32_t(line - text_.data());
+        faces[header + 3] = std::int32_t(lineLength(line, q));
+        countOp(Op::faces);
+        return true;
+    }
+
+    // The length of the face's logical line as the replay reads it again: to its end, comment cut.
+    static std::size_t lineLength(const char* line, const char* next) {
+        const char* stop = next > line && next[-1] == '\n' ? next - 1 : next;
+        return text::lineContent(std::string_view(line, std::size_t(stop - line))).size();
+    }
+
+    // A non-zero index of at most nine digits, optionally negative; `q` moves past it.
+    static bool scanIndex(const char*& q, const char* end, std::int32_t& out) {
+        const bool negative = q < end && *q == '-';
+        const char* digits = q + (negative ? 1 : 0);
+        const char* d = digits;
+        std::int32_t value = 0;
+        while (d < end && unsigned(*d) - unsigned('0') <= 9 && d - digits < 9) value = value * 10 + (*d++ - '0');
+        if (d == digits || value == 0 || (d < end && unsigned(*d) - unsigned('0') <= 9)) return false;
+        out = negative ? -value : value;
+        q = d;
+        return true;
+    }
+
     // Lexes a plain statement; false (having stored nothing) for any other line.
     bool fast(std::string_view line) {
         if (line.size() < 2) return false;
@@ -173,6 +295,7 @@ private:
     std::string_view text_;
     ObjChunk& chunk_;
     bool plain_;
+    std::size_t physicalLines_ = 0;
     std::size_t lastRun_ = kNone;
     std::uint32_t lineNumber_ = 0;
 };
@@ -180,6 +303,18 @@ private:
 } // namespace
 
 void lexChunk(std::string_view text, ObjChunk& chunk, bool plain) { Lexer(text, chunk, plain).run(); }
+
+std::size_t ObjBlock::physicalLines() const {
+    std::size_t lines = 0;
+    for (const ObjChunk& c : chunks) lines += c.physicalLines;
+    return lines;
+}
+
+void lexBlock(ObjBlock& block, ThreadPool& pool, bool plain) {
+    block.pieces = cutAtLines(block.text, 2 * std::size_t(pool.threadCount()));
+    block.chunks.assign(block.pieces.size(), ObjChunk());
+    pool.run(block.pieces.size(), [&](std::size_t i, int) { lexChunk(block.pieces[i], block.chunks[i], plain); });
+}
 
 std::size_t lastLineEnd(std::string_view text) {
     std::size_t end = text.size();

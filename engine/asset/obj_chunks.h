@@ -13,6 +13,10 @@
 #include <string_view>
 #include <vector>
 
+namespace facet {
+class ThreadPool;
+}
+
 namespace facet::obj {
 
 // What an entry of ObjChunk::ops stands for.
@@ -49,6 +53,18 @@ struct ObjChunk {
 // Lexes `text`, which must start at a line start and end at the end of a logical line. With
 // `plain` false every line is left to the replay.
 void lexChunk(std::string_view text, ObjChunk& chunk, bool plain = true);
+
+// A block of the file (whole logical lines) and its chunks, lexed.
+struct ObjBlock {
+    std::string text;
+    std::vector<std::string_view> pieces; // of text, one per chunk
+    std::vector<ObjChunk> chunks;
+
+    std::size_t physicalLines() const;
+};
+
+// Cuts block.text into chunks, two per thread, and lexes them on every thread.
+void lexBlock(ObjBlock& block, ThreadPool& pool, bool plain);
 
 // Cuts `text` into at most `parts` pieces of about equal size, each ending at the end of a
 // logical line (a '\n' not continued by '\').

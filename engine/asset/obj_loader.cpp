@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
+#include <future>
 #include <limits>
 #include <string_view>
 #include <unordered_map>
@@ -74,8 +76,8 @@ public:
         : name_(std::move(name)), baseDir_(std::move(baseDir)), options_(options), model_(model),
           warnings_(model.warnings) {}
 
-    // Reads a text holding whole logical lines, the file's next after those read before.
-    void parse(std::string_view text, ThreadPool& pool);
+    // Reads a block of whole logical lines, lexed, the file's next after those read before.
+    void parse(const obj::ObjBlock& block);
     void finish();
 
 private:
@@ -145,14 +147,10 @@ private:
     std::unordered_map<std::string, std::int32_t> textureOfPath_; // -1: failed to load
 };
 
-void ObjParser::parse(std::string_view text, ThreadPool& pool) {
-    const std::vector<std::string_view> pieces = obj::cutAtLines(text, 2 * std::size_t(pool.threadCount()));
-    std::vector<obj::ObjChunk> chunks(pieces.size());
-    pool.run(pieces.size(), [&](std::size_t i, int) { obj::lexChunk(pieces[i], chunks[i], options_.lexInParallel); });
-    for (std::size_t i = 0; i < pieces.size(); ++i) {
-        replay(chunks[i], pieces[i]);
-        linesBefore_ += chunks[i].physicalLines;
-        obj::ObjChunk().ops.swap(chunks[i].ops); // free as we go
+void ObjParser::parse(const obj::ObjBlock& block) {
+    for (std::size_t i = 0; i < block.chunks.size(); ++i) {
+        replay(block.chunks[i], block.pieces[i]);
+        linesBefore_ += block.chunks[i].physicalLines;
     }
 }
 
@@ -708,18 +706,37 @@ Model loadObjFromString(const std::string& text, const std::string& name, const 
     model.source = name;
     ObjParser parser(name, baseDir, options, model);
     ThreadPool pool(options.threads);
-    parser.parse(decodeText(text, name), pool);
+    obj::ObjBlock block;
+    block.text = decodeText(text, name);
+    obj::lexBlock(block, pool, options.lexInParallel);
+    parser.parse(block);
     parser.finish();
     return model;
 }
 
+// The next block is read and lexed while the parser replays this one, so the replay, which runs
+// on one thread, overlaps the lexing, which runs on all.
 Model loadObj(const fs::path& path, const ObjLoadOptions& options) {
     Model model;
     model.source = path.string();
     ObjParser parser(model.source, path.parent_path(), options, model);
     ThreadPool pool(options.threads);
     TextBlocks blocks(path, obj::lastLineEnd, options.blockBytes);
-    for (std::string block; blocks.next(block);) parser.parse(block, pool);
+    std::size_t lines = 0; // in the blocks read so far
+    const auto readNext = [&](obj::ObjBlock& block) {
+        if (!blocks.next(block.text, lines)) return false;
+        obj::lexBlock(block, pool, options.lexInParallel);
+        lines += block.physicalLines();
+        return true;
+    };
+    // Two blocks taken in turn (never swapped: the chunks point into the text, which a short
+    // string would carry along).
+    obj::ObjBlock two[2];
+    for (std::size_t i = 0, more = readNext(two[0]); more; ++i) {
+        std::future<bool> ahead = std::async(std::launch::async, readNext, std::ref(two[(i + 1) % 2]));
+        parser.parse(two[i % 2]);
+        more = ahead.get();
+    }
     parser.finish();
     return model;
 }

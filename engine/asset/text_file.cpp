@@ -132,7 +132,7 @@ void TextBlocks::read(std::string& to, std::size_t count) {
                     " bytes when opened, " + std::to_string(read_) + " read)");
 }
 
-bool TextBlocks::next(std::string& block) {
+bool TextBlocks::next(std::string& block, std::size_t linesBefore) {
     if (atEnd_ && carry_.empty()) return false;
     block.swap(carry_);
     carry_.clear();
@@ -151,11 +151,10 @@ bool TextBlocks::next(std::string& block) {
         end = atEnd_ ? block.size() : cut_(block);
     }
     if (const void* nul = std::memchr(block.data(), '\0', end))
-        throw ParseError(path_.string(), lines_ + lineOfOffset(block, std::size_t(static_cast<const char*>(nul) - block.data())),
+        throw ParseError(path_.string(), linesBefore + lineOfOffset(block, std::size_t(static_cast<const char*>(nul) - block.data())),
                          "binary file (NUL byte); expected text");
     carry_.assign(block, end, std::string::npos);
     block.resize(end);
-    lines_ += static_cast<std::size_t>(std::count(block.begin(), block.end(), '\n'));
     return true;
 }
 

@@ -36,8 +36,8 @@ public:
     TextBlocks(const std::filesystem::path& path, Cut cut, std::size_t blockBytes = std::size_t(16) << 20);
 
     // The next block; false after the last. Throws facet::Error when the file grows or shrinks
-    // while it is read.
-    bool next(std::string& block);
+    // while it is read. `linesBefore`, the lines of the blocks before, numbers a NUL byte's line.
+    bool next(std::string& block, std::size_t linesBefore);
 
 private:
     void read(std::string& to, std::size_t count);
@@ -48,7 +48,6 @@ private:
     std::size_t blockBytes_;
     std::size_t size_;      // the file's size when opened
     std::size_t read_ = 0;  // bytes read so far
-    std::size_t lines_ = 0; // line ends in the blocks returned so far
     bool atEnd_ = false;
     std::string carry_;     // read past the last block's end
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;

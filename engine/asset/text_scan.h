@@ -31,8 +31,9 @@ public:
     bool next(std::string_view& line);
     // 1-based number of the (first physical) line last returned.
     std::size_t lineNumber() const { return lineNumber_; }
-    // Physical lines read so far.
+    // Physical lines read so far, and the offset in the text just past them.
     std::size_t physicalLineCount() const { return physicalLines_; }
+    std::size_t position() const { return pos_; }
 
 private:
     std::string_view physicalLine(); // the next line without its '\n', comment cut, trimmed
