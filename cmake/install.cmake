@@ -96,7 +96,7 @@ set(facet_pc_libs -lfacet_renderer)
 if(TARGET facet_kernels_host)
   string(APPEND facet_pc_libs " -lfacet_kernels_host")
 endif()
-string(APPEND facet_pc_libs " -lfacet_gl -lfacet_gl_objects -lfacet_glad -lfacet_cuda -lfacet_engine -ltinygltf")
+string(APPEND facet_pc_libs " -lfacet_gl -lfacet_gl_objects -lfacet_glad -lfacet_cuda -lfacet_engine -ltinygltf -lz")
 # With CUDA, the program links the CUDA runtime installed with facet (lib/facet/) and finds it
 # there at run time through an RPATH, as facetConfig's facet::cudart does.
 set(facet_pc_private "")
@@ -124,7 +124,7 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_PACKAGE_SECTION graphics)
 # The shared libraries the binaries load (NEEDED) come from dpkg-shlibdeps: libc6, libstdc++6,
-# libgcc-s1, libglfw3, libegl1, libstb0, libtinygltf2d. libGL.so.1 is opened at run time (glad, GLFW), so it
+# libgcc-s1, libglfw3, libegl1, libstb0, libtinygltf2d, zlib1g. libGL.so.1 is opened at run time (glad, GLFW), so it
 # is named here. The CUDA runtime (libcudart) comes in the package (lib/facet/, above; found by
 # dpkg-shlibdeps through the programs' $ORIGIN RPATH, so it adds no dependency); what a GPU needs
 # besides is the driver, recommended, as is the viewer's panel font (it falls back to ImGui's own
@@ -134,5 +134,5 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libgl1")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libcuda1, fonts-dejavu-core")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
-    "python3-numpy, libglm-dev, libglfw3-dev, libegl-dev, libstb-dev, libtinygltf-dev, pkgconf | pkg-config")
+    "python3-numpy, libglm-dev, libglfw3-dev, libegl-dev, libstb-dev, libtinygltf-dev, zlib1g-dev, pkgconf | pkg-config")
 include(CPack)

@@ -10,7 +10,7 @@ build_dir="${FACET_BUILD_DIR:-$root/build}"
 
 packages=(
   cmake ninja-build g++ pkg-config
-  libglm-dev libstb-dev libtinyobjloader-dev libtinygltf-dev nlohmann-json3-dev libfast-float-dev
+  libglm-dev libstb-dev libtinyobjloader-dev libtinygltf-dev nlohmann-json3-dev libfast-float-dev zlib1g-dev
   libglfw3-dev libgl-dev libegl-dev libimgui-dev python3-glad
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth xdotool fonts-dejavu-core

@@ -1,15 +1,10 @@
 #include "asset/array_files.h"
 
 #include "asset/file_write.h"
+#include "asset/png_encode.h"
 #include "core/error.h"
 
-#include <array>
-#include <cstdlib>
 #include <string>
-
-// libstb's deflate (the one its PNG writer uses), declared by its header only inside the
-// implementation, which facet never compiles (libstb holds it).
-extern "C" unsigned char* stbi_zlib_compress(unsigned char* data, int dataLength, int* outLength, int quality);
 
 namespace facet {
 
@@ -45,28 +40,6 @@ void writeNpyOf(const std::filesystem::path& path, const char* descr, const T* v
     writeFileAtomically(path, bytes, ".npy file");
 }
 
-// PNG's CRC-32 (ISO 3309, reflected polynomial 0xEDB88320) over a chunk's type and data.
-std::uint32_t crc32(const std::string& bytes, std::size_t from) {
-    std::uint32_t c = 0xFFFFFFFFu;
-    for (std::size_t i = from; i < bytes.size(); ++i) {
-        c ^= static_cast<unsigned char>(bytes[i]);
-        for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
-    }
-    return ~c;
-}
-
-void appendBigEndian(std::string& out, std::uint32_t v) {
-    for (int shift = 24; shift >= 0; shift -= 8) out += char((v >> shift) & 0xFFu);
-}
-
-void appendChunk(std::string& png, const char* type, const std::string& data) {
-    appendBigEndian(png, static_cast<std::uint32_t>(data.size()));
-    const std::size_t start = png.size();
-    png += type;
-    png += data;
-    appendBigEndian(png, crc32(png, start));
-}
-
 } // namespace
 
 void writeNpy(const std::filesystem::path& path, const float* values, const std::vector<std::size_t>& shape) {
@@ -79,11 +52,10 @@ void writeNpy(const std::filesystem::path& path, const std::uint32_t* values, co
 
 void writePng16(const std::filesystem::path& path, const std::uint32_t* values, int width, int height) {
     const auto w = static_cast<std::size_t>(width), h = static_cast<std::size_t>(height);
-    // Each row: filter type 0 (none), then big-endian 16-bit samples.
+    // Big-endian 16-bit samples, as PNG stores them.
     std::string raw;
-    raw.reserve(h * (1 + 2 * w));
+    raw.reserve(h * 2 * w);
     for (std::size_t y = 0; y < h; ++y) {
-        raw += '\0';
         for (std::size_t x = 0; x < w; ++x) {
             const std::uint32_t v = values[y * w + x];
             if (v > 0xFFFFu)
@@ -93,20 +65,8 @@ void writePng16(const std::filesystem::path& path, const std::uint32_t* values, 
             raw += char(v & 0xFFu);
         }
     }
-    int compressedSize = 0;
-    unsigned char* compressed = stbi_zlib_compress(reinterpret_cast<unsigned char*>(raw.data()),
-                                                   static_cast<int>(raw.size()), &compressedSize, 8);
-    if (!compressed) throw Error(path.string() + ": cannot compress the PNG");
-    const std::string idat(reinterpret_cast<const char*>(compressed), std::size_t(compressedSize));
-    std::free(compressed);
-    std::string ihdr;
-    appendBigEndian(ihdr, static_cast<std::uint32_t>(width));
-    appendBigEndian(ihdr, static_cast<std::uint32_t>(height));
-    ihdr += std::string("\x10\x00\x00\x00\x00", 5); // 16 bits, greyscale, deflate, filtered per row, no interlace
-    std::string png("\x89PNG\r\n\x1a\n", 8);
-    appendChunk(png, "IHDR", ihdr);
-    appendChunk(png, "IDAT", idat);
-    appendChunk(png, "IEND", "");
+    const std::string png =
+        encodePng(reinterpret_cast<const std::uint8_t*>(raw.data()), std::uint32_t(w), std::uint32_t(h), 1, 16, 2 * w);
     writeFileAtomically(path, png, "PNG");
 }
 

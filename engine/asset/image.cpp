@@ -1,10 +1,10 @@
 #include "asset/image.h"
 
 #include "asset/file_write.h"
+#include "asset/png_encode.h"
 #include "core/error.h"
 
 #include <stb_image.h>
-#include <stb_image_write.h>
 
 #include <algorithm>
 #include <cstring>
@@ -249,15 +249,9 @@ Image decodeImage(const std::uint8_t* bytes, std::size_t size, const std::string
 
 void writePng(const std::filesystem::path& path, const Image& image) {
     if (image.width == 0 || image.height == 0) throw Error(fileError(path, "cannot write an empty image"));
-    const int stride = static_cast<int>(image.width * 4);
     // Encoded in memory, then written whole (asset/file_write.h): never a truncated PNG.
-    std::string bytes;
-    const auto append = [](void* out, void* data, int size) {
-        static_cast<std::string*>(out)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
-    };
-    if (!stbi_write_png_to_func(append, &bytes, static_cast<int>(image.width), static_cast<int>(image.height), 4,
-                                image.pixels.data(), stride))
-        throw Error(fileError(path, "cannot encode the PNG"));
+    const std::string bytes = encodePng(reinterpret_cast<const std::uint8_t*>(image.pixels.data()), image.width,
+                                        image.height, 4, 8, std::size_t(image.width) * 4);
     writeFileAtomically(path, bytes, "PNG");
 }
 
