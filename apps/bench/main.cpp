@@ -3,6 +3,7 @@
 // resident and copied over the bus on every call, three kernels and one fused; then whole
 // frames of the default scene and of generated scenes on the CPU (1..N threads), the GPU and
 // OpenGL. Paths that cannot run here (no GPU, no numpy, no OpenGL) are rows that say why.
+#include "bench/load_section.h"
 #include "bench/machine.h"
 #include "bench/options.h"
 #include "bench/output.h"
@@ -43,8 +44,10 @@ int run(const facet::bench::Options& o) {
         estimator = std::make_unique<GpuEstimator>(o.gpuModels, o.threads > 0 ? o.threads : machine.hardwareThreads);
     if (o.vertex) runVertexSection(o, machine, records);
     if (o.raster && !facet::cli::stopSignal()) runRasterSection(o, machine, records, estimator.get());
+    if (o.load && !facet::cli::stopSignal()) runLoadSection(o, machine, records);
     if (o.vertex) printVertexTable(records);
     if (o.raster) printRasterTable(records);
+    if (o.load) printLoadTable(records);
     if (estimator) estimator->print();
     if (o.out) writeOutputs(*o.out, machine, o, records);
     if (const int signal = facet::cli::stopSignal()) {

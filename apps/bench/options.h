@@ -15,7 +15,7 @@ struct RasterPathsWanted {
 
 struct Options {
     bool quick = false;
-    bool vertex = true, raster = true;
+    bool vertex = true, raster = true, load = true;
     std::optional<int> frames;
     int threads = 0; // 0: one per hardware thread
     int device = -1; // CUDA device; -1: FACET_DEVICE, else 0
