@@ -14,60 +14,12 @@ namespace facet::obj {
 
 namespace {
 
-// A float as text::parseFloat reads it. fast_float rounds exactly as from_chars does; whatever
-// it does not take plainly (a '+', "1.#IND", a result out of float's normal range) goes to
-// parseFloat itself. False when the token is not a finite number.
+// A number fast_float read as text::parseFloat would: fast_float rounds exactly as from_chars
+// does, and what it does not read plainly (a '+', "1.#IND", a result outside float's normal
+// range, which parseFloat judges in its own way) is left to the replay.
 bool plainFloat(float value, std::string_view token) {
     return std::isfinite(value) && (std::fabs(value) >= std::numeric_limits<float>::min() ||
                                     (value == 0.0f && token.find_first_of("eE") == std::string_view::npos));
-}
-
-bool lexFloat(std::string_view token, float& out) {
-    const char* last = token.data() + token.size();
-    const auto [ptr, ec] = fast_float::from_chars(token.data(), last, out);
-    if (ec == std::errc() && ptr == last && plainFloat(out, token)) return true;
-    return text::parseFloat(token, out) == text::NumberStatus::Ok;
-}
-
-// Up to `max` finite numbers; false when there are more, or one is not a finite number.
-bool lexFloats(text::Tokens& tokens, float* values, std::size_t max, std::size_t& count) {
-    count = 0;
-    for (std::string_view token = tokens.next(); !token.empty(); token = tokens.next()) {
-        if (count == max || !lexFloat(token, values[count])) return false;
-        ++count;
-    }
-    return true;
-}
-
-// A non-zero index of at most nine digits, optionally negative.
-bool lexIndex(std::string_view part, std::int32_t& out) {
-    const bool negative = !part.empty() && part[0] == '-';
-    const std::size_t first = negative ? 1 : 0;
-    if (part.size() == first || part.size() - first > 9) return false;
-    std::int32_t value = 0;
-    for (std::size_t i = first; i < part.size(); ++i) {
-        const unsigned digit = unsigned(part[i]) - unsigned('0');
-        if (digit > 9) return false;
-        value = value * 10 + std::int32_t(digit);
-    }
-    if (value == 0) return false;
-    out = negative ? -value : value;
-    return true;
-}
-
-// v, v/vt, v//vn, v/vt/vn, v/vt/ or v//: the parser's corner forms, each index well formed.
-bool lexCorner(std::string_view token, std::int32_t* pTN) {
-    std::size_t start = 0;
-    for (int part = 0; part < 3; ++part) {
-        const std::size_t slash = token.find('/', start);
-        const std::string_view text = token.substr(start, slash == std::string_view::npos ? slash : slash - start);
-        pTN[part] = 0;
-        if (!text.empty() && !lexIndex(text, pTN[part])) return false;
-        if (part == 0 && text.empty()) return false;
-        if (slash == std::string_view::npos) return true;
-        start = slash + 1;
-    }
-    return false; // a third '/'
 }
 
 // A vector whose length in float is sure to be finite and non-zero, so the replay's
@@ -93,9 +45,8 @@ public:
             physicalLines_ += reader.physicalLineCount() - 1;
             p += reader.position();
             if (line.empty()) continue;
-            const bool inText = line.data() >= text_.data() && line.data() < end;
-            if (!inText) leave(chunk_.joined.emplace_back(line));
-            else if (!plain_ || !fast(line)) leave(line);
+            const bool joined = line.data() < text_.data() || line.data() >= end; // (in the reader)
+            leave(joined ? std::string_view(chunk_.joined.emplace_back(line)) : line);
         }
         chunk_.physicalLines = physicalLines_;
     }
@@ -157,7 +108,7 @@ private:
     }
     static bool tokenEnds(const char* q, const char* end) { return q == end || *q == '\n' || text::isBlank(*q); }
 
-    // Up to `max` numbers, each as lexFloat would take it without help; stops before the first
+    // Up to `max` numbers, each read plainly (plainFloat); stops before the first
     // token that is not one (lineEnds then fails on it, unless it was a comment).
     static std::size_t scanFloats(const char*& q, const char* end, float* c, std::size_t max) {
         std::size_t count = 0;
@@ -211,60 +162,6 @@ private:
         if (d == digits || value == 0 || (d < end && unsigned(*d) - unsigned('0') <= 9)) return false;
         out = negative ? -value : value;
         q = d;
-        return true;
-    }
-
-    // Lexes a plain statement; false (having stored nothing) for any other line.
-    bool fast(std::string_view line) {
-        if (line.size() < 2) return false;
-        if (line[0] == 'f' && text::isBlank(line[1])) return face(line.substr(1));
-        if (line[0] != 'v') return false;
-        const bool position = text::isBlank(line[1]);
-        if (!position && (line.size() < 3 || !text::isBlank(line[2]))) return false;
-        text::Tokens tokens(line.substr(position ? 1 : 2));
-        float c[3];
-        std::size_t count = 0;
-        const bool read = lexFloats(tokens, c, 3, count);
-        if (position) {
-            if (!read || count != 3) return false;
-            store(Op::positions, chunk_.positions, c, 3);
-        } else if (line[1] == 't') {
-            if (!read || count < 2) return false;
-            store(Op::texcoords, chunk_.texcoords, c, 2);
-        } else if (line[1] == 'n') {
-            if (!read || count != 3 || !plainLength(c)) return false;
-            store(Op::normals, chunk_.normals, c, 3);
-        } else {
-            return false;
-        }
-        return true;
-    }
-
-    // `corners` is the line after its 'f'.
-    bool face(std::string_view corners) {
-        std::vector<std::int32_t>& faces = chunk_.faces;
-        const std::size_t header = faces.size();
-        faces.resize(header + 4);
-        std::int32_t count = 0;
-        text::Tokens tokens(corners);
-        for (std::string_view token = tokens.next(); !token.empty(); token = tokens.next()) {
-            faces.resize(faces.size() + 3);
-            if (count == kMaxCorners || !lexCorner(token, &faces[faces.size() - 3])) {
-                faces.resize(header);
-                return false;
-            }
-            ++count;
-        }
-        if (count < 3) {
-            faces.resize(header);
-            return false;
-        }
-        const std::string_view line(corners.data() - 1, corners.size() + 1);
-        faces[header] = count;
-        faces[header + 1] = std::int32_t(lineNumber_);
-        faces[header + 2] = std::int32_t(line.data() - text_.data());
-        faces[header + 3] = std::int32_t(line.size());
-        countOp(Op::faces);
         return true;
     }
 
