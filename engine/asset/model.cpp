@@ -45,7 +45,7 @@ void setMaps(ShadeMaterial& out, const Material& mat, const std::vector<Texture>
     forEachMap(out, mat, [&](TextureView& view, std::int32_t index) {
         if (index < 0 || static_cast<std::size_t>(index) >= textures.size()) return;
         const Texture& t = textures[static_cast<std::size_t>(index)];
-        view = TextureView{t.texels.data(), t.levels.data(), static_cast<int>(t.levels.size())};
+        view = TextureView{t.texels.data(), t.levels.data(), static_cast<int>(t.levels.size()), t.wrapS, t.wrapT};
     });
     const auto translucent = [&](std::int32_t index) {
         return index >= 0 && static_cast<std::size_t>(index) < textures.size() &&

@@ -17,11 +17,18 @@ struct MipLevel {
     std::uint32_t offset = 0; // first texel of this level in Texture::texels
 };
 
+// How a texture reads beyond [0, 1], per axis: OpenGL's GL_REPEAT, GL_CLAMP_TO_EDGE and
+// GL_MIRRORED_REPEAT (spec 8.14.2), as a glTF sampler's wrapS and wrapT choose them. OBJ/MTL maps
+// repeat. (One byte: a TextureView keeps its size with two.)
+enum class Wrap : std::uint8_t { Repeat, ClampToEdge, MirroredRepeat };
+
 struct Texture {
     std::string source;                // file it came from, or a description of a generated one
     std::vector<std::uint32_t> texels; // RGBA8, R in the low byte
     std::vector<MipLevel> levels;      // level 0 is full size, the last is 1x1
     bool translucent = false;          // some texel of the image has alpha below 255 (makeTexture sets it)
+    Wrap wrapS = Wrap::Repeat;         // along u (x)
+    Wrap wrapT = Wrap::Repeat;         // along v (y)
 
     std::uint32_t width() const { return levels.empty() ? 0 : levels[0].width; }
     std::uint32_t height() const { return levels.empty() ? 0 : levels[0].height; }

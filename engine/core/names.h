@@ -44,6 +44,12 @@ struct Names<TextureFilter> {
 };
 
 template <>
+struct Names<Wrap> {
+    static constexpr std::array<std::pair<Wrap, const char*>, 3> table{
+        {{Wrap::Repeat, "repeat"}, {Wrap::ClampToEdge, "clamp_to_edge"}, {Wrap::MirroredRepeat, "mirrored_repeat"}}};
+};
+
+template <>
 struct Names<ShadingModel> {
     static constexpr std::array<std::pair<ShadingModel, const char*>, 2> table{
         {{ShadingModel::Classic, "classic"}, {ShadingModel::Lit, "lit"}}};

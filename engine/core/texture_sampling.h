@@ -1,5 +1,6 @@
 // Texel sampling shared by both backends, matching OpenGL's GL_NEAREST, GL_LINEAR and
-// GL_LINEAR_MIPMAP_LINEAR with GL_REPEAT wrapping on an RGBA8 texture (spec 8.14, 8.15).
+// GL_LINEAR_MIPMAP_LINEAR on an RGBA8 texture (spec 8.14, 8.15), wrapped per axis by GL_REPEAT,
+// GL_CLAMP_TO_EDGE or GL_MIRRORED_REPEAT (8.14.2; Wrap, core/material.h).
 #pragma once
 
 #include "core/material.h"
@@ -18,6 +19,7 @@ struct TextureView {
     const std::uint32_t* texels = nullptr;
     const MipLevel* levels = nullptr;
     int levelCount = 0;
+    Wrap wrapS = Wrap::Repeat, wrapT = Wrap::Repeat;
 };
 
 FACET_HD glm::vec4 unpackRgba8(std::uint32_t c) {
@@ -49,22 +51,62 @@ FACET_HD int wrapRepeat(int i, int size) {
     return m < 0 ? m + size : m;
 }
 
-FACET_HD std::uint32_t fetchTexel(const TextureView& t, int level, int x, int y) {
-    const MipLevel& l = t.levels[level];
-    const int w = static_cast<int>(l.width), h = static_cast<int>(l.height);
-    return t.texels[l.offset + static_cast<std::uint32_t>(wrapRepeat(y, h) * w + wrapRepeat(x, w))];
+// GL_CLAMP_TO_EDGE: clamp(i, 0, size - 1).
+FACET_HD int wrapClampToEdge(int i, int size) { return i < 0 ? 0 : i < size ? i : size - 1; }
+
+// GL_MIRRORED_REPEAT: (size - 1) - mirror((i mod 2 size) - size), mirror(a) = a >= 0 ? a : -1 - a.
+FACET_HD int wrapMirroredRepeat(int i, int size) {
+    const int period = 2 * size;
+    int m = i % period;
+    if (m < 0) m += period;
+    const int a = m - size;
+    return (size - 1) - (a >= 0 ? a : -1 - a);
 }
 
-// Texel space coordinate u * size, reduced into [0, size) first so huge uvs keep precision.
-FACET_HD float texelCoordinate(float u, std::uint32_t size) {
-    return (u - glm::floor(u)) * static_cast<float>(size);
+// Whether t repeats on both axes (nearly every texture: OBJ/MTL maps always do).
+FACET_HD bool repeats(const TextureView& t) { return t.wrapS == Wrap::Repeat && t.wrapT == Wrap::Repeat; }
+
+// Texel index i on an axis of `size` texels wrapped by `wrap`. An index in range is its own
+// under every wrap, so the common case tests no wrap and divides nothing.
+FACET_HD int wrapTexel(int i, int size, Wrap wrap) {
+    if (static_cast<unsigned>(i) < static_cast<unsigned>(size)) return i;
+    if (wrap == Wrap::ClampToEdge) return wrapClampToEdge(i, size);
+    if (wrap == Wrap::MirroredRepeat) return wrapMirroredRepeat(i, size);
+    return wrapRepeat(i, size);
+}
+
+// Where texel (x, y) of `level`, wrapped, lies in t.texels.
+FACET_HD std::uint32_t texelIndex(const TextureView& t, int level, int x, int y) {
+    const MipLevel& l = t.levels[level];
+    const int w = static_cast<int>(l.width), h = static_cast<int>(l.height);
+    return l.offset + static_cast<std::uint32_t>(wrapTexel(y, h, t.wrapT) * w + wrapTexel(x, w, t.wrapS));
+}
+
+// A texture coordinate reduced by its wrap's period, so huge uvs keep precision and texel
+// indices stay far from int's limits: into [0, 1) for GL_REPEAT, [0, 2) for GL_MIRRORED_REPEAT
+// (exact: a float minus a whole multiple of its period). GL_CLAMP_TO_EDGE clamps it to [0, 1]
+// instead: beyond, every texel a sample reads is the edge's, as at 0 or 1. A NaN stays NaN.
+FACET_HD float wrapCoordinate(float u, Wrap wrap) {
+    if (wrap == Wrap::Repeat) return u - glm::floor(u);
+    if (wrap == Wrap::MirroredRepeat) return u - 2.0f * glm::floor(0.5f * u);
+    return u < 0.0f ? 0.0f : 1.0f < u ? 1.0f : u;
+}
+
+// Texel space coordinate u * size, of the coordinate reduced by wrapCoordinate.
+FACET_HD float texelCoordinate(float u, std::uint32_t size, Wrap wrap) {
+    return wrapCoordinate(u, wrap) * static_cast<float>(size);
+}
+
+// The texel GL_NEAREST reads at uv, as its place in t.texels, and the texel itself.
+FACET_HD std::uint32_t nearestIndex(const TextureView& t, int level, glm::vec2 uv) {
+    const MipLevel& l = t.levels[level];
+    const int x = static_cast<int>(glm::floor(texelCoordinate(uv.x, l.width, t.wrapS)));
+    const int y = static_cast<int>(glm::floor(texelCoordinate(uv.y, l.height, t.wrapT)));
+    return texelIndex(t, level, x, y);
 }
 
 FACET_HD std::uint32_t nearestTexel(const TextureView& t, int level, glm::vec2 uv) {
-    const MipLevel& l = t.levels[level];
-    const int x = static_cast<int>(glm::floor(texelCoordinate(uv.x, l.width)));
-    const int y = static_cast<int>(glm::floor(texelCoordinate(uv.y, l.height)));
-    return fetchTexel(t, level, x, y);
+    return t.texels[nearestIndex(t, level, uv)];
 }
 
 // `texel`: how the sampler reads a texel before filtering (core/lighting.h): SrgbTexel decodes
@@ -83,15 +125,16 @@ struct BilinearTexels {
 
 FACET_HD BilinearTexels bilinearTexels(const TextureView& t, int level, glm::vec2 uv) {
     const MipLevel& l = t.levels[level];
-    const float s = texelCoordinate(uv.x, l.width) - 0.5f;
-    const float r = texelCoordinate(uv.y, l.height) - 0.5f;
+    const float s = texelCoordinate(uv.x, l.width, t.wrapS) - 0.5f;
+    const float r = texelCoordinate(uv.y, l.height, t.wrapT) - 0.5f;
     const float fs = glm::floor(s), fr = glm::floor(r);
     const int x0 = static_cast<int>(fs), y0 = static_cast<int>(fr);
-    // The same texels as four fetchTexel calls, wrapping each row and column only once.
+    // The same texels as four texelIndex reads, wrapping each row and column only once: the
+    // neighbours x0 + 1 and y0 + 1 wrap as their own indices (clamped to the edge, or mirrored).
     const int w = static_cast<int>(l.width), h = static_cast<int>(l.height);
     const std::uint32_t* texels = t.texels + l.offset;
-    const int col0 = wrapRepeat(x0, w), col1 = wrapRepeat(x0 + 1, w);
-    const int row0 = wrapRepeat(y0, h) * w, row1 = wrapRepeat(y0 + 1, h) * w;
+    const int col0 = wrapTexel(x0, w, t.wrapS), col1 = wrapTexel(x0 + 1, w, t.wrapS);
+    const int row0 = wrapTexel(y0, h, t.wrapT) * w, row1 = wrapTexel(y0 + 1, h, t.wrapT) * w;
     return BilinearTexels{texels[static_cast<std::uint32_t>(row0 + col0)],
                           texels[static_cast<std::uint32_t>(row0 + col1)],
                           texels[static_cast<std::uint32_t>(row1 + col0)],
