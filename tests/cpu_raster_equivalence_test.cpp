@@ -6,6 +6,7 @@
 #include "core/camera.h"
 #include "core/clip.h"
 #include "core/coverage_walk.h"
+#include "core/names.h"
 #include "core/texture_sampling.h"
 #include "core/triangle_setup.h"
 #include "cpu/cpu_renderer.h"
@@ -296,20 +297,32 @@ TEST(CpuRasterEquivalence, SimdLitLanesMatchScalarLitModel) {
     }
 }
 
+// The wraps the sampling tests below take in turn, on u and v: each alone on both axes, and mixed.
+constexpr Wrap kWraps[][2] = {{Wrap::Repeat, Wrap::Repeat},
+                              {Wrap::ClampToEdge, Wrap::ClampToEdge},
+                              {Wrap::MirroredRepeat, Wrap::MirroredRepeat},
+                              {Wrap::ClampToEdge, Wrap::MirroredRepeat},
+                              {Wrap::MirroredRepeat, Wrap::Repeat}};
+constexpr int kWrapCount = int(sizeof(kWraps) / sizeof(kWraps[0]));
+
+TextureView wrappedView(const Texture& tex, int wrap) {
+    return TextureView{tex.texels.data(), tex.levels.data(), int(tex.levels.size()), kWraps[wrap][0], kWraps[wrap][1]};
+}
+
 // The classic model's fixed-point sampleTexture4 equals sampleTexture8 per lane, for every
 // filter, and the lit model's float fetchSamples4 (sRGB texels) equals sampleTexture, on textures
 // of odd and power-of-two sizes, at any uv (far outside [0, 1], NaN and infinite too) and lod,
-// with either way of reading texels (gathers, a load per lane). The sizes give every way
-// simd::LevelTable looks levels up: up to 8 levels, up to 16, and more (17).
+// under every wrap (kWraps), with either way of reading texels (gathers, a load per lane). The
+// sizes give every way simd::LevelTable looks levels up: up to 8 levels, up to 16, and more (17).
 template <IndexedLoads L> void expectSimdSamplingMatchesSampleTexture() {
     std::mt19937 rng(12);
     const std::uint32_t sizes[][2] = {{1, 1}, {2, 1}, {5, 3}, {64, 64}, {256, 32}, {97, 131}, {1024, 3}, {70000, 1}};
     const SrgbTable srgb = makeSrgbTable();
     for (const auto& size : sizes) {
         const Texture tex = randomTexture(rng, size[0], size[1]);
-        const TextureView view{tex.texels.data(), tex.levels.data(), int(tex.levels.size())};
-        const simd::LevelTable levels(view);
         for (int n = 0; n < 20000; ++n) {
+            const TextureView view = wrappedView(tex, n % kWrapCount);
+            const simd::LevelTable levels(view);
             const float uvScale = n % 3 == 0 ? 1.0f : n % 3 == 1 ? 20.0f : 1.0e5f;
             alignas(16) float u[4], v[4];
             for (int k = 0; k < 4; ++k) {
@@ -319,7 +332,8 @@ template <IndexedLoads L> void expectSimdSamplingMatchesSampleTexture() {
             const float lod = n % 5 == 0 ? wildFloat(rng, 3.0f) : std::uniform_real_distribution<float>(-2.0f, 18.0f)(rng);
             const auto where = [&](TextureFilter filter, int k) {
                 std::ostringstream s;
-                s << "filter " << int(filter) << " uv " << u[k] << "," << v[k] << " lod " << lod << ", " << nameOf(L);
+                s << "filter " << int(filter) << " uv " << u[k] << "," << v[k] << " lod " << lod << ", " << nameOf(L)
+                  << ", wraps " << nameOf(view.wrapS) << " " << nameOf(view.wrapT);
                 return s.str();
             };
             for (TextureFilter filter : {TextureFilter::Nearest, TextureFilter::Bilinear, TextureFilter::Trilinear}) {
@@ -358,7 +372,7 @@ TEST(CpuRasterEquivalence, SimdSamplingMatchesSampleTexture) {
 }
 
 // cpu/simd/wide_filter.h's AVX-512 filters equal sampleTexture8 per pixel, on the same textures
-// and inputs as the test above: each pixel's levels as the stream chooses them
+// and inputs (and wraps) as the test above: each pixel's levels as the stream chooses them
 // (simd::chooseLevels), one level to filterOneLevel16 and two to filterTwoLevels16, in lists
 // padded as the stream pads them.
 TEST(CpuRasterEquivalence, WideFiltersMatchSampleTexture) {
@@ -368,11 +382,11 @@ TEST(CpuRasterEquivalence, WideFiltersMatchSampleTexture) {
     std::size_t checked[2] = {0, 0};
     for (const auto& size : sizes) {
         const Texture tex = randomTexture(rng, size[0], size[1]);
-        const TextureView view{tex.texels.data(), tex.levels.data(), int(tex.levels.size())};
-        const WideLevels levels(view);
-        ASSERT_EQ(levels.fits, view.levelCount <= 16) << size[0] << "x" << size[1];
-        if (!levels.fits) continue; // the stream takes the AVX2 passes (the test above)
+        ASSERT_EQ(WideLevels(wrappedView(tex, 0)).fits, tex.levels.size() <= 16) << size[0] << "x" << size[1];
+        if (tex.levels.size() > 16) continue; // the stream takes the AVX2 passes (the test above)
         for (int n = 0; n < 3000; ++n) {
+            const TextureView view = wrappedView(tex, n % kWrapCount);
+            const WideLevels levels(view);
             struct List {
                 alignas(32) float u[64], v[64], f[64], lod[64];
                 alignas(32) std::int32_t lo[64], hi[64];
@@ -411,7 +425,8 @@ TEST(CpuRasterEquivalence, WideFiltersMatchSampleTexture) {
                     ASSERT_EQ(colors[k],
                               sampleTexture8(view, TextureFilter::Trilinear, glm::vec2(l.u[k], l.v[k]), l.lod[k]))
                         << (two ? "two levels" : "one level") << ", pixel " << k << " of " << l.count << ": uv "
-                        << l.u[k] << "," << l.v[k] << " lod " << l.lod[k] << ", texture " << size[0] << "x" << size[1];
+                        << l.u[k] << "," << l.v[k] << " lod " << l.lod[k] << ", texture " << size[0] << "x" << size[1]
+                        << ", wraps " << nameOf(view.wrapS) << " " << nameOf(view.wrapT);
                 checked[two] += std::size_t(l.count);
             }
         }

@@ -1,5 +1,7 @@
 #include "cpu/shading/pixel_stream.h"
 
+#include <type_traits>
+
 namespace facet {
 
 namespace {
@@ -85,8 +87,9 @@ inline bool wideFilters(const PixelStream& s, const RasterContext& ctx) {
 }
 
 // Samples the pixels blending two levels, four at a time (lanes 0-3 on their lo levels, 4-7
-// on their hi levels), and writes their colours.
-template <IndexedLoads L>
+// on their hi levels), and writes their colours. kRepeats: the texture repeats on both axes
+// (lanes::planBilinear).
+template <IndexedLoads L, bool kRepeats>
 void flushTwoLevelsBy(PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
     PixelLanes& p = s.twoLevels;
     if (p.count == 0) return;
@@ -101,7 +104,7 @@ void flushTwoLevelsBy(PixelStream& s, const RasterContext& ctx, const TileBuffer
         const auto ints = [&](const std::int32_t* a) {
             return _mm_load_si128(reinterpret_cast<const __m128i*>(a + 4 * g));
         };
-        plans[g] = simd::planSamples4(levels, _mm_load_ps(p.u + 4 * g), _mm_load_ps(p.v + 4 * g), ints(p.lo),
+        plans[g] = simd::planSamples4<kRepeats>(levels, _mm_load_ps(p.u + 4 * g), _mm_load_ps(p.v + 4 * g), ints(p.lo),
                                       ints(p.hi), _mm_load_ps(p.f + 4 * g));
     }
     if (lit) {
@@ -121,7 +124,7 @@ void flushTwoLevelsBy(PixelStream& s, const RasterContext& ctx, const TileBuffer
 // Samples the pixels of one level, eight at a time, and writes their colours: the bilinear
 // sample of their level is what fetchSamples4 and filterSamples4 give them, as a blend of lo
 // with weight 0 is lo (see simd::LevelChoice).
-template <IndexedLoads L>
+template <IndexedLoads L, bool kRepeats>
 void flushOneLevelBy(PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
     PixelLanes& p = s.oneLevel;
     if (p.count == 0) return;
@@ -131,7 +134,7 @@ void flushOneLevelBy(PixelStream& s, const RasterContext& ctx, const TileBuffers
     const bool lit = ctx.plan.lit;
     padLanes(p, (p.count + 7) & ~7);
     for (int g = 0; g < p.count; g += 8) {
-        const simd::Bilinear8Plan plan = simd::planBilinear8(
+        const simd::Bilinear8Plan plan = simd::planBilinear8<kRepeats>(
             levels.lanes(_mm256_load_si256(reinterpret_cast<const __m256i*>(p.lo + g))), _mm256_load_ps(p.u + g),
             _mm256_load_ps(p.v + g));
         alignas(32) std::uint32_t colors[8];
@@ -153,19 +156,36 @@ void flushOneLevelBy(PixelStream& s, const RasterContext& ctx, const TileBuffers
 
 } // namespace
 
-// The two above with the context's IndexedLoads.
+// `flush` (a flushXBy<L, kRepeats> above) with the context's IndexedLoads and whether the
+// stream's texture repeats, each given as a type's value.
+template <class Flush> void flushChosen(const PixelStream& s, const RasterContext& ctx, Flush flush) {
+    using ByLane = std::integral_constant<IndexedLoads, IndexedLoads::ByLane>;
+    using Gather = std::integral_constant<IndexedLoads, IndexedLoads::Gather>;
+    const bool byLane = ctx.indexedLoads == IndexedLoads::ByLane;
+    if (repeats(*s.texture)) {
+        if (byLane)
+            flush(ByLane{}, std::true_type{});
+        else
+            flush(Gather{}, std::true_type{});
+    } else if (byLane) {
+        flush(ByLane{}, std::false_type{});
+    } else {
+        flush(Gather{}, std::false_type{});
+    }
+}
+
 void flushTwoLevels(PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
-    if (ctx.indexedLoads == IndexedLoads::ByLane)
-        flushTwoLevelsBy<IndexedLoads::ByLane>(s, ctx, buffers);
-    else
-        flushTwoLevelsBy<IndexedLoads::Gather>(s, ctx, buffers);
+    if (s.twoLevels.count == 0) return;
+    flushChosen(s, ctx, [&](auto loads, auto repeat) {
+        flushTwoLevelsBy<decltype(loads)::value, decltype(repeat)::value>(s, ctx, buffers);
+    });
 }
 
 void flushOneLevel(PixelStream& s, const RasterContext& ctx, const TileBuffers& buffers) {
-    if (ctx.indexedLoads == IndexedLoads::ByLane)
-        flushOneLevelBy<IndexedLoads::ByLane>(s, ctx, buffers);
-    else
-        flushOneLevelBy<IndexedLoads::Gather>(s, ctx, buffers);
+    if (s.oneLevel.count == 0) return;
+    flushChosen(s, ctx, [&](auto loads, auto repeat) {
+        flushOneLevelBy<decltype(loads)::value, decltype(repeat)::value>(s, ctx, buffers);
+    });
 }
 
 // Samples the stream's pixels and writes their colours.

@@ -6,8 +6,9 @@
 // (tests/cpu_raster_equivalence_test.cpp).
 //
 // A lane type is a float vector F, a 32-bit integer vector I and a comparison's result M, with
-// F and I made from a scalar (every lane), F's + - * floor and truncate (to I), I's + * & |
-// laneMax, toFloat (to F), > (to M) and lowWordsUp (each 32-bit lane shifted left 16), its 16-bit
+// F and I made from a scalar (every lane), F's + - * floor, clampUnit (wrapCoordinate's clamp,
+// a NaN kept) and truncate (to I), I's + - * & | laneMin laneMax, toFloat (to F), > (to M) and
+// lowWordsUp (each 32-bit lane shifted left 16), its 16-bit
 // halves' addWords, subWords, mulWords, highBytesDown and lowBytesUp (each shifted 8 right or
 // left), M's & and all, addWhere (x + w where m, else x) and subUnless (x - w where not m, else
 // x), store/load to int arrays of I::kLanes, and wrapOutOfRange: wrapLanes below, inlined or
@@ -20,8 +21,11 @@
 
 namespace facet::lanes {
 
-// Mip levels' sizes and first texels, per lane.
-template <class I> struct LevelLanes { I width, height, offset; };
+// Mip levels' sizes and first texels, per lane, and the texture's wraps (alike in every lane).
+template <class I> struct LevelLanes {
+    I width, height, offset;
+    Wrap wrapS = Wrap::Repeat, wrapT = Wrap::Repeat;
+};
 
 // Each lane's four texels (indices into the texture's array) and their weights along x and y.
 template <class F, class I> struct BilinearPlan {
@@ -30,7 +34,7 @@ template <class F, class I> struct BilinearPlan {
     bool adjacent; // in every lane c10 is c00 + 1 and c11 is c01 + 1 (no column wraps)
 };
 
-// wrapRepeat of every lane's x0, x0 + 1, y0 and y0 + 1, lane by lane: planBilinear's rare case,
+// wrapTexel of every lane's x0, x0 + 1, y0 and y0 + 1, lane by lane: planBilinear's rare case,
 // through the lanes' wrapOutOfRange.
 template <class I>
 [[gnu::always_inline]] inline void wrapLanes(I x0, I y0, const LevelLanes<I>& l, I& col0, I& col1, I& row0, I& row1) {
@@ -41,10 +45,10 @@ template <class I>
     store(ws, l.width);
     store(hs, l.height);
     for (int k = 0; k < n; ++k) {
-        c0[k] = wrapRepeat(xs[k], ws[k]);
-        c1[k] = wrapRepeat(xs[k] + 1, ws[k]);
-        r0[k] = wrapRepeat(ys[k], hs[k]);
-        r1[k] = wrapRepeat(ys[k] + 1, hs[k]);
+        c0[k] = wrapTexel(xs[k], ws[k], l.wrapS);
+        c1[k] = wrapTexel(xs[k] + 1, ws[k], l.wrapS);
+        r0[k] = wrapTexel(ys[k], hs[k], l.wrapT);
+        r1[k] = wrapTexel(ys[k] + 1, hs[k], l.wrapT);
     }
     load(col0, c0);
     load(col1, c1);
@@ -52,32 +56,75 @@ template <class I>
     load(row1, r1);
 }
 
+// wrapCoordinate on every lane, the same steps.
+template <class F> [[gnu::always_inline]] inline F wrapCoordinate(F u, Wrap wrap) {
+    if (wrap == Wrap::Repeat) return u - floor(u);
+    if (wrap == Wrap::MirroredRepeat) return u - F(2.0f) * floor(F(0.5f) * u);
+    return clampUnit(u);
+}
+
+// GL_REPEAT of i and i + 1 for i in [-1, size - 1]: one conditional add or subtract each.
+template <class I> [[gnu::always_inline]] inline void repeatPair(I i, I size, I& w0, I& w1) {
+    const I i1 = i + I(1);
+    w0 = addWhere(I(0) > i, i, size);
+    w1 = subUnless(size > i1, i1, size);
+}
+
+// wrapTexel of every lane's i and i + 1 along an axis wrapped by `wrap`, in vector steps where
+// they hold: false where some lane needs wrapTexel's general case (wrapOutOfRange). A finite
+// coordinate reduced by wrapCoordinate gives i in [-1, size - 1] when it repeats, [-1, size]
+// clamped (any i clamps here) and [-1, 2 size - 1] mirrored (rarely 2 size, rounded up).
+template <class I> [[gnu::always_inline]] inline bool wrapPair(I i, I size, Wrap wrap, I& w0, I& w1) {
+    if (wrap == Wrap::ClampToEdge) {
+        const I last = size - I(1);
+        w0 = laneMin(laneMax(i, I(0)), last);
+        w1 = laneMin(laneMax(i + I(1), I(0)), last);
+        return true;
+    }
+    if (wrap == Wrap::Repeat) {
+        if (!all(i > I(-2))) return false;
+        repeatPair(i, size, w0, w1);
+        return true;
+    }
+    // Mirrored, for i and i + 1 in [-1, 2 size - 1]: -1 mirrors to 0, and the fold at size is
+    // the lesser of t and 2 size - 1 - t.
+    const I top = size + size - I(1);
+    if (!all((i > I(-2)) & (top > i))) return false;
+    const I t0 = laneMax(i, I(0)), t1 = i + I(1);
+    w0 = laneMin(t0, top - t0);
+    w1 = laneMin(t1, top - t1);
+    return true;
+}
+
 // bilinearTexels on every (level `l`, uv) lane. Always inlined: GCC called the eight-lane one
 // out of line from the sampling passes once those became templates (IndexedLoads), 7% of the
-// textured sheet's frame in perf.
-template <class F, class I>
+// textured sheet's frame in perf. `kRepeats`: the caller knows both of l's wraps are REPEAT (as
+// nearly every texture's are), so the plan tests no wrap: the sampling passes choose per
+// stream (their loops tested them per vector 3% slower on the textured sheet, AVX2).
+template <bool kRepeats = false, class F, class I>
 [[gnu::always_inline]] inline BilinearPlan<F, I> planBilinear(const LevelLanes<I>& l, F u, F v) {
-    // texelCoordinate ((u - floor(u)) * size), then - 0.5; the sizes converted as
+    const Wrap wrapS = kRepeats ? Wrap::Repeat : l.wrapS, wrapT = kRepeats ? Wrap::Repeat : l.wrapT;
+    // texelCoordinate (wrapCoordinate(u) * size), then - 0.5; the sizes converted as
     // static_cast<float> of the unsigned ones (they are far below 2^31).
-    const F s = (u - floor(u)) * toFloat(l.width) - F(0.5f);
-    const F r = (v - floor(v)) * toFloat(l.height) - F(0.5f);
+    const F s = wrapCoordinate(u, wrapS) * toFloat(l.width) - F(0.5f);
+    const F r = wrapCoordinate(v, wrapT) * toFloat(l.height) - F(0.5f);
     const F fs = floor(s), fr = floor(r);
     const I x0 = truncate(fs), y0 = truncate(fr);
     BilinearPlan<F, I> p;
     p.a = s - fs;
     p.b = r - fr;
 
-    // wrapRepeat of x0, x0 + 1, y0 and y0 + 1. For a finite coordinate, s lies in
-    // [-0.5, size - 0.5], so x0 in [-1, size - 1]: one conditional add or subtract wraps it.
-    // Anything else (a NaN or infinite uv truncates to INT_MIN) takes wrapRepeat lane by lane.
+    // wrapTexel of x0, x0 + 1, y0 and y0 + 1. The common case, both axes repeating, tests both
+    // at once: for a finite coordinate, s lies in [-0.5, size - 0.5], so x0 in [-1, size - 1].
+    // Anything else (a NaN or infinite uv truncates to INT_MIN) takes wrapTexel lane by lane.
     I col0, col1, row0, row1;
-    if (all((x0 > I(-2)) & (y0 > I(-2)))) {
-        const I x1 = x0 + I(1), y1 = y0 + I(1);
-        p.adjacent = all((x0 > I(-1)) & (l.width > x1));
-        col0 = addWhere(I(0) > x0, x0, l.width);
-        col1 = subUnless(l.width > x1, x1, l.width);
-        row0 = addWhere(I(0) > y0, y0, l.height);
-        row1 = subUnless(l.height > y1, y1, l.height);
+    const bool repeats = wrapS == Wrap::Repeat && wrapT == Wrap::Repeat;
+    if (repeats && all((x0 > I(-2)) & (y0 > I(-2)))) {
+        p.adjacent = all((x0 > I(-1)) & (l.width > x0 + I(1)));
+        repeatPair(x0, l.width, col0, col1);
+        repeatPair(y0, l.height, row0, row1);
+    } else if (!repeats && wrapPair(x0, l.width, wrapS, col0, col1) && wrapPair(y0, l.height, wrapT, row0, row1)) {
+        p.adjacent = all((x0 > I(-1)) & (l.width > x0 + I(1)));
     } else {
         p.adjacent = false;
         wrapOutOfRange(x0, y0, l, col0, col1, row0, row1);

@@ -50,6 +50,12 @@ inline Mask16 operator>(I32x16 a, I32x16 b) { return {_mm512_cmpgt_epi32_mask(a.
 #if defined(__AVX512BW__)
 // The rest of cpu/simd/bilinear_lanes.h's operations (its 16-bit ones need AVX-512BW).
 inline F32x16 floor(F32x16 x) { return F32x16(_mm512_roundscale_ps(x.v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)); }
+// maxps and minps return their second operand where either is NaN: x's NaN is kept.
+inline F32x16 clampUnit(F32x16 x) {
+    return F32x16(_mm512_min_ps(_mm512_set1_ps(1.0f), _mm512_max_ps(_mm512_setzero_ps(), x.v)));
+}
+inline I32x16 operator-(I32x16 a, I32x16 b) { return I32x16(_mm512_sub_epi32(a.v, b.v)); }
+inline I32x16 laneMin(I32x16 a, I32x16 b) { return I32x16(_mm512_min_epi32(a.v, b.v)); }
 inline I32x16 truncate(F32x16 x) { return I32x16(_mm512_cvttps_epi32(x.v)); }
 inline F32x16 toFloat(I32x16 x) { return F32x16(_mm512_cvtepi32_ps(x.v)); }
 inline I32x16 operator&(I32x16 a, I32x16 b) { return I32x16(_mm512_and_si512(a.v, b.v)); }

@@ -27,6 +27,10 @@ namespace facet::lanes {
 
 // The operations of cpu/simd/bilinear_lanes.h on AVX2's eight lanes.
 inline F32x8 floor(F32x8 x) { return F32x8(_mm256_floor_ps(x.v)); }
+// maxps and minps return their second operand where either is NaN: x's NaN is kept.
+inline F32x8 clampUnit(F32x8 x) {
+    return F32x8(_mm256_min_ps(_mm256_set1_ps(1.0f), _mm256_max_ps(_mm256_setzero_ps(), x.v)));
+}
 inline I32x8 truncate(F32x8 x) { return I32x8(_mm256_cvttps_epi32(x.v)); }
 inline F32x8 toFloat(I32x8 x) { return F32x8(_mm256_cvtepi32_ps(x.v)); }
 inline I32x8 lowWordsUp(I32x8 a) { return I32x8(_mm256_slli_epi32(a.v, 16)); }
@@ -163,7 +167,8 @@ using F32Lanes8 = lanes::F32x8;
 using I32Lanes8 = lanes::I32x8;
 
 // A texture's levels looked up per lane by level index: from registers holding the sizes
-// and places of up to 16 levels (one permute per eight levels), else gathered from the levels.
+// and places of up to 16 levels (one permute per eight levels), else gathered from the levels;
+// with the texture's wraps.
 class LevelTable {
 public:
     LevelTable() = default; // no levels: a stream's before its first texture
@@ -186,7 +191,7 @@ public:
             const auto pick = [&](const __m256i* table) {
                 return I32Lanes8(_mm256_permutevar8x32_epi32(table[0], level));
             };
-            return {pick(table_[0]), pick(table_[1]), pick(table_[2])};
+            return {pick(table_[0]), pick(table_[1]), pick(table_[2]), t_.wrapS, t_.wrapT};
         }
         if (t_.levelCount <= 16) {
             const __m256i upper = _mm256_cmpgt_epi32(level, _mm256_set1_epi32(7));
@@ -194,13 +199,13 @@ public:
                 return I32Lanes8(_mm256_blendv_epi8(_mm256_permutevar8x32_epi32(table[0], level),
                                                     _mm256_permutevar8x32_epi32(table[1], level), upper));
             };
-            return {pick(table_[0]), pick(table_[1]), pick(table_[2])};
+            return {pick(table_[0]), pick(table_[1]), pick(table_[2]), t_.wrapS, t_.wrapT};
         }
         static_assert(sizeof(MipLevel) == 3 * sizeof(int), "MipLevel is three 32-bit fields");
         const int* fields = reinterpret_cast<const int*>(t_.levels);
         const __m256i at = _mm256_mullo_epi32(level, _mm256_set1_epi32(3));
         const auto gather = [&](int field) { return I32Lanes8(_mm256_i32gather_epi32(fields + field, at, 4)); };
-        return {gather(0), gather(1), gather(2)};
+        return {gather(0), gather(1), gather(2), t_.wrapS, t_.wrapT};
     }
 
 private:
@@ -214,8 +219,9 @@ private:
 // cpu/shading/pixel_stream.cpp.)
 using Bilinear8Plan = lanes::BilinearPlan<F32Lanes8, I32Lanes8>;
 
+template <bool kRepeats = false>
 [[gnu::always_inline]] inline Bilinear8Plan planBilinear8(const Level8& l, __m256 u, __m256 v) {
-    return lanes::planBilinear(l, F32Lanes8(u), F32Lanes8(v));
+    return lanes::planBilinear<kRepeats>(l, F32Lanes8(u), F32Lanes8(v));
 }
 
 // SrgbTexel on eight lanes (the lit model's colour texture): colour in linear light, alpha in
@@ -302,8 +308,17 @@ template <IndexedLoads L> inline __m256i filterBilinear8x8(const TextureView& t,
     return lanes::joinChannels(filterBilinearSplit8<L>(t, p)).v;
 }
 
-// sampleNearest on level 0 for four lanes: the texel indices, then the fetch.
+// sampleNearest on level 0 for four lanes: the texel indices, then the fetch. A texture that
+// does not repeat on both axes (a glTF sampler's choice) takes nearestIndex lane by lane.
 inline __m128i nearestIndex4(const TextureView& t, __m128 u, __m128 v) {
+    if (!repeats(t)) {
+        alignas(16) float us[4], vs[4];
+        alignas(16) std::uint32_t at[4];
+        _mm_store_ps(us, u);
+        _mm_store_ps(vs, v);
+        for (int k = 0; k < 4; ++k) at[k] = nearestIndex(t, 0, glm::vec2(us[k], vs[k]));
+        return _mm_load_si128(reinterpret_cast<const __m128i*>(at));
+    }
     const MipLevel& l = t.levels[0];
     const __m128 x = _mm_floor_ps(_mm_mul_ps(_mm_sub_ps(u, _mm_floor_ps(u)), _mm_set1_ps(static_cast<float>(l.width))));
     const __m128 y =
@@ -379,8 +394,11 @@ struct SamplePlan4 {
     __m128 f; // the weight of the hi level, per pixel
 };
 
+template <bool kRepeats = false>
 inline SamplePlan4 planSamples4(const LevelTable& levels, __m128 u, __m128 v, __m128i lo, __m128i hi, __m128 f) {
-    return {planBilinear8(levels.lanes(_mm256_set_m128i(hi, lo)), _mm256_set_m128(u, u), _mm256_set_m128(v, v)), f};
+    return {planBilinear8<kRepeats>(levels.lanes(_mm256_set_m128i(hi, lo)), _mm256_set_m128(u, u),
+                                    _mm256_set_m128(v, v)),
+            f};
 }
 
 template <IndexedLoads L, class Texel>

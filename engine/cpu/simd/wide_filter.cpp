@@ -2,7 +2,7 @@
 // it, for the reasons engine/cpu/visibility/sample_pair_walk.cpp gives: nothing here may be shared with the
 // rest of facet (Build.WideFilterSharesNoCode checks the object file), so the lane types are
 // local to the file (cpu/simd/lanes16.h) and the filters are flattened: the inline functions of
-// other headers called here (wrapRepeat, cpu/simd/bilinear_lanes.h's on these lanes) are inlined,
+// other headers called here (wrapTexel, cpu/simd/bilinear_lanes.h's on these lanes) are inlined,
 // never emitted.
 #include "cpu/simd/wide_filter.h"
 #include "cpu/simd/bilinear_lanes.h"
@@ -35,7 +35,7 @@ inline __m512 twice(__m256 x) { return _mm512_castpd_ps(_mm512_broadcast_f64x4(_
 // Each lane's level's width, height and first texel, from the levels in registers.
 inline Level16 levelLanes(const Level16& table, __m512i level) {
     const auto pick = [&](I32x16 field) { return I32x16(_mm512_permutexvar_epi32(level, field.v)); };
-    return {pick(table.width), pick(table.height), pick(table.offset)};
+    return {pick(table.width), pick(table.height), pick(table.offset), table.wrapS, table.wrapT};
 }
 
 // Texels c and c + 1 of each lane, in one 64-bit gather per lane (simd::fetchTexelPairs8).
@@ -66,16 +66,16 @@ inline Split16 filterBilinear16(const TextureView& t, const Plan16& p) {
 
 template <class T> inline __m256i load8(const T* p) { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); }
 
-// The plans of pixels [first, first + 16) on their levels.
-inline Plan16 planOneLevel(const Level16& table, const WidePixels& p, int first) {
-    return lanes::planBilinear(levelLanes(table, _mm512_loadu_si512(p.lo + first)),
+// The plans of pixels [first, first + 16) on their levels (kRepeats: lanes::planBilinear's).
+template <bool kRepeats> inline Plan16 planOneLevel(const Level16& table, const WidePixels& p, int first) {
+    return lanes::planBilinear<kRepeats>(levelLanes(table, _mm512_loadu_si512(p.lo + first)),
                                F32x16(_mm512_loadu_ps(p.u + first)), F32x16(_mm512_loadu_ps(p.v + first)));
 }
 
 // The plans of pixels [first, first + 8) on their lo (lanes 0-7) and hi (8-15) levels.
-inline Plan16 planTwoLevels(const Level16& table, const WidePixels& p, int first) {
+template <bool kRepeats> inline Plan16 planTwoLevels(const Level16& table, const WidePixels& p, int first) {
     const __m512i level = _mm512_inserti64x4(_mm512_castsi256_si512(load8(p.lo + first)), load8(p.hi + first), 1);
-    return lanes::planBilinear(levelLanes(table, level), F32x16(twice(_mm256_load_ps(p.u + first))),
+    return lanes::planBilinear<kRepeats>(levelLanes(table, level), F32x16(twice(_mm256_load_ps(p.u + first))),
                                F32x16(twice(_mm256_load_ps(p.v + first))));
 }
 
@@ -90,7 +90,7 @@ inline __m256i blendLevels16(const Split16& both, const float* f) {
 
 inline Level16 loadLevels(const WideLevels& levels) {
     return {I32x16(_mm512_load_si512(levels.width)), I32x16(_mm512_load_si512(levels.height)),
-            I32x16(_mm512_load_si512(levels.offset))};
+            I32x16(_mm512_load_si512(levels.offset)), levels.wrapS, levels.wrapT};
 }
 
 // Pixels [0, count), `step` to a vector: up to eight vectors planned (`plan(first)`) before
@@ -111,22 +111,26 @@ template <int step, class Plan, class Finish> inline void filterVectors(int coun
 [[gnu::flatten]] void filterOneLevel16(const TextureView& t, const WideLevels& levels, const WidePixels& p,
                                        std::uint32_t* colors) {
     const Level16 table = loadLevels(levels);
-    filterVectors<16>(
-        p.count, [&](int first) { return planOneLevel(table, p, first); },
-        [&](int first, const Plan16& plan) {
-            _mm512_storeu_si512(colors + first, lanes::joinChannels(filterBilinear16(t, plan)).v);
-        });
+    const auto finish = [&](int first, const Plan16& plan) {
+        _mm512_storeu_si512(colors + first, lanes::joinChannels(filterBilinear16(t, plan)).v);
+    };
+    if (repeats(t))
+        filterVectors<16>(p.count, [&](int first) { return planOneLevel<true>(table, p, first); }, finish);
+    else
+        filterVectors<16>(p.count, [&](int first) { return planOneLevel<false>(table, p, first); }, finish);
 }
 
 [[gnu::flatten]] void filterTwoLevels16(const TextureView& t, const WideLevels& levels, const WidePixels& p,
                                         std::uint32_t* colors) {
     const Level16 table = loadLevels(levels);
-    filterVectors<8>(
-        p.count, [&](int first) { return planTwoLevels(table, p, first); },
-        [&](int first, const Plan16& plan) {
-            _mm256_store_si256(reinterpret_cast<__m256i*>(colors + first),
-                               blendLevels16(filterBilinear16(t, plan), p.f + first));
-        });
+    const auto finish = [&](int first, const Plan16& plan) {
+        _mm256_store_si256(reinterpret_cast<__m256i*>(colors + first),
+                           blendLevels16(filterBilinear16(t, plan), p.f + first));
+    };
+    if (repeats(t))
+        filterVectors<8>(p.count, [&](int first) { return planTwoLevels<true>(table, p, first); }, finish);
+    else
+        filterVectors<8>(p.count, [&](int first) { return planTwoLevels<false>(table, p, first); }, finish);
 }
 
 } // namespace facet

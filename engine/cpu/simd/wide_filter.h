@@ -13,16 +13,17 @@
 
 namespace facet {
 
-// A texture's mip levels as the filters look them up, one register per field: only for a
-// texture of at most 16 levels (`fits`), that is, under 32768 texels a side. Built here, not in
-// wide_filter.cpp, as every CPU builds it (that file holds AVX-512 code only).
+// A texture's mip levels as the filters look them up, one register per field, and its wraps:
+// only for a texture of at most 16 levels (`fits`), that is, under 32768 texels a side. Built
+// here, not in wide_filter.cpp, as every CPU builds it (that file holds AVX-512 code only).
 struct WideLevels {
     static constexpr int kLevels = 16;
     alignas(64) std::int32_t width[kLevels] = {}, height[kLevels] = {}, offset[kLevels] = {};
     bool fits = false;
+    Wrap wrapS = Wrap::Repeat, wrapT = Wrap::Repeat;
 
     WideLevels() = default;
-    explicit WideLevels(const TextureView& t) : fits(t.levelCount <= kLevels) {
+    explicit WideLevels(const TextureView& t) : fits(t.levelCount <= kLevels), wrapS(t.wrapS), wrapT(t.wrapT) {
         if (!fits) return;
         for (int l = 0; l < t.levelCount; ++l) {
             width[l] = std::int32_t(t.levels[l].width);
