@@ -553,8 +553,11 @@ GlObject GlReferenceRenderer::Impl::uploadTexture(const Texture& texture, GLenum
     }
     FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, 0));
     FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, GLint(texture.levels.size() - 1)));
-    FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT));
-    FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT));
+    const auto glWrap = [](Wrap w) -> GLint {
+        return w == Wrap::ClampToEdge ? GL_CLAMP_TO_EDGE : w == Wrap::MirroredRepeat ? GL_MIRRORED_REPEAT : GL_REPEAT;
+    };
+    FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, glWrap(texture.wrapS)));
+    FACET_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, glWrap(texture.wrapT)));
     return object;
 }
 
