@@ -6,6 +6,8 @@
 #include "asset/model.h"
 #include "asset/scene.h"
 #include "core/frame_plan.h"
+#include "renderer.h"
+#include "test_support.h"
 
 namespace facet::test {
 
@@ -34,6 +36,19 @@ auto drawWith(Backend&& backend, const Model& model, const ViewParams& view, con
     const FramePlan plan =
         planFrame(settings, modelFacts(model), view, target.width, target.height, backend.limits());
     return backend.render(view, plan, target, given...);
+}
+
+// `scene` drawn through the front door by `backend` (two CPU threads, where it has threads).
+inline Frame drawnThrough(Backend backend, const Scene& scene, const ViewParams& view, const RenderSettings& settings,
+                          int width, int height) {
+    RendererOptions o;
+    o.backend = backend;
+    if (backend != Backend::Gl) o.threads = 2;
+    Renderer renderer(o);
+    renderer.setScene(scene);
+    Frame frame(width, height);
+    renderer.render(view, settings, frame.view());
+    return frame;
 }
 
 } // namespace facet::test

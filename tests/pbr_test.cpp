@@ -2,6 +2,7 @@
 // computed here in double precision for a few surfaces (a rough dielectric, a smooth metal, a
 // grazing view), then whole pictures: the CPU-run kernels byte-identical to the CPU, the OpenGL
 // reference's GLSL at the usual agreement, and the alpha modes (MASK's cut-off, BLEND).
+#include "draw_with.h"
 #include "asset/image.h"
 #include "asset/scene.h"
 #include "core/pbr.h"
@@ -174,14 +175,8 @@ Scene pbrScene() {
 }
 
 Frame drawn(Backend backend, const Scene& scene, const RenderSettings& settings, int w, int h) {
-    RendererOptions o;
-    o.backend = backend;
-    if (backend != Backend::Gl) o.threads = 2;
-    Renderer renderer(o);
-    renderer.setScene(scene);
-    Frame frame(w, h);
-    renderer.render(sceneFraming(scene, float(w) / float(h)).view(float(w) / float(h)), settings, frame.view());
-    return frame;
+    return test::drawnThrough(backend, scene, sceneFraming(scene, float(w) / float(h)).view(float(w) / float(h)),
+                              settings, w, h);
 }
 
 RenderSettings litSettings() {

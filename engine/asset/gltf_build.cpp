@@ -14,7 +14,9 @@
 #include <cmath>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtc/matrix_transform.hpp>
+#include <map>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
 
 namespace facet {
@@ -39,7 +41,7 @@ struct Primitive {
 struct ModelState {
     Model model;
     std::unordered_map<int, std::uint32_t> materialOf; // glTF material (-1: none) -> model's
-    std::unordered_map<int, std::int32_t> textureOf;  // glTF image -> model's texture
+    std::map<std::tuple<int, Wrap, Wrap>, std::int32_t> textureOf; // glTF image and its wraps -> model's texture
     std::int32_t checker = -1;
     bool allTangents = true; // every primitive carried TANGENT
     bool colors = false;     // some primitive carried COLOR_0
@@ -149,6 +151,7 @@ private:
     template <class Info>
     std::int32_t textureSlot(ModelState& s, const Info& info, bool color, const std::string& what);
     const Texture* decoded(int image);
+    Wrap wrapOf(int value, int sampler, const char* axis);
     std::int32_t checker(ModelState& s);
 
     const tinygltf::Model& doc_;
@@ -590,13 +593,11 @@ std::int32_t GltfBuilder::textureSlot(ModelState& s, const Info& info, bool colo
         return missing();
     }
     const tinygltf::Texture& t = doc_.textures[std::size_t(info.index)];
-    if (t.sampler >= 0 && std::size_t(t.sampler) < doc_.samplers.size() && !warnedWrap_) {
+    Wrap wrapS = Wrap::Repeat, wrapT = Wrap::Repeat; // a texture without a sampler repeats (glTF 3.8.4.2)
+    if (t.sampler >= 0 && std::size_t(t.sampler) < doc_.samplers.size()) {
         const tinygltf::Sampler& sampler = doc_.samplers[std::size_t(t.sampler)];
-        if (sampler.wrapS != TINYGLTF_TEXTURE_WRAP_REPEAT || sampler.wrapT != TINYGLTF_TEXTURE_WRAP_REPEAT) {
-            warnedWrap_ = true;
-            warn("sampler " + std::to_string(t.sampler) +
-                 " (and maybe others) wraps by CLAMP_TO_EDGE or MIRRORED_REPEAT, which facet draws as REPEAT");
-        }
+        wrapS = wrapOf(sampler.wrapS, t.sampler, "wrapS");
+        wrapT = wrapOf(sampler.wrapT, t.sampler, "wrapT");
     }
     if (t.source < 0 || std::size_t(t.source) >= doc_.images.size()) {
         warn(what + ": texture " + std::to_string(info.index) + " has no image facet reads (only PNG, JPEG, ... via 'source')");
@@ -604,9 +605,32 @@ std::int32_t GltfBuilder::textureSlot(ModelState& s, const Info& info, bool colo
     }
     const Texture* texture = decoded(t.source);
     if (!texture) return missing();
-    const auto [it, added] = s.textureOf.emplace(t.source, static_cast<std::int32_t>(s.model.textures.size()));
-    if (added) s.model.textures.push_back(*texture);
+    // An image is stored once per pair of wraps it is sampled with (nearly always one).
+    const auto [it, added] =
+        s.textureOf.emplace(std::tuple(t.source, wrapS, wrapT), static_cast<std::int32_t>(s.model.textures.size()));
+    if (added) {
+        s.model.textures.push_back(*texture);
+        s.model.textures.back().wrapS = wrapS;
+        s.model.textures.back().wrapT = wrapT;
+    }
     return it->second;
+}
+
+// A sampler's wrapS or wrapT (`axis`) as facet's Wrap: the spec's three values; any other is
+// drawn as REPEAT, with a warning (once a file).
+Wrap GltfBuilder::wrapOf(int value, int sampler, const char* axis) {
+    switch (value) {
+    case TINYGLTF_TEXTURE_WRAP_REPEAT: return Wrap::Repeat;
+    case TINYGLTF_TEXTURE_WRAP_CLAMP_TO_EDGE: return Wrap::ClampToEdge;
+    case TINYGLTF_TEXTURE_WRAP_MIRRORED_REPEAT: return Wrap::MirroredRepeat;
+    default:
+        if (!warnedWrap_) {
+            warnedWrap_ = true;
+            warn("sampler " + std::to_string(sampler) + " (and maybe others): " + axis + " " + std::to_string(value) +
+                 " is no glTF wrap mode; drawn as REPEAT");
+        }
+        return Wrap::Repeat;
+    }
 }
 
 // Image `index` decoded (once), or null with a warning naming it.
