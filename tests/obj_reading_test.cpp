@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -204,6 +205,19 @@ TEST(ObjReading, ANulByteInALaterBlockNamesItsLine) {
         EXPECT_NE(std::string(e.what()).find(":401:"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("binary file"), std::string::npos) << e.what();
     }
+}
+
+// The viewer's progress bar: the share read reaches 1 when the load ends, block by block.
+TEST(ObjReading, ProgressReachesOneAtTheEnd) {
+    const fs::path dir = test::scratchDir("obj_reading");
+    test::writeFile(dir / "mixed.mtl", "newmtl red\nKd 1 0 0\n");
+    const fs::path path = test::writeFile(dir / "progress.obj", mixedObj(1, false));
+    std::atomic<float> progress{0.0f};
+    ObjLoadOptions options;
+    options.blockBytes = 4096;
+    options.progress = &progress;
+    loadObj(path, options);
+    EXPECT_EQ(progress.load(), 1.0f);
 }
 
 // A file that grows or shrinks between two blocks is an error, not a crash or a torn model.

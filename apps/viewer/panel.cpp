@@ -153,6 +153,7 @@ void loadStatus(ViewerState& s) {
         ImGui::TextColored(kWarningColor, "loading %s%s... %.1f s", first.c_str(),
                            paths.size() > 1 ? (" and " + std::to_string(paths.size() - 1) + " more").c_str() : "",
                            s.loader.elapsedSeconds());
+        ImGui::ProgressBar(s.loader.progress());
     }
     if (!s.loadError.empty()) ImGui::TextColored(kErrorColor, "%s", s.loadError.c_str());
     ImGui::PopTextWrapPos();

@@ -9,11 +9,14 @@ namespace facet::viewer {
 
 namespace {
 
-LoadResult load(const LoadRequest& request) {
+LoadResult load(const LoadRequest& request, std::atomic<float>& progress) {
     LoadResult result{request.paths, request.mode, {}, {}};
+    LoadOptions options;
+    options.progress = &progress;
     for (const std::string& path : request.paths) {
+        progress.store(0.0f);
         try {
-            Scene scene = loadScene(std::filesystem::path(path));
+            Scene scene = loadScene(std::filesystem::path(path), options);
             // Refused here, on the worker, rather than by setScene on the UI thread, where a
             // bad file would take the scene down with it.
             validateScene(scene);
@@ -41,7 +44,8 @@ void SceneLoader::start(LoadRequest request) {
     currentRequest_ = std::move(request);
     started_ = std::chrono::steady_clock::now();
     // The worker gets its own copy: currentRequest_ changes with the next request.
-    current_ = std::async(std::launch::async, [request = currentRequest_] { return load(request); });
+    progress_.store(0.0f);
+    current_ = std::async(std::launch::async, [this, request = currentRequest_] { return load(request, progress_); });
 }
 
 std::optional<LoadResult> SceneLoader::poll() {

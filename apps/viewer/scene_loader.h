@@ -5,6 +5,7 @@
 
 #include "asset/scene.h"
 
+#include <atomic>
 #include <chrono>
 #include <deque>
 #include <future>
@@ -51,10 +52,13 @@ public:
     bool busy() const { return current_.valid(); }
     const std::vector<std::string>& loadingPaths() const { return currentRequest_.paths; }
     double elapsedSeconds() const;
+    // The share of the file being loaded read so far, from 0 to 1 (asset's LoadOptions::progress).
+    float progress() const { return progress_.load(std::memory_order_relaxed); }
 
 private:
     void start(LoadRequest request);
 
+    std::atomic<float> progress_{0.0f}; // before current_: outlives the worker writing it
     std::future<LoadResult> current_;
     LoadRequest currentRequest_;
     std::chrono::steady_clock::time_point started_;

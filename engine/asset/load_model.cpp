@@ -22,17 +22,23 @@ namespace {
 // which loadModel bakes into one model.
 struct Loader {
     const char* extension; // lower case, with the dot
-    Model (*load)(const std::filesystem::path& path);
+    Model (*load)(const std::filesystem::path& path, const LoadOptions& options);
     Scene (*scene)(const std::filesystem::path& path, const LoadOptions& options);
     std::uint64_t bytesPerFileByte; // the most memory a load takes per byte of the file
 };
 
-Model loadObjFile(const std::filesystem::path& path) { return loadObj(path); }
+Model loadObjFile(const std::filesystem::path& path, const LoadOptions& options) {
+    ObjLoadOptions obj;
+    obj.progress = options.progress;
+    return loadObj(path, obj);
+}
+Model loadPlyFile(const std::filesystem::path& path, const LoadOptions&) { return loadPly(path); }
+Model loadStlFile(const std::filesystem::path& path, const LoadOptions&) { return loadStl(path); }
 
 constexpr Loader kLoaders[] = {
     {".obj", loadObjFile, nullptr, kObjLoadBytesPerFileByte},
-    {".ply", loadPly, nullptr, kPlyLoadBytesPerFileByte},
-    {".stl", loadStl, nullptr, kStlLoadBytesPerFileByte},
+    {".ply", loadPlyFile, nullptr, kPlyLoadBytesPerFileByte},
+    {".stl", loadStlFile, nullptr, kStlLoadBytesPerFileByte},
     {".gltf", nullptr, loadGltfScene, kGltfLoadBytesPerFileByte},
     {".glb", nullptr, loadGltfScene, kGltfLoadBytesPerFileByte},
 };
@@ -77,14 +83,19 @@ const Loader& loaderOf(const std::filesystem::path& path) {
 Model loadModel(const std::filesystem::path& path, const LoadOptions& options) {
     const Loader& l = loaderOf(path);
     if (l.scene) return loadWithinMemory(path, l, [&] { return bakeScene(l.scene(path, options), path.string()); });
-    return loadWithinMemory(path, l, [&] { return l.load(path); });
+    return loadWithinMemory(path, l, [&] { return l.load(path, options); });
 }
 
 Scene loadScene(const std::filesystem::path& path, const LoadOptions& options) {
     const Loader& l = loaderOf(path);
-    if (l.scene) return loadWithinMemory(path, l, [&] { return l.scene(path, options); });
+    if (l.scene) {
+        Scene scene = loadWithinMemory(path, l, [&] { return l.scene(path, options); });
+        if (options.progress) options.progress->store(1.0f);
+        return scene;
+    }
     Scene scene;
-    auto model = std::make_shared<Model>(loadWithinMemory(path, l, [&] { return l.load(path); }));
+    auto model = std::make_shared<Model>(loadWithinMemory(path, l, [&] { return l.load(path, options); }));
+    if (options.progress) options.progress->store(1.0f);
     scene.warnings = model->warnings;
     scene.add(scene.addMesh(std::move(model)));
     return scene;

@@ -9,6 +9,7 @@
 #include "core/shading.h"
 
 #include <cstddef>
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct LoadOptions {
     // Follow URIs that lead out of the model's folder (absolute, through `..`, or through a
     // symlink pointing outside); without it they are warned about and not read.
     bool allowOutsidePaths = false;
+    // When set, the share of the file read so far, from 0 to 1, for a progress bar on another
+    // thread: the OBJ reader writes it after each block; the other loaders once, at the end.
+    std::atomic<float>* progress = nullptr;
 };
 
 // What the file declared, before faces picked the vertices they use: an OBJ's v, vt, vn and f

@@ -732,9 +732,12 @@ Model loadObj(const fs::path& path, const ObjLoadOptions& options) {
     // Two blocks taken in turn (never swapped: the chunks point into the text, which a short
     // string would carry along).
     obj::ObjBlock two[2];
+    std::size_t replayed = 0; // bytes
     for (std::size_t i = 0, more = readNext(two[0]); more; ++i) {
         std::future<bool> ahead = std::async(std::launch::async, readNext, std::ref(two[(i + 1) % 2]));
         parser.parse(two[i % 2]);
+        replayed += two[i % 2].text.size();
+        if (options.progress) options.progress->store(float(std::min(1.0, double(replayed) / double(blocks.size()))));
         more = ahead.get();
     }
     parser.finish();

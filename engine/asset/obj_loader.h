@@ -4,6 +4,7 @@
 
 #include "asset/model.h"
 
+#include <atomic>
 #include <cstddef>
 #include <filesystem>
 #include <string>
@@ -20,6 +21,8 @@ struct ObjLoadOptions {
     // False: every line read on one thread by the parser itself, none by the parallel lexer
     // (asset/obj_chunks.h): the reference the tests hold the fast reading to.
     bool lexInParallel = true;
+    // When set, the share of the file read so far (LoadOptions::progress).
+    std::atomic<float>* progress = nullptr;
 };
 
 // Loads an OBJ file and its MTL libraries and textures. Throws facet::ParseError carrying the

@@ -38,6 +38,8 @@ public:
     // The next block; false after the last. Throws facet::Error when the file grows or shrinks
     // while it is read. `linesBefore`, the lines of the blocks before, numbers a NUL byte's line.
     bool next(std::string& block, std::size_t linesBefore);
+    // The file's size when opened, in bytes.
+    std::size_t size() const { return size_; }
 
 private:
     void read(std::string& to, std::size_t count);
