@@ -201,6 +201,17 @@ private:
 
 void lexChunk(std::string_view text, ObjChunk& chunk, bool plain) { Lexer(text, chunk, plain).run(); }
 
+void ObjChunk::clear() {
+    ops.clear();
+    positions.clear();
+    texcoords.clear();
+    normals.clear();
+    faces.clear();
+    lines.clear();
+    joined.clear();
+    physicalLines = 0;
+}
+
 std::size_t ObjBlock::physicalLines() const {
     std::size_t lines = 0;
     for (const ObjChunk& c : chunks) lines += c.physicalLines;
@@ -209,7 +220,8 @@ std::size_t ObjBlock::physicalLines() const {
 
 void lexBlock(ObjBlock& block, ThreadPool& pool, bool plain) {
     block.pieces = cutAtLines(block.text, 2 * std::size_t(pool.threadCount()));
-    block.chunks.assign(block.pieces.size(), ObjChunk());
+    block.chunks.resize(block.pieces.size());
+    for (ObjChunk& chunk : block.chunks) chunk.clear();
     pool.run(block.pieces.size(), [&](std::size_t i, int) { lexChunk(block.pieces[i], block.chunks[i], plain); });
 }
 

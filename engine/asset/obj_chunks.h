@@ -48,6 +48,10 @@ struct ObjChunk {
     std::vector<ChunkLine> lines;
     std::deque<std::string> joined; // continued lines, joined (ChunkLine::text points here)
     std::size_t physicalLines = 0;  // lines the chunk holds
+
+    // Empties the chunk for the next block, keeping its arrays' memory (fresh arrays of this
+    // size come from the system page by page, zeroed).
+    void clear();
 };
 
 // Lexes `text`, which must start at a line start and end at the end of a logical line. With
