@@ -33,7 +33,7 @@ public:
     using Cut = std::size_t (*)(std::string_view text);
 
     // Refuses what readFileBytes refuses.
-    TextBlocks(const std::filesystem::path& path, Cut cut, std::size_t blockBytes = std::size_t(16) << 20);
+    TextBlocks(const std::filesystem::path& path, Cut cut, std::size_t blockBytes = std::size_t(8) << 20);
 
     // The next block; false after the last. Throws facet::Error when the file grows or shrinks
     // while it is read. `linesBefore`, the lines of the blocks before, numbers a NUL byte's line.
