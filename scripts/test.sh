@@ -147,9 +147,10 @@ fi
 # viewer's loader on their own (Concurrency), the CPU renderer at 1 to N threads (CpuPipeline,
 # Renderer, facet-render's thread counts, multisampling, the lit model and the views), the CUDA
 # kernels run on the CPU with concurrent blocks and atomics (KernelPipeline), the viewer with its
-# background loader (Viewer), and the Python module's threads with the GIL released
-# (python/tests/test_threads.py). Races inside Mesa, which is not built with TSan, are
-# suppressed by tests/tsan_suppressions.txt (third-party libraries only).
+# background loader (Viewer), the OBJ reader's lexing threads and read-ahead (ObjReading), and
+# the Python module's threads with the GIL released (python/tests/test_threads.py). Races
+# inside Mesa, which is not built with TSan, are suppressed by tests/tsan_suppressions.txt
+# (third-party libraries only).
 tsan_dir="$root/build-tsan"
 if [ "${FACET_SKIP_SANITIZERS:-0}" = 1 ]; then
   echo "== facet: ThreadSanitizer pass skipped (FACET_SKIP_SANITIZERS=1)"
@@ -165,7 +166,7 @@ else
   # coverage on two threads; their 2 GiB target case is left to the ASan pass (TSan's shadow
   # would take four times that again).
   ctest --test-dir "$tsan_dir" --output-on-failure -j "$jobs" \
-    -R '^(Concurrency|CpuPipeline|Renderer|KernelPipeline|Viewer|Multisample|LitMultisample|LitShading|Views)\.|^Apps\.RenderThreadCountsDrawTheSamePicture$' \
+    -R '^(Concurrency|CpuPipeline|Renderer|KernelPipeline|Viewer|Multisample|LitMultisample|LitShading|Views|ObjReading)\.|^Apps\.RenderThreadCountsDrawTheSamePicture$' \
     -E '^Viewer\.Monkey|^Multisample\.LargestTargetAtEightSamples$'
   # The Python module with its GIL released: python/tests/test_threads.py (Python threads
   # rendering, on their own and on shared Renderers, and projecting at once; the GIL-release

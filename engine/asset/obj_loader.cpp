@@ -698,6 +698,12 @@ void ObjParser::buildMaterials() {
         if (used[i]) loadMaps(library_[i], materials[i]);
 }
 
+// Threads for a text of `bytes`: below a block's worth, one (starting threads would cost more
+// than they save, and the fuzzer feeds thousands of small texts a second).
+int threadsFor(std::size_t bytes, const ObjLoadOptions& options) {
+    return options.threads == 0 && bytes < options.blockBytes ? 1 : options.threads;
+}
+
 } // namespace
 
 Model loadObjFromString(const std::string& text, const std::string& name, const fs::path& baseDir,
@@ -705,7 +711,7 @@ Model loadObjFromString(const std::string& text, const std::string& name, const 
     Model model;
     model.source = name;
     ObjParser parser(name, baseDir, options, model);
-    ThreadPool pool(options.threads);
+    ThreadPool pool(threadsFor(text.size(), options));
     obj::ObjBlock block;
     block.text = decodeText(text, name);
     obj::lexBlock(block, pool, options.lexInParallel);
@@ -720,8 +726,8 @@ Model loadObj(const fs::path& path, const ObjLoadOptions& options) {
     Model model;
     model.source = path.string();
     ObjParser parser(model.source, path.parent_path(), options, model);
-    ThreadPool pool(options.threads);
     TextBlocks blocks(path, obj::lastLineEnd, options.blockBytes);
+    ThreadPool pool(threadsFor(blocks.size(), options));
     std::size_t lines = 0; // in the blocks read so far
     const auto readNext = [&](obj::ObjBlock& block) {
         if (!blocks.next(block.text, lines)) return false;
