@@ -2,6 +2,7 @@
 // number of threads and the size of the blocks the file comes in give the model, warnings and
 // errors that reading every line on one thread gives, for the corpus and for a file made to
 // hold every kind of line the lexer passes on, cut at every kind of place.
+#include "asset/obj_corners.h"
 #include "asset/obj_loader.h"
 #include "asset/text_file.h"
 #include "core/error.h"
@@ -13,6 +14,8 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
+#include <tuple>
 #include <random>
 #include <sstream>
 
@@ -204,6 +207,27 @@ TEST(ObjReading, ANulByteInALaterBlockNamesItsLine) {
     } catch (const ParseError& e) {
         EXPECT_NE(std::string(e.what()).find(":401:"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("binary file"), std::string::npos) << e.what();
+    }
+}
+
+// Vertices are numbered by the first corner naming them, however many triples share a position
+// (past CornerMap's chain of 16, its hash table takes over).
+TEST(ObjReading, CornersAreNumberedInTheOrderFirstNamed) {
+    std::mt19937 random(7);
+    obj::CornerMap map;
+    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t> expected;
+    for (int i = 0; i < 200000; ++i) {
+        // Position 0 with hundreds of triples; the others with a few; some corners without vt or vn.
+        const std::uint32_t p = i % 3 == 0 ? 0 : std::uniform_int_distribution<std::uint32_t>(0, 5000)(random);
+        const std::uint32_t t = std::uniform_int_distribution<std::uint32_t>(0, p == 0 ? 400 : 3)(random);
+        const std::uint32_t n = i % 5 == 0 ? obj::kAbsent : std::uniform_int_distribution<std::uint32_t>(0, 1)(random);
+        const auto [it, added] = expected.emplace(std::make_tuple(p, t, n), std::uint32_t(expected.size()));
+        ASSERT_EQ(map.findOrInsert(obj::Corner{p, t, n}), it->second) << "corner " << i;
+    }
+    ASSERT_EQ(map.vertices().size(), expected.size());
+    for (const auto& [key, vertex] : expected) {
+        const obj::Corner& c = map.vertices()[vertex];
+        EXPECT_TRUE(c.p == std::get<0>(key) && c.t == std::get<1>(key) && c.n == std::get<2>(key)) << vertex;
     }
 }
 

@@ -137,7 +137,8 @@ private:
             if (!tokenEnds(t, end)) return false;
             faces.insert(faces.end(), c, c + 3);
         }
-        if (count < 3 || !lineEnds(q, end)) return false;
+        // (A chunk holds whole lines of at most a block, which grows only for a longer line.)
+        if (count < 3 || !lineEnds(q, end) || q - text_.data() > std::numeric_limits<std::int32_t>::max()) return false;
         faces[header] = count;
         faces[header + 1] = std::int32_t(lineNumber_);
         faces[header + 2] = std::int32_t(line - text_.data());

@@ -18,8 +18,8 @@ struct Corner {
 };
 
 // Corners are found through their position: most positions carry one or a few triples and faces
-// name nearby positions, so a lookup stays in cache, where a hash of the whole triple scattered
-// over a table larger than the cache (and dominated the load of large files). A position named
+// name nearby positions, so a lookup stays in cache. Hashing the whole triple scattered lookups
+// over a table larger than the cache, which dominated the load of large files. A position named
 // with more than kMaxChain triples moves them to a hash table, so no file makes lookups slow.
 class CornerMap {
 public:
