@@ -210,6 +210,31 @@ TEST(ObjReading, ANulByteInALaterBlockNamesItsLine) {
     }
 }
 
+// Decimals as exporters write them, read by the lexer's own short path or fast_float, give the
+// bits std::from_chars gives (the reference reads every line with it): digits before and after
+// the point, leading and trailing zeros, signs, around the short path's limits (7 significant
+// digits, 10 after the point).
+TEST(ObjReading, DecimalsReadAsFromCharsReadsThem) {
+    std::mt19937 random(11);
+    const auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(random); };
+    const auto decimal = [&] {
+        std::string text = pick(2) ? "-" : "";
+        const int before = pick(5), after = pick(13);
+        for (int i = 0; i < before; ++i) text += char('0' + pick(10));
+        if (after > 0 || before == 0 || pick(4) == 0) text += '.';
+        for (int i = 0; i < after || text.back() == '.' || text == "-"; ++i) text += char('0' + pick(10));
+        return text;
+    };
+    std::string obj;
+    for (int i = 0; i < 30000; ++i) obj += "v " + decimal() + ' ' + decimal() + ' ' + decimal() + '\n';
+    for (int v = 1; v <= 30000; v += 3) // (a model holds only the vertices faces use)
+        obj += "f " + std::to_string(v) + ' ' + std::to_string(v + 1) + ' ' + std::to_string(v + 2) + '\n';
+    const fs::path path = test::writeFile(test::scratchDir("obj_reading") / "decimals.obj", obj);
+    const std::string expected = describe(path, reference());
+    EXPECT_EQ(expected.find("error"), std::string::npos) << expected.substr(0, 300);
+    EXPECT_TRUE(describe(path, ObjLoadOptions{}) == expected) << "the lexer's numbers differ from from_chars'";
+}
+
 // Vertices are numbered by the first corner naming them, however many triples share a position
 // (past CornerMap's chain of 16, its hash table takes over).
 TEST(ObjReading, CornersAreNumberedInTheOrderFirstNamed) {

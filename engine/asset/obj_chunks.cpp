@@ -22,6 +22,39 @@ bool plainFloat(float value, std::string_view token) {
                                     (value == 0.0f && token.find_first_of("eE") == std::string_view::npos));
 }
 
+// A decimal of at most seven significant digits and ten after the point, without exponent, as
+// exporters mostly write them ("-0.1155"): read as (integer m) / 10^k in float, which is exactly
+// the correctly rounded value, as from_chars gives it, because m < 2^24 and 10^k (k <= 10) are
+// both exact in float and one division rounds once (Clinger's fast path). Anything else: false,
+// `q` unmoved, for fast_float.
+bool shortDecimal(const char*& q, const char* end, float& out) {
+    static constexpr float kPowers[] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f, 1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+    const char* p = q;
+    const bool negative = p < end && *p == '-';
+    p += negative;
+    std::uint32_t m = 0;
+    int digits = 0, after = -1; // `after`: digits after the point, -1 before it
+    for (; p < end; ++p) {
+        const unsigned d = unsigned(*p) - unsigned('0');
+        if (d <= 9) {
+            m = m * 10 + d;
+            digits += m != 0;
+            after += after >= 0;
+            if (digits > 7 || after > 10) return false;
+        } else if (*p == '.' && after < 0) {
+            after = 0;
+        } else {
+            break;
+        }
+    }
+    const std::ptrdiff_t length = p - q - negative;
+    if (length == 0 || length == (after >= 0) || (p < end && (*p == 'e' || *p == 'E'))) return false;
+    const float value = float(m) / kPowers[after > 0 ? after : 0];
+    out = negative ? -value : value;
+    q = p;
+    return true;
+}
+
 // A vector whose length in float is sure to be finite and non-zero, so the replay's
 // normalisation never warns (the parser's warning names the line).
 bool plainLength(const float* c) {
@@ -113,9 +146,13 @@ private:
     static std::size_t scanFloats(const char*& q, const char* end, float* c, std::size_t max) {
         std::size_t count = 0;
         for (const char* t = q; count < max && tokenStart(t, end); q = t) {
-            const auto [ptr, ec] = fast_float::from_chars(t, end, c[count]);
-            if (ec != std::errc() || !tokenEnds(ptr, end) || !plainFloat(c[count], std::string_view(t, std::size_t(ptr - t))))
-                break;
+            const char* ptr = t;
+            if (!shortDecimal(ptr, end, c[count])) {
+                const auto result = fast_float::from_chars(t, end, c[count]);
+                if (result.ec != std::errc()) break;
+                ptr = result.ptr;
+            }
+            if (!tokenEnds(ptr, end) || !plainFloat(c[count], std::string_view(t, std::size_t(ptr - t)))) break;
             t = ptr;
             ++count;
         }
