@@ -3,13 +3,12 @@
 #include "asset/load_model.h"
 #include "asset/obj_loader.h"
 #include "cli.h"
-#include "core/error.h"
 
 #include <glm/glm.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
