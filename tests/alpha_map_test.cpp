@@ -70,7 +70,7 @@ Scene alphaMappedQuad(const std::string& statements) {
     const std::filesystem::path dir = scratch();
     writeColumns(dir / "rgba.png", kRgba);
     writeColumns(dir / "opaque.png", kOpaqueRgba);
-    test::writeFile(dir / "grey.png", encodePng(kGrey, 4, 1, 1, 8, 4));
+    test::writeFile(dir / "grey.png", encodePng(kGrey, 4, 1, 1, 8, 4, "grey.png"));
     test::writeFile(dir / "quad.mtl", "newmtl cut\nKd 1 0.2 0\nillum 0\n" + statements + "\n");
     test::writeFile(dir / "quad.obj", "mtllib quad.mtl\nv -1 -1 2\nv 1 -1 2\nv 1 1 2\nv -1 1 2\n"
                                       "vt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\nusemtl cut\nf 1/1 2/2 3/3 4/4\n");

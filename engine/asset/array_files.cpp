@@ -66,7 +66,8 @@ void writePng16(const std::filesystem::path& path, const std::uint32_t* values, 
         }
     }
     const std::string png =
-        encodePng(reinterpret_cast<const std::uint8_t*>(raw.data()), std::uint32_t(w), std::uint32_t(h), 1, 16, 2 * w);
+        encodePng(reinterpret_cast<const std::uint8_t*>(raw.data()), std::uint32_t(w), std::uint32_t(h), 1, 16, 2 * w,
+                  path.string());
     writeFileAtomically(path, png, "PNG");
 }
 

@@ -251,7 +251,7 @@ void writePng(const std::filesystem::path& path, const Image& image) {
     if (image.width == 0 || image.height == 0) throw Error(fileError(path, "cannot write an empty image"));
     // Encoded in memory, then written whole (asset/file_write.h): never a truncated PNG.
     const std::string bytes = encodePng(reinterpret_cast<const std::uint8_t*>(image.pixels.data()), image.width,
-                                        image.height, 4, 8, std::size_t(image.width) * 4);
+                                        image.height, 4, 8, std::size_t(image.width) * 4, path.string());
     writeFileAtomically(path, bytes, "PNG");
 }
 

@@ -743,7 +743,8 @@ Model loadObj(const fs::path& path, const ObjLoadOptions& options) {
         std::future<bool> ahead = std::async(std::launch::async, readNext, std::ref(two[(i + 1) % 2]));
         parser.parse(two[i % 2]);
         replayed += two[i % 2].text.size();
-        if (options.progress) options.progress->store(float(std::min(1.0, double(replayed) / double(blocks.size()))));
+        if (options.progress && blocks.size() > 0)
+            options.progress->store(float(std::min(1.0, double(replayed) / double(blocks.size()))));
         more = ahead.get();
     }
     parser.finish();

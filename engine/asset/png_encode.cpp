@@ -27,7 +27,7 @@ void appendChunk(std::string& png, const char* type, const std::string& data) {
 } // namespace
 
 std::string encodePng(const std::uint8_t* pixels, std::uint32_t width, std::uint32_t height, int channels,
-                      int bitDepth, std::size_t stride) {
+                      int bitDepth, std::size_t stride, const std::string& name) {
     const std::size_t pixelBytes = std::size_t(channels) * std::size_t(bitDepth) / 8;
     const std::size_t rowBytes = std::size_t(width) * pixelBytes;
     std::vector<Bytef> filtered(std::size_t(height) * (1 + rowBytes));
@@ -42,7 +42,7 @@ std::string encodePng(const std::uint8_t* pixels, std::uint32_t width, std::uint
     std::string idat(size, '\0');
     const int status = compress2(reinterpret_cast<Bytef*>(idat.data()), &size, filtered.data(),
                                  static_cast<uLong>(filtered.size()), 1);
-    if (status != Z_OK) throw Error("cannot compress the PNG (zlib error " + std::to_string(status) + ")");
+    if (status != Z_OK) throw Error(name + ": cannot compress the PNG (zlib error " + std::to_string(status) + ")");
     idat.resize(size);
 
     std::string ihdr;

@@ -12,8 +12,8 @@ namespace facet {
 
 // The PNG file of `height` rows of `width` pixels, each of `channels` samples (1: grey, 4: RGBA)
 // of `bitDepth` bits (8, or 16 stored big-endian), rows `stride` bytes apart. Throws facet::Error
-// when zlib fails.
+// naming `name` (the file it is for) when zlib fails.
 std::string encodePng(const std::uint8_t* pixels, std::uint32_t width, std::uint32_t height, int channels,
-                      int bitDepth, std::size_t stride);
+                      int bitDepth, std::size_t stride, const std::string& name);
 
 } // namespace facet
