@@ -170,7 +170,7 @@ TEST(GlMultisample, CoveredSamplesPerPixelAgree) {
     }
     for (const int samples : offeredCounts(gl))
         for (const Scene& s : scenes) {
-            RenderSettings settings;
+            RenderSettings settings = test::classicSettings(); // flat white: red counts the samples
             settings.msaa = samples;
             settings.clearColor = 0xFF000000u;
             const Pictures p = renderBoth(gl, s.model, s.view, settings, 320, 240);

@@ -74,6 +74,11 @@ public:
         }
         for (const auto& [name, value] : setup.env)
             if (value) envStrings.push_back(name + "=" + *value);
+        // facet's own programs, under AddressSanitizer: keep their libraries loaded to the leak
+        // check (tests/tools/keep_loaded.c), so it runs on the viewer too.
+        const std::string preload = FACET_CHILD_PRELOAD;
+        if (!preload.empty() && !setup.env.count("LD_PRELOAD") && argv[0].rfind(FACET_BINARY_DIR, 0) == 0)
+            envStrings.push_back("LD_PRELOAD=" + preload);
         std::vector<char*> args, envp;
         for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
         args.push_back(nullptr);
