@@ -177,7 +177,9 @@ TEST(MultisampleReference, EveryDecidedPixelEqualsTheRulesAtEverySampleCount) {
                   << " partly covered), " << undecided << " undecided, " << differ << " differ\n";
         EXPECT_EQ(differ, 0u) << samples << " samples";
         EXPECT_LE(undecided, compared / 1000) << samples << " samples: too many pixels left undecided";
-        if (samples > 1) EXPECT_GT(partial, 1000u) << samples << " samples: too few partly covered pixels to tell";
+        if (samples > 1) {
+            EXPECT_GT(partial, 1000u) << samples << " samples: too few partly covered pixels to tell";
+        }
     }
 }
 
