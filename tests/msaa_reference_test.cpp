@@ -80,7 +80,7 @@ ViewParams straightView() {
 // What one sample sees: the nearest triangle's colour (0 none, 1 red, 2 green) and its 1/z.
 struct SampleHit {
     int colour = 0;
-    double inverseZ = 0.0;
+    double inverseZ = 0.0, slack = 0.0; // slack: how far rounding may move inverseZ
     bool undecided = false;
 };
 
@@ -94,20 +94,46 @@ std::vector<SampleHit> referenceSamples(const Model& model, const ViewParams& vi
         for (std::uint32_t t = range.firstTriangle; t < range.firstTriangle + range.triangleCount; ++t) {
             std::int64_t x[3], y[3];
             double inverseZ[3];
+            bool nearHalfStep[3]; // float's rounding could snap this corner one step away
             for (int k = 0; k < 3; ++k) {
                 const std::uint32_t v = mesh.indices[3 * t + std::uint32_t(k)];
                 const double z = mesh.pz[v];
                 const double ndcX = double(view.focus) / double(view.aspect) * mesh.px[v] / z;
                 const double ndcY = double(view.focus) * mesh.py[v] / z;
                 // Window coordinates (y up), snapped to 1/256 pixel.
-                x[k] = std::llround((ndcX + 1.0) * 0.5 * kWidth * 256.0);
-                y[k] = std::llround((ndcY + 1.0) * 0.5 * kHeight * 256.0);
+                const double sx = (ndcX + 1.0) * 0.5 * kWidth * 256.0, sy = (ndcY + 1.0) * 0.5 * kHeight * 256.0;
+                x[k] = std::llround(sx);
+                y[k] = std::llround(sy);
+                const auto nearHalf = [](double v) { return std::abs(v - std::floor(v) - 0.5) < 0.01; };
+                nearHalfStep[k] = nearHalf(sx) || nearHalf(sy);
                 inverseZ[k] = 1.0 / z;
             }
             const std::int64_t area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
             if (area == 0) continue;
             const auto [minX, maxX] = std::minmax({x[0], x[1], x[2]});
             const auto [minY, maxY] = std::minmax({y[0], y[1], y[2]});
+            // Rounding: facet projects in float, so a corner near a half step may snap one step
+            // away from this one (its edges then move by up to a step), and it interpolates depth
+            // from the unsnapped corners. A sample on an edge, or within a step of one that may
+            // move, or whose 1/z lies within four steps' change of another triangle's, is left
+            // undecided. An edge value is its distance from the edge times the edge's length.
+            std::int64_t edgeSlack[3];
+            double gradient = 0.0; // |d(1/z)/dx| + |d(1/z)/dy| per step
+            for (int k = 0; k < 3; ++k) {
+                const int a = (k + 1) % 3, b = (k + 2) % 3;
+                const double dx = double(x[b] - x[a]), dy = double(y[b] - y[a]);
+                edgeSlack[k] = nearHalfStep[a] || nearHalfStep[b] ? std::int64_t(std::sqrt(dx * dx + dy * dy)) + 1 : 0;
+            }
+            {
+                double gx = 0.0, gy = 0.0;
+                for (int k = 0; k < 3; ++k) {
+                    const int a = (k + 1) % 3, b = (k + 2) % 3;
+                    gx += -double(y[b] - y[a]) * inverseZ[k];
+                    gy += double(x[b] - x[a]) * inverseZ[k];
+                }
+                gradient = (std::abs(gx) + std::abs(gy)) / std::abs(double(area));
+            }
+            const double slack = 4.0 * gradient;
             const int i0 = std::max(0, int(minX / 256) - 1), i1 = std::min(kWidth - 1, int(maxX / 256) + 1);
             const int j0 = std::max(0, int(minY / 256) - 1), j1 = std::min(kHeight - 1, int(maxY / 256) + 1);
             for (int j = j0; j <= j1; ++j)
@@ -122,15 +148,20 @@ std::vector<SampleHit> referenceSamples(const Model& model, const ViewParams& vi
                             if (area < 0) e[k] = -e[k];
                         }
                         SampleHit& hit = hits[(std::size_t(j) * kWidth + std::size_t(i)) * std::size_t(samples) + std::size_t(s)];
-                        if (e[0] < 0 || e[1] < 0 || e[2] < 0) continue;
-                        if (e[0] == 0 || e[1] == 0 || e[2] == 0) { // on an edge: the fill rule's call
+                        bool outside = false, nearAnEdge = false;
+                        for (int k = 0; k < 3; ++k) {
+                            outside = outside || e[k] < -edgeSlack[k];
+                            nearAnEdge = nearAnEdge || std::abs(e[k]) <= edgeSlack[k];
+                        }
+                        if (outside) continue;
+                        if (nearAnEdge) { // on an edge (the fill rule's call) or within rounding of one
                             hit.undecided = true;
                             continue;
                         }
                         const double total = double(e[0]) + double(e[1]) + double(e[2]);
                         const double w = (double(e[0]) * inverseZ[0] + double(e[1]) * inverseZ[1] + double(e[2]) * inverseZ[2]) / total;
-                        if (hit.colour != 0 && std::abs(w - hit.inverseZ) < 1e-5 * w) hit.undecided = true;
-                        if (hit.colour == 0 || w > hit.inverseZ) hit = {range.material == 0 ? 1 : 2, w, hit.undecided};
+                        if (hit.colour != 0 && std::abs(w - hit.inverseZ) < slack + hit.slack) hit.undecided = true;
+                        if (hit.colour == 0 || w > hit.inverseZ) hit = {range.material == 0 ? 1 : 2, w, slack, hit.undecided};
                     }
         }
     return hits;
