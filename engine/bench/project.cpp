@@ -1,4 +1,5 @@
 #include "bench/project.h"
+#include "core/hd.h"
 
 #include <immintrin.h>
 
@@ -61,8 +62,7 @@ template <class V> [[gnu::always_inline]] inline void projectLanes(const Project
 }
 
 // The scalar path over rows, one vertex at a time (FACET_ISA=scalar), and the AVX2 path's tail.
-__attribute__((optimize("no-tree-vectorize"))) void projectRowsScalar(const ProjectParams& p, const float* in,
-                                                                      float* out, std::size_t n) {
+FACET_NOT_VECTORIZED void projectRowsScalar(const ProjectParams& p, const float* in, float* out, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) {
         const glm::vec3 o = projectPoint(p, {in[3 * i], in[3 * i + 1], in[3 * i + 2]});
         out[3 * i] = o.x, out[3 * i + 1] = o.y, out[3 * i + 2] = o.z;
@@ -235,8 +235,7 @@ void projectVertices(const ProjectParams& params, std::size_t begin, std::size_t
     }
 }
 
-__attribute__((optimize("no-tree-vectorize"))) void projectVerticesScalar(const ProjectParams& params,
-                                                                          std::size_t begin, std::size_t end) {
+FACET_NOT_VECTORIZED void projectVerticesScalar(const ProjectParams& params, std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) projectThread(params, static_cast<std::uint32_t>(i));
 }
 

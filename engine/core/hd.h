@@ -31,6 +31,15 @@
 #define FACET_NO_UNROLL
 #endif
 
+// A function the compiler must not vectorise by itself: FACET_ISA=scalar's per-item loops,
+// which stand for a CPU without vector units. GCC's attribute; clang (which builds only the
+// AddressSanitizer tree) has none, and may vectorise them without changing a result.
+#if defined(__clang__) || defined(__CUDACC__)
+#define FACET_NOT_VECTORIZED
+#else
+#define FACET_NOT_VECTORIZED __attribute__((optimize("no-tree-vectorize")))
+#endif
+
 // GLM 0.9.9's defaulted __host__ __device__ constructors draw nvcc's warning 20012-D, which
 // -Werror=all-warnings makes fatal; -isystem does not silence nvcc's front end, so it is
 // suppressed around GLM alone and stays an error in our own code.

@@ -43,8 +43,7 @@ void transformRangeAvx2(const VertexStageParams& p, std::uint32_t begin, std::ui
 }
 
 // FACET_ISA=scalar: the per-thread function one vertex at a time, not vectorised.
-__attribute__((optimize("no-tree-vectorize"))) void transformRangeScalar(const VertexStageParams& p,
-                                                                         std::uint32_t begin, std::uint32_t end) {
+FACET_NOT_VECTORIZED void transformRangeScalar(const VertexStageParams& p, std::uint32_t begin, std::uint32_t end) {
     for (std::uint32_t i = begin; i < end; ++i) vertexStageThread(p, i);
 }
 
