@@ -206,6 +206,66 @@ TEST(GltfLoader, FlipsTextureCoordinatesToFacetsBottomUpV) {
     EXPECT_NE(std::find(v.begin(), v.end(), 0.75f), v.end()) << "v = 0.25 in glTF is 0.75 in facet";
 }
 
+// The (u, v) pairs of the scene's first mesh, as facet keeps them (v up).
+std::vector<glm::vec2> texCoords(const Scene& s) {
+    const Mesh& m = s.meshes.at(0)->mesh;
+    std::vector<glm::vec2> uv;
+    for (std::size_t i = 0; i < m.u.size(); ++i) uv.emplace_back(m.u[i], m.v[i]);
+    return uv;
+}
+
+bool holds(const std::vector<glm::vec2>& uv, glm::vec2 expected) {
+    return std::any_of(uv.begin(), uv.end(), [&](glm::vec2 x) { return glm::all(glm::lessThan(glm::abs(x - expected), glm::vec2(1e-6f))); });
+}
+
+// A square whose base colour texture reads `texCoordSets` (TEXCOORD_0 all zero, TEXCOORD_1 as
+// given, where asked), through `textureInfo`'s members.
+std::string squareWithTexture(const std::string& textureInfo, const std::string& otherTextures = "") {
+    Doc doc;
+    const std::string p = square(doc);
+    const int zero = doc.accessor(doc.view(raw<float>({0, 0, 0, 0, 0, 0, 0, 0})), kFloat, 4, "VEC2");
+    const int uv = doc.accessor(doc.view(raw<float>({0.5f, 0.25f, 1, 0, 0, 0, 0, 1})), kFloat, 4, "VEC2");
+    return doc.json(oneMesh("{\"attributes\":{\"POSITION\":" + p + ",\"TEXCOORD_0\":" +
+                                std::to_string(textureInfo.find("texCoord") == std::string::npos ? uv : zero) +
+                                ",\"TEXCOORD_1\":" + std::to_string(uv) + "},\"material\":0,\"mode\":5}",
+                            ",\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0" + textureInfo +
+                                "}}" + otherTextures + "}],\"textures\":[{\"source\":0}],"
+                                "\"images\":[{\"uri\":\"missing.png\"}]"));
+}
+
+// KHR_texture_transform, by the extension's definition worked by hand: uv' = T R S uv with
+// R = [cos r, sin r; -sin r, cos r]. Offset (0.25, 0), rotation pi/2, scale (2, 1): (0.5, 0.25)
+// scales to (1, 0.25), turns to (0.25, -1), moves to (0.5, -1), which is v = 2 in facet's
+// bottom-up v; (1, 0) goes to (0.25, -2), v = 3; (0, 0) to (0.25, 0), v = 1.
+TEST(GltfLoader, AppliesKhrTextureTransformToTheCoordinates) {
+    const Scene s = load(squareWithTexture(
+        ",\"extensions\":{\"KHR_texture_transform\":{\"offset\":[0.25,0],\"rotation\":1.5707963267948966,\"scale\":[2,1]}}"));
+    const std::vector<glm::vec2> uv = texCoords(s);
+    EXPECT_TRUE(holds(uv, {0.5f, 2.0f})) << "(0.5, 0.25)";
+    EXPECT_TRUE(holds(uv, {0.25f, 3.0f})) << "(1, 0)";
+    EXPECT_TRUE(holds(uv, {0.25f, 1.0f})) << "(0, 0)";
+    EXPECT_FALSE(hasWarning(s, "coordinates")) << "one texture: nothing to warn about";
+}
+
+// A texture on TEXCOORD_1 (by textureInfo.texCoord, or by the extension's own texCoord) draws
+// with that set; glTF's v = 0.25 is facet's 0.75.
+TEST(GltfLoader, ReadsTheTexCoordSetTheMaterialAsksFor) {
+    for (const std::string& info : {std::string(",\"texCoord\":1"),
+                                   std::string(",\"extensions\":{\"KHR_texture_transform\":{\"texCoord\":1}}")}) {
+        const Scene s = load(squareWithTexture(info));
+        EXPECT_TRUE(holds(texCoords(s), {0.5f, 0.75f})) << info;
+    }
+}
+
+// Two textures of one material on different sets: one set a vertex is kept (the base
+// colour's), and that is said.
+TEST(GltfLoader, WarnsWhenAMaterialsTexturesReadDifferentCoordinates) {
+    const Scene s = load(squareWithTexture("", ",\"occlusionTexture\":{\"index\":0,\"texCoord\":1}"));
+    EXPECT_TRUE(holds(texCoords(s), {0.5f, 0.75f}));
+    EXPECT_TRUE(hasWarning(s, "occlusionTexture of material 'material 0' (and maybe others) reads other coordinates"))
+        << s.warnings.size() << " warnings";
+}
+
 TEST(GltfLoader, RefusesAnIndexOutOfRangeNamingItsJsonPath) {
     Doc doc;
     const std::string p = square(doc);

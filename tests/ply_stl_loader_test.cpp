@@ -473,6 +473,31 @@ TEST(StlLoader, AsciiFacetsAreFlatShadedFromTheirVerticesNotTheirStoredNormals) 
     EXPECT_TRUE(m.warnings.empty()) << warningList(m);
 }
 
+// STL's normals come from generateFlatNormals, which skips generateNormals' accumulation: on
+// facets of every kind (negative zeros, slivers, tiny and huge areas, repeated corners) its
+// normals must be generateNormals' own, bit for bit.
+TEST(StlLoader, FlatNormalsAreGenerateNormalsBitForBit) {
+    const float tiny = 1e-20f, huge = 1e20f;
+    const std::vector<std::array<float, 9>> facets = {
+        {0, 0, 0, 1, 0, 0, 0, 1, 0},          {0, 0, 0, 0, 1, 0, 1, 0, 0},          {0, 0, 0, -1, 0, 0, 0, 0, 1},
+        {0, 0, 0, tiny, 0, 0, 0, tiny, 0},    {0, 0, 0, huge, 0, 0, 0, huge, 0},    {1, 1, 1, 1, 1, 1, 2, 3, 4},
+        {0, 0, 0, 1e6f, 1e-6f, 0, 2e6f, 0, 0}, {-0.0f, 0, 0, 0, -1, 0, 0, 0, -1},   {3, -2, 7, -5, 4, 0.5f, 8, 8, -8}};
+    const Model m = stl(binaryStl("normals", facets), "normals.stl");
+    Mesh reference = m.mesh;
+    generateNormals(reference);
+    ASSERT_EQ(m.mesh.nx.size(), reference.nx.size());
+    const auto bits = [](float x) {
+        std::uint32_t b = 0;
+        std::memcpy(&b, &x, sizeof b);
+        return b;
+    };
+    for (std::size_t i = 0; i < reference.nx.size(); ++i) {
+        EXPECT_EQ(bits(m.mesh.nx[i]), bits(reference.nx[i])) << "vertex " << i;
+        EXPECT_EQ(bits(m.mesh.ny[i]), bits(reference.ny[i])) << "vertex " << i;
+        EXPECT_EQ(bits(m.mesh.nz[i]), bits(reference.nz[i])) << "vertex " << i;
+    }
+}
+
 TEST(StlLoader, AsciiWithSeveralSolidsTabsCrlfAndCapitals) {
     std::string text = "solid\tfirst part\r\n" + asciiFacet({0, 0, 0}, {1, 0, 0}, {0, 1, 0}) + "endsolid\tfirst part\r\n" +
                        "SOLID second\r\nFACET NORMAL 0 0 1\r\n\tOUTER LOOP\r\n\t\tVERTEX 0 0 1\r\n\t\tVERTEX 1 0 1\r\n"

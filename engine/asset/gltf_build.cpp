@@ -120,6 +120,57 @@ float unitOr(double value, float fallback) {
     return std::isfinite(value) ? std::clamp(static_cast<float>(value), 0.0f, 1.0f) : fallback;
 }
 
+// Where a texture reads its coordinates: TEXCOORD_<set>, through KHR_texture_transform's offset,
+// rotation and scale (uv' = T R S uv in glTF's uv space, v down, as the extension defines it).
+// facet keeps one set of coordinates per vertex, so a primitive's are read and transformed as its
+// material's first texture asks (uvOfMaterial), at load time: every path draws them alike.
+struct TextureUv {
+    int set = 0;
+    glm::vec2 offset{0.0f}, scale{1.0f};
+    float rotation = 0.0f;
+
+    bool operator==(const TextureUv& o) const {
+        return set == o.set && offset == o.offset && scale == o.scale && rotation == o.rotation;
+    }
+    bool moves() const { return offset != glm::vec2(0.0f) || scale != glm::vec2(1.0f) || rotation != 0.0f; }
+    glm::vec2 apply(glm::vec2 uv) const {
+        const float c = std::cos(rotation), s = std::sin(rotation);
+        const glm::vec2 scaled = uv * scale;
+        return {offset.x + c * scaled.x + s * scaled.y, offset.y - s * scaled.x + c * scaled.y};
+    }
+};
+
+// The finite numbers of a JSON array of `n` numbers, or nothing.
+template <int N>
+std::optional<glm::vec<N, float>> numbers(const tinygltf::Value& v) {
+    if (!v.IsArray() || v.ArrayLen() != N) return std::nullopt;
+    glm::vec<N, float> out;
+    for (int i = 0; i < N; ++i) {
+        const tinygltf::Value& x = v.Get(i);
+        if (!x.IsNumber() || !std::isfinite(x.GetNumberAsDouble())) return std::nullopt;
+        out[i] = static_cast<float>(x.GetNumberAsDouble());
+    }
+    return out;
+}
+
+// A texture reference's coordinates; a KHR_texture_transform value of the wrong kind is left at
+// its default.
+template <class Info>
+TextureUv textureUv(const Info& info) {
+    TextureUv uv;
+    uv.set = info.texCoord;
+    const auto ext = info.extensions.find("KHR_texture_transform");
+    if (ext == info.extensions.end()) return uv;
+    const tinygltf::Value& t = ext->second;
+    if (const auto offset = numbers<2>(t.Get("offset"))) uv.offset = *offset;
+    if (const auto scale = numbers<2>(t.Get("scale"))) uv.scale = *scale;
+    const tinygltf::Value& rotation = t.Get("rotation");
+    if (rotation.IsNumber() && std::isfinite(rotation.GetNumberAsDouble()))
+        uv.rotation = static_cast<float>(rotation.GetNumberAsDouble());
+    if (t.Get("texCoord").IsInt()) uv.set = t.Get("texCoord").GetNumberAsInt();
+    return uv;
+}
+
 class GltfBuilder {
 public:
     GltfBuilder(const tinygltf::Model& doc, const std::string& file, const UriRule& rule, Scene& scene)
@@ -143,13 +194,14 @@ private:
     bool blended(int material) const;
     bool readPrimitive(int mesh, int index, Primitive& out);
     void readAttributes(const tinygltf::Primitive& prim, const std::string& path, std::size_t n, Primitive& out);
+    TextureUv uvOfMaterial(int material) const;
     void appendPrimitive(ModelState& s, Primitive& prim, std::uint32_t material);
     void finishTangents(ModelState& s);
 
     std::uint32_t materialOf(ModelState& s, int material);
     Material convertMaterial(ModelState& s, int index);
     template <class Info>
-    std::int32_t textureSlot(ModelState& s, const Info& info, bool color, const std::string& what);
+    std::int32_t textureSlot(ModelState& s, const Info& info, bool color, const std::string& what, const TextureUv& uv);
     const Texture* decoded(int image);
     Wrap wrapOf(int value, int sampler, const char* axis);
     std::int32_t checker(ModelState& s);
@@ -164,7 +216,7 @@ private:
     std::vector<std::optional<Texture>> images_;
     std::vector<bool> imageTried_;
     std::vector<bool> warnedCamera_;
-    bool warnedWrap_ = false, warnedTransform_ = false, warnedTexCoord_ = false;
+    bool warnedWrap_ = false, warnedUv_ = false;
 };
 
 void GltfBuilder::build() {
@@ -417,7 +469,11 @@ void GltfBuilder::readAttributes(const tinygltf::Primitive& prim, const std::str
         return a;
     };
     out.n = read("NORMAL", {3}).values;
-    AccessorFloats uv = read("TEXCOORD_0", {2});
+    const TextureUv map = uvOfMaterial(prim.material);
+    const std::string texcoord = "TEXCOORD_" + std::to_string(map.set);
+    AccessorFloats uv = read(texcoord.c_str(), {2});
+    if (map.set != 0 && uv.values.empty() && prim.attributes.count("TEXCOORD_0"))
+        warn(path + ": its material's textures read " + texcoord + ", which it lacks; they are drawn at (0, 0)");
     AccessorFloats color = read("COLOR_0", {3, 4});
     out.tangent = read("TANGENT", {4}).values;
 
@@ -435,11 +491,16 @@ void GltfBuilder::readAttributes(const tinygltf::Primitive& prim, const std::str
     for (std::size_t i = 0; i < uv.values.size(); i += 2) {
         float& u = uv.values[i];
         float& v = uv.values[i + 1];
+        if (map.moves()) {
+            const glm::vec2 moved = map.apply({u, v});
+            u = moved.x;
+            v = moved.y;
+        }
         badUv = badUv || !std::isfinite(u) || !std::isfinite(v);
         u = std::isfinite(u) ? u : 0.0f;
         v = std::isfinite(v) ? 1.0f - v : 0.0f; // glTF's v = 0 is the picture's top row
     }
-    if (badUv) warn(path + ": some TEXCOORD_0 values are not finite; they are taken as 0");
+    if (badUv) warn(path + ": some " + texcoord + " values are not finite; they are taken as 0");
     out.uv = std::move(uv.values);
     for (std::size_t i = 0; i < n && !color.values.empty(); ++i)
         for (int k = 0; k < 3; ++k) {
@@ -458,6 +519,20 @@ void GltfBuilder::readAttributes(const tinygltf::Primitive& prim, const std::str
             warn(path + ": vertex " + std::to_string(i) + " (and maybe others) has a non-finite position; its triangles are dropped");
             break;
         }
+}
+
+// The coordinates a material's textures are drawn with: those of its first texture, in the
+// order base colour, metal-roughness, normal, occlusion, emission (the default for none).
+TextureUv GltfBuilder::uvOfMaterial(int material) const {
+    if (material < 0 || std::size_t(material) >= doc_.materials.size()) return {};
+    const tinygltf::Material& g = doc_.materials[std::size_t(material)];
+    const tinygltf::PbrMetallicRoughness& pbr = g.pbrMetallicRoughness;
+    if (pbr.baseColorTexture.index >= 0) return textureUv(pbr.baseColorTexture);
+    if (pbr.metallicRoughnessTexture.index >= 0) return textureUv(pbr.metallicRoughnessTexture);
+    if (g.normalTexture.index >= 0) return textureUv(g.normalTexture);
+    if (g.occlusionTexture.index >= 0) return textureUv(g.occlusionTexture);
+    if (g.emissiveTexture.index >= 0) return textureUv(g.emissiveTexture);
+    return {};
 }
 
 void GltfBuilder::appendPrimitive(ModelState& s, Primitive& prim, std::uint32_t material) {
@@ -564,28 +639,27 @@ Material GltfBuilder::convertMaterial(ModelState& s, int index) {
     m.emission = linearToSrgb(glm::clamp(p.emission, 0.0f, 1.0f));
 
     const std::string of = " of material '" + m.name + "'";
-    m.texture = textureSlot(s, pbr.baseColorTexture, true, "baseColorTexture" + of);
-    m.emissionMap = textureSlot(s, g.emissiveTexture, true, "emissiveTexture" + of);
-    m.bumpMap = textureSlot(s, g.normalTexture, false, "normalTexture" + of);
+    const TextureUv uv = uvOfMaterial(index);
+    m.texture = textureSlot(s, pbr.baseColorTexture, true, "baseColorTexture" + of, uv);
+    m.emissionMap = textureSlot(s, g.emissiveTexture, true, "emissiveTexture" + of, uv);
+    m.bumpMap = textureSlot(s, g.normalTexture, false, "normalTexture" + of, uv);
     m.bumpIsNormalMap = m.bumpMap >= 0;
     m.bumpScale = std::isfinite(g.normalTexture.scale) ? float(g.normalTexture.scale) : 1.0f;
-    p.metalRoughMap = textureSlot(s, pbr.metallicRoughnessTexture, false, "metallicRoughnessTexture" + of);
-    p.occlusionMap = textureSlot(s, g.occlusionTexture, false, "occlusionTexture" + of);
+    p.metalRoughMap = textureSlot(s, pbr.metallicRoughnessTexture, false, "metallicRoughnessTexture" + of, uv);
+    p.occlusionMap = textureSlot(s, g.occlusionTexture, false, "occlusionTexture" + of, uv);
     return m;
 }
 
 // The model's texture for a material's texture reference: decoded once per file, stored once
 // per model. A colour map that cannot be had shows the checker; a data map is left out.
 template <class Info>
-std::int32_t GltfBuilder::textureSlot(ModelState& s, const Info& info, bool color, const std::string& what) {
+std::int32_t GltfBuilder::textureSlot(ModelState& s, const Info& info, bool color, const std::string& what,
+                                      const TextureUv& uv) {
     if (info.index < 0) return -1;
-    if (info.texCoord != 0 && !warnedTexCoord_) {
-        warnedTexCoord_ = true;
-        warn(what + " uses TEXCOORD_" + std::to_string(info.texCoord) + "; facet draws it with TEXCOORD_0");
-    }
-    if (info.extensions.count("KHR_texture_transform") && !warnedTransform_) {
-        warnedTransform_ = true;
-        warn("KHR_texture_transform is ignored (first on the " + what + "): textures are drawn untransformed");
+    if (!(textureUv(info) == uv) && !warnedUv_) {
+        warnedUv_ = true;
+        warn(what + " (and maybe others) reads other coordinates (TEXCOORD_n or KHR_texture_transform) than its "
+             "material's first texture; facet keeps one set a vertex, so it is drawn with that texture's");
     }
     const auto missing = [&] { return color ? checker(s) : -1; };
     if (std::size_t(info.index) >= doc_.textures.size()) {

@@ -69,7 +69,8 @@ GlbLayout checkGlb(const std::string& bytes, const std::string& name) {
 
 // Extensions a file may require that facet reads: quantized attributes come through the same
 // accessor reader as floats; the emissive strength scales emission.
-constexpr const char* kImplementedExtensions[] = {"KHR_mesh_quantization", "KHR_materials_emissive_strength"};
+constexpr const char* kImplementedExtensions[] = {"KHR_mesh_quantization", "KHR_materials_emissive_strength",
+                                                  "KHR_texture_transform"};
 
 Json parseJson(std::string_view text, const std::string& name) {
     try {

@@ -239,6 +239,28 @@ Header parseHeader(std::string_view bytes, const std::string& name) {
     return header;
 }
 
+// The binary scalar at `at` as a double, its bytes reversed first where `swap`.
+double decodeScalar(const char* at, Scalar type, bool swap) {
+    const std::size_t size = sizeOf(type);
+    unsigned char b[8] = {};
+    for (std::size_t k = 0; k < size; ++k) b[k] = static_cast<unsigned char>(at[swap ? size - 1 - k : k]);
+    const auto as = [&b](auto v) {
+        std::memcpy(&v, b, sizeof v);
+        return static_cast<double>(v);
+    };
+    switch (type) {
+    case Scalar::Int8: return as(std::int8_t());
+    case Scalar::Uint8: return as(std::uint8_t());
+    case Scalar::Int16: return as(std::int16_t());
+    case Scalar::Uint16: return as(std::uint16_t());
+    case Scalar::Int32: return as(std::int32_t());
+    case Scalar::Uint32: return as(std::uint32_t());
+    case Scalar::Float32: return as(float());
+    case Scalar::Float64: return as(double());
+    }
+    return 0.0;
+}
+
 bool hostIsBigEndian() {
     const std::uint16_t one = 1;
     unsigned char first = 0;
@@ -279,6 +301,12 @@ public:
     std::size_t leftover();
 
     [[noreturn]] void fail(const std::string& what) const;
+
+    // Binary only, for reading runs of plain instances straight from the bytes: what is left of
+    // the file, and stepping past what was read of it; whether its byte order is reversed.
+    std::string_view rest() const { return bytes_.substr(pos_); }
+    void advance(std::size_t bytes) { pos_ += bytes; }
+    bool swapped() const { return swap_; }
 
 private:
     void skipBlanks();
@@ -352,25 +380,9 @@ double BodyReader::binaryScalar(Scalar type, const Property& p) {
     at_ = pos_;
     if (bytes_.size() - pos_ < size)
         fail("the file ends inside property '" + p.name + "' (truncated)");
-    unsigned char b[8] = {};
-    for (std::size_t k = 0; k < size; ++k)
-        b[k] = static_cast<unsigned char>(bytes_[pos_ + (swap_ ? size - 1 - k : k)]);
+    const double value = decodeScalar(bytes_.data() + pos_, type, swap_);
     pos_ += size;
-    const auto as = [&b](auto v) {
-        std::memcpy(&v, b, sizeof v);
-        return static_cast<double>(v);
-    };
-    switch (type) {
-    case Scalar::Int8: return as(std::int8_t());
-    case Scalar::Uint8: return as(std::uint8_t());
-    case Scalar::Int16: return as(std::int16_t());
-    case Scalar::Uint16: return as(std::uint16_t());
-    case Scalar::Int32: return as(std::int32_t());
-    case Scalar::Uint32: return as(std::uint32_t());
-    case Scalar::Float32: return as(float());
-    case Scalar::Float64: return as(double());
-    }
-    return 0.0;
+    return value;
 }
 
 // A value as a double: integers exactly; a non-finite float as NaN or infinity.
@@ -469,6 +481,9 @@ private:
     }
     void readVertices(BodyReader& body, const Element& e);
     void readFaces(BodyReader& body, const Element& e);
+    void readFixedVertices(BodyReader& body, const Element& e, const std::vector<Role>& roles,
+                           std::vector<float>* (&arrays)[kRoles], const bool (&keep)[kRoles]);
+    std::uint64_t readPlainFaces(BodyReader& body, const Element& e);
     void readFace(BodyReader& body, const Element& e, const Property* indices, const Property* texcoords);
     void skipElement(BodyReader& body, const Element& e);
     void checkVertices();
@@ -529,6 +544,10 @@ void PlyParser::readVertices(BodyReader& body, const Element& e) {
                                           &mesh.cr, &mesh.cg, &mesh.cb, &mesh.u,  &mesh.v};
     const bool keep[kRoles] = {true, true, true, hasNormals_, hasNormals_, hasNormals_,
                                hasColors_, hasColors_, hasColors_, hasUvs_, hasUvs_};
+    if (!body.ascii() && std::none_of(e.properties.begin(), e.properties.end(), [](const Property& p) { return p.list; })) {
+        readFixedVertices(body, e, roles, arrays, keep);
+        return;
+    }
     const std::size_t reserve = body.plausibleCount(e);
     for (int r = 0; r < kRoles; ++r)
         if (keep[r]) arrays[r]->reserve(reserve);
@@ -550,6 +569,49 @@ void PlyParser::readVertices(BodyReader& body, const Element& e) {
     }
 }
 
+// Binary vertices without lists are all one size: read at fixed offsets, every value as the
+// general path reads it (checkRoom has made sure the file holds them all).
+void PlyParser::readFixedVertices(BodyReader& body, const Element& e, const std::vector<Role>& roles,
+                                  std::vector<float>* (&arrays)[kRoles], const bool (&keep)[kRoles]) {
+    struct Field {
+        std::size_t offset;
+        Scalar type;
+        Role role;
+        double scale; // integral colours to [0, 1]
+    };
+    std::vector<Field> fields;
+    std::size_t size = 0;
+    for (std::size_t k = 0; k < e.properties.size(); ++k) {
+        const Property& p = e.properties[k];
+        const Role r = roles[k];
+        if (r != kNoRole && keep[r]) {
+            const bool color = r == Red || r == Green || r == Blue;
+            fields.push_back({size, p.type, r, color && isIntegral(p.type) ? maxOf(p.type) : 1.0});
+        }
+        size += sizeOf(p.type);
+    }
+    const auto count = static_cast<std::size_t>(e.count);
+    for (int r = 0; r < kRoles; ++r)
+        if (keep[r]) arrays[r]->assign(count, 0.0f);
+    const char* data = body.rest().data();
+    const bool swap = body.swapped();
+    for (std::size_t i = 0; i < count; ++i) {
+        const char* record = data + i * size;
+        for (const Field& f : fields) {
+            double x;
+            if (f.type == Scalar::Float32 && !swap) {
+                float v;
+                std::memcpy(&v, record + f.offset, sizeof v);
+                x = v;
+            } else {
+                x = decodeScalar(record + f.offset, f.type, swap);
+            }
+            (*arrays[f.role])[i] = static_cast<float>(f.scale == 1.0 ? x : x / f.scale);
+        }
+    }
+    body.advance(count * size);
+}
+
 void PlyParser::readFaces(BodyReader& body, const Element& e) {
     const Property* indices = nullptr;
     const Property* texcoords = nullptr;
@@ -568,11 +630,51 @@ void PlyParser::readFaces(BodyReader& body, const Element& e) {
     const std::size_t reserve = body.plausibleCount(e);
     faces_.starts.reserve(reserve + 1);
     faces_.corners.reserve(3 * reserve);
-    for (std::uint64_t f = 0; f < e.count; ++f) {
+    std::uint64_t f = 0;
+    if (!body.ascii() && e.properties.size() == 1 && !body.swapped() && indices->countType == Scalar::Uint8 &&
+        (indices->type == Scalar::Int32 || indices->type == Scalar::Uint32))
+        f = readPlainFaces(body, e);
+    for (; f < e.count; ++f) {
         body.start(e, f);
         if (body.ascii()) faces_.lines.push_back(body.nextLine());
         readFace(body, e, indices, texcoords);
     }
+}
+
+// The faces of the common binary layout (a uchar count, then 32-bit indices, nothing else, in
+// the host's byte order) read straight from the bytes for as long as each is plain: its list
+// fits in the file and its indices name vertices. The first that is not is left to readFace,
+// which reports it as it always has. Returns how many faces were read.
+std::uint64_t PlyParser::readPlainFaces(BodyReader& body, const Element& e) {
+    const std::string_view bytes = body.rest();
+    const char* data = bytes.data();
+    std::size_t at = 0;
+    std::uint64_t f = 0;
+    for (; f < e.count; ++f) {
+        if (at >= bytes.size()) break;
+        const std::size_t n = static_cast<unsigned char>(data[at]);
+        if (bytes.size() - at - 1 < 4 * n) break;
+        const std::size_t first = faces_.corners.size();
+        bool plain = true;
+        for (std::size_t k = 0; k < n; ++k) {
+            std::int32_t index;
+            std::memcpy(&index, data + at + 1 + 4 * k, sizeof index);
+            // An int32 as read; a uint32 above 2^31 reads negative here, and is out of range either way.
+            if (index < 0 || std::uint64_t(index) >= vertexCount_) {
+                plain = false;
+                break;
+            }
+            faces_.corners.push_back(static_cast<std::uint32_t>(index));
+        }
+        if (!plain) {
+            faces_.corners.resize(first);
+            break;
+        }
+        faces_.starts.push_back(faces_.corners.size());
+        at += 1 + 4 * n;
+    }
+    body.advance(at);
+    return f;
 }
 
 void PlyParser::readFace(BodyReader& body, const Element& e, const Property* indices, const Property* texcoords) {
@@ -669,29 +771,30 @@ void PlyParser::triangulate() {
     const Mesh& mesh = model_.mesh;
     std::vector<glm::vec3> points;
     std::vector<std::uint32_t> local;
+    triangleCorners_.reserve(3 * faces_.count()); // exact for triangles, a start for polygons
     for (std::size_t f = 0; f < faces_.count(); ++f) {
         const std::size_t line = faces_.lines.empty() ? 0 : faces_.lines[f];
         const std::size_t begin = faces_.starts[f], n = faces_.starts[f + 1] - begin;
-        const std::string face = "face " + std::to_string(f + 1);
+        const auto face = [f] { return "face " + std::to_string(f + 1); }; // only for a warning
         if (n < 3) {
-            warn(WarningKind::DroppedFace, line, face + " with " + std::to_string(n) + " corners dropped (a face needs at least 3)");
+            warn(WarningKind::DroppedFace, line, face() + " with " + std::to_string(n) + " corners dropped (a face needs at least 3)");
             continue;
         }
         points.clear();
         for (std::size_t k = 0; k < n && points.size() == k; ++k) {
             const std::uint32_t v = faces_.corners[begin + k];
             if (finitePosition(mesh, v)) points.push_back(mesh.position(v));
-            else warn(WarningKind::DroppedFace, line, face + " dropped: vertex index " + std::to_string(v) + " is not finite");
+            else warn(WarningKind::DroppedFace, line, face() + " dropped: vertex index " + std::to_string(v) + " is not finite");
         }
         if (points.size() != n) continue;
         local.clear();
         const Triangulation result = triangulatePolygon(points, local);
         if (result == Triangulation::Degenerate) {
-            warn(WarningKind::DroppedFace, line, "degenerate " + face + " dropped (fewer than 3 distinct corners, or no area)");
+            warn(WarningKind::DroppedFace, line, "degenerate " + face() + " dropped (fewer than 3 distinct corners, or no area)");
             continue;
         }
         if (result == Triangulation::Fan)
-            warn(WarningKind::FanFace, line, face + " of " + std::to_string(n) +
+            warn(WarningKind::FanFace, line, face() + " of " + std::to_string(n) +
                                                  " corners is self-intersecting or too large to cut into ears: triangulated as a fan");
         for (const std::uint32_t i : local) triangleCorners_.push_back(static_cast<std::uint32_t>(begin + i));
     }

@@ -43,15 +43,20 @@ class StlBuilder {
 public:
     StlBuilder(std::string name, Model& model) : name_(std::move(name)), model_(model), warnings_(model.warnings) {}
 
-    void reserve(std::size_t facets) {
-        for (std::vector<float>* a : {&model_.mesh.px, &model_.mesh.py, &model_.mesh.pz}) a->reserve(3 * facets);
+    void reserve(std::size_t facets, bool colors) {
+        Mesh& mesh = model_.mesh;
+        for (std::vector<float>* a : {&mesh.px, &mesh.py, &mesh.pz}) a->reserve(3 * facets);
+        if (colors)
+            for (std::vector<float>* a : {&mesh.cr, &mesh.cg, &mesh.cb}) a->reserve(3 * facets);
     }
 
-    // Adds a facet; one with a non-finite corner is dropped with a warning saying `where`.
-    bool facet(const glm::vec3 (&corners)[3], std::size_t line, const std::string& where) {
+    // Adds a facet; one with a non-finite corner is dropped with a warning at `line`, or at
+    // `byte` of a binary file (npos: none).
+    bool facet(const glm::vec3 (&corners)[3], std::size_t line, std::size_t byte = std::string::npos) {
         ++facets_;
         for (const glm::vec3& c : corners)
             if (!std::isfinite(c.x) || !std::isfinite(c.y) || !std::isfinite(c.z)) {
+                const std::string where = byte == std::string::npos ? "" : "byte " + std::to_string(byte) + ": ";
                 warnings_.add(WarningKind::DroppedFace, name_, line,
                               where + "facet " + std::to_string(facets_) + " dropped: a vertex is not finite");
                 return false;
@@ -94,7 +99,7 @@ void StlBuilder::finish() {
     for (std::size_t i = 0; i < n; ++i) mesh.indices[i] = static_cast<std::uint32_t>(i);
     mesh.u.assign(n, 0.0f);
     mesh.v.assign(n, 0.0f);
-    generateNormals(mesh);
+    generateFlatNormals(mesh);
     const auto triangles = static_cast<std::uint32_t>(mesh.triangleCount());
     if (triangles > 0) {
         mesh.ranges = {MaterialRange{0, triangles, 0}};
@@ -133,7 +138,7 @@ struct FacetColors {
 
 void loadBinary(std::string_view bytes, std::size_t facets, StlBuilder& out) {
     const FacetColors colors(bytes.substr(0, kHeaderBytes));
-    out.reserve(facets);
+    out.reserve(facets, colors.present);
     for (std::size_t f = 0; f < facets; ++f) {
         const std::size_t at = kFirstFacet + kFacetBytes * f;
         glm::vec3 corners[3];
@@ -141,7 +146,7 @@ void loadBinary(std::string_view bytes, std::size_t facets, StlBuilder& out) {
             for (int k = 0; k < 3; ++k) corners[c][k] = readF32(bytes, at + 12 + 12 * std::size_t(c) + 4 * std::size_t(k));
         const std::uint32_t attribute = std::uint32_t(static_cast<unsigned char>(bytes[at + 48])) |
                                         std::uint32_t(static_cast<unsigned char>(bytes[at + 49])) << 8;
-        if (out.facet(corners, 0, "byte " + std::to_string(at) + ": ") && colors.present) out.color(colors.of(attribute));
+        if (out.facet(corners, 0, at) && colors.present) out.color(colors.of(attribute));
     }
 }
 
@@ -206,7 +211,7 @@ void loadAsciiFacet(AsciiReader& in, StlBuilder& out) {
     }
     in.expect("endloop");
     in.expect("endfacet");
-    out.facet(corners, line, "");
+    out.facet(corners, line);
 }
 
 // solid <name> (facet ... endfacet)* endsolid [<name>], as many solids as the file holds.

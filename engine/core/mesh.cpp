@@ -8,14 +8,36 @@
 
 namespace facet {
 
+namespace {
+
+// A vertex's normal from the sum of its faces' normals. A sum whose length is tiny (its squares
+// subnormal: dividing by the rounded length gave normals of length 0.999, fuzz_stl found it) or
+// overflows is scaled by its largest component first; every other sum is divided by its length
+// as it always was, so the normals of ordinary meshes keep their bits. Huge triangles overflow
+// to inf or NaN (inf - inf): no direction to give, so (0, 1, 0).
+glm::vec3 unitNormal(glm::vec3 s) {
+    const bool finite = std::isfinite(s.x) && std::isfinite(s.y) && std::isfinite(s.z);
+    const float len = glm::length(s);
+    const float largest = std::max(std::fabs(s.x), std::max(std::fabs(s.y), std::fabs(s.z)));
+    if (finite && len > 1e-15f && std::isfinite(len)) return s / len;
+    if (finite && largest > 0.0f) return glm::normalize(s / largest);
+    return {0.0f, 1.0f, 0.0f};
+}
+
+// |cross| is twice the triangle's area, so summing it weights each face by its area.
+glm::vec3 faceNormal(const Mesh& mesh, std::uint32_t ia, std::uint32_t ib, std::uint32_t ic) {
+    const glm::vec3 a = mesh.position(ia), b = mesh.position(ib), c = mesh.position(ic);
+    return glm::cross(b - a, c - a);
+}
+
+} // namespace
+
 void generateNormals(Mesh& mesh) {
     const std::size_t n = mesh.vertexCount();
     std::vector<glm::vec3> sum(n, glm::vec3(0.0f));
     for (std::size_t t = 0; t < mesh.triangleCount(); ++t) {
         const std::uint32_t ia = mesh.indices[3 * t], ib = mesh.indices[3 * t + 1], ic = mesh.indices[3 * t + 2];
-        const glm::vec3 a = mesh.position(ia), b = mesh.position(ib), c = mesh.position(ic);
-        // |cross| is twice the triangle's area, so summing it weights each face by its area.
-        const glm::vec3 face = glm::cross(b - a, c - a);
+        const glm::vec3 face = faceNormal(mesh, ia, ib, ic);
         sum[ia] += face;
         sum[ib] += face;
         sum[ic] += face;
@@ -24,23 +46,28 @@ void generateNormals(Mesh& mesh) {
     mesh.ny.resize(n);
     mesh.nz.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-        // A sum whose length is tiny (its squares subnormal: dividing by the rounded length gave
-        // normals of length 0.999, fuzz_stl found it) or overflows is scaled by its largest
-        // component first; every other sum is divided by its length as it always was, so the
-        // normals of ordinary meshes keep their bits. Huge triangles overflow to inf or NaN
-        // (inf - inf): no direction to give.
-        const glm::vec3 s = sum[i];
-        const bool finite = std::isfinite(s.x) && std::isfinite(s.y) && std::isfinite(s.z);
-        const float len = glm::length(s);
-        const float largest = std::max(std::fabs(s.x), std::max(std::fabs(s.y), std::fabs(s.z)));
-        glm::vec3 unit(0.0f, 1.0f, 0.0f);
-        if (finite && len > 1e-15f && std::isfinite(len))
-            unit = s / len;
-        else if (finite && largest > 0.0f)
-            unit = glm::normalize(s / largest);
+        const glm::vec3 unit = unitNormal(sum[i]);
         mesh.nx[i] = unit.x;
         mesh.ny[i] = unit.y;
         mesh.nz[i] = unit.z;
+    }
+}
+
+void generateFlatNormals(Mesh& mesh) {
+    const std::size_t n = mesh.vertexCount();
+    if (n != mesh.indices.size()) throw Error("generateFlatNormals: a mesh whose vertices are each on one triangle");
+    mesh.nx.resize(n);
+    mesh.ny.resize(n);
+    mesh.nz.resize(n);
+    for (std::size_t t = 0; 3 * t < n; ++t) {
+        const auto i = static_cast<std::uint32_t>(3 * t);
+        // The one face added to a zero sum, as generateNormals does (which makes -0 into +0).
+        const glm::vec3 unit = unitNormal(glm::vec3(0.0f) + faceNormal(mesh, i, i + 1, i + 2));
+        for (std::size_t k = 0; k < 3; ++k) {
+            mesh.nx[3 * t + k] = unit.x;
+            mesh.ny[3 * t + k] = unit.y;
+            mesh.nz[3 * t + k] = unit.z;
+        }
     }
 }
 

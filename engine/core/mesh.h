@@ -40,6 +40,10 @@ struct Mesh {
 // cross(b - a, c - a) around each vertex). Vertices on no triangle get (0, 1, 0).
 void generateNormals(Mesh& mesh);
 
+// generateNormals for a mesh whose vertices are each on exactly one triangle, in order (vertex i
+// on triangle i / 3, as STL's): the same normals, bit for bit, without the accumulation.
+void generateFlatNormals(Mesh& mesh);
+
 // Fills tx/ty/tz/tw with per-vertex tangents for normal mapping, from the texture coordinates:
 // each triangle's dP/du (and dP/dv, for the handedness) summed around its vertices, then made
 // orthogonal to the vertex normal (Gram-Schmidt) and unit length; tw is +1 where dP/dv points
