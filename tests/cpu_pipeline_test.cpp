@@ -419,7 +419,7 @@ Mesh denseGrid(std::size_t cols, std::size_t rows) {
 // added 150 MB.
 TEST(CpuPipeline, FrameMemoryFollowsTheDrawnTrianglesNotTheMesh) {
     if (residentBytes() == 0) GTEST_SKIP() << "no /proc/self/statm: resident memory cannot be read here";
-#if defined(__SANITIZE_THREAD__)
+#if defined(FACET_TEST_TSAN)
     GTEST_SKIP() << "under ThreadSanitizer resident memory follows what is allocated, not what is written: its "
                     "allocator marks the shadow memory of every block it hands out (the normal and ASan "
                     "builds check this bound)";

@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <sstream>
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(FACET_TEST_ASAN)
 // From the sanitizer runtime's allocator interface (GCC ships no header for it).
 extern "C" std::size_t __sanitizer_get_current_allocated_bytes();
 #endif
@@ -25,7 +25,7 @@ namespace {
 // blocks (hblkhd: allocations above the mmap threshold, a mesh's arrays among them). Under ASan,
 // glibc's counters see none of it.
 std::size_t heapInUse() {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(FACET_TEST_ASAN)
     return __sanitizer_get_current_allocated_bytes();
 #else
     const struct mallinfo2 info = mallinfo2();

@@ -2,6 +2,24 @@
 // when something it needs is absent.
 #pragma once
 
+// Which sanitizer this test binary is built with, whichever compiler built it: gcc defines
+// __SANITIZE_ADDRESS__ and __SANITIZE_THREAD__; clang (the AddressSanitizer tree's compiler)
+// says so through __has_feature instead.
+#if defined(__SANITIZE_ADDRESS__)
+#define FACET_TEST_ASAN 1
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define FACET_TEST_TSAN 1
+#endif
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FACET_TEST_ASAN 1
+#endif
+#if __has_feature(thread_sanitizer)
+#define FACET_TEST_TSAN 1
+#endif
+#endif
+
 #include "core/camera.h"
 #include "core/frame.h"
 #include "core/mesh.h"

@@ -845,7 +845,7 @@ TEST(Viewer, SigtermAndSigintEndItCleanlyWithItsReport) {
 // A mesh too large for the memory left is refused before it is parsed, in words naming the
 // file, and the viewer keeps the mesh it shows. The file is sparse: 1 GiB long, no disk used.
 TEST(Viewer, AMeshTooLargeForTheMemoryLeftIsRefusedAndTheMeshKept) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(FACET_TEST_ASAN) || defined(FACET_TEST_TSAN)
     GTEST_SKIP() << "ulimit -v cannot be combined with the sanitizers, whose shadow memory takes terabytes of "
                     "address space";
 #endif
