@@ -55,14 +55,16 @@ cache_entry() {
 }
 
 # Runs pytest on the given tests with a build tree's module (DIR/python), with the interpreter
-# CMake built it for; pytest's exit 5 (no test collected) is a failure too.
+# CMake built it for (with the library `pytest_preload` names preloaded, if set); pytest's exit 5
+# (no test collected) is a failure too.
 run_pytest() {
   local dir="$1" python="$2" report="$1/$3" status=0; shift 3
-  PYTHONPATH="$dir/python" FACET_BUILD_DIR="$dir" "$python" -m pytest -q -p no:cacheprovider \
+  env ${pytest_preload:+LD_PRELOAD="$pytest_preload"} PYTHONPATH="$dir/python" FACET_BUILD_DIR="$dir" \
+    "$python" -m pytest -q -p no:cacheprovider \
     --junitxml="$report" "$@" || status=$?
   if [ "$status" = 5 ]; then echo "== facet: Python tests FAILED: pytest collected no test" >&2; exit 1; fi
   if [ "$status" != 0 ]; then exit "$status"; fi
-  python3 "$root/scripts/check_skips.py" "${skips_mode[@]}" "$report"
+  check_skips "$report"
 }
 
 # Says a pass is skipped and why; under CI=true, where nothing may be skipped, fails instead.
@@ -95,10 +97,13 @@ libfuzzer_probe() {
 # an exit code cannot tell a test that ran from one that skipped.
 skips_mode=()
 if $ci; then skips_mode=(--strict); fi
+check_skips() {
+  python3 "$root/scripts/check_skips.py" "${skips_mode[@]}" "$@"
+}
 run_ctest() {
   local dir="$1" report="$2"; shift 2
   ctest --test-dir "$dir" --output-on-failure -j "$jobs" --output-junit "$dir/$report" "$@"
-  python3 "$root/scripts/check_skips.py" "${skips_mode[@]}" "$dir/$report"
+  check_skips "$dir/$report"
 }
 
 echo "== facet: test suite (${build_dir})"
@@ -206,6 +211,7 @@ else
       "the module links no libtsan to preload (gcc links it; clang links its runtime into executables only)"
   else
     echo "== facet: Python threading tests under ThreadSanitizer ($tsan_python, $tsan_runtime preloaded)"
-    LD_PRELOAD="$tsan_runtime" run_pytest "$tsan_dir" "$tsan_python" junit-python.xml --capture=sys "$root/python/tests/test_threads.py"
+    pytest_preload="$tsan_runtime" run_pytest "$tsan_dir" "$tsan_python" junit-python.xml --capture=sys \
+      "$root/python/tests/test_threads.py"
   fi
 fi
