@@ -56,6 +56,14 @@ for try in 1 2 3; do
   done
   sleep 3 # the scene made and its frames under way
   kill -INT "$pid"
+  # The second only once the first is delivered (SA_RESETHAND has then made SIGINT no longer
+  # caught: bit 2 of SigCgt clear). Sent at once, on a busy machine the two can both be pending
+  # before the process runs, and two pending SIGINTs are one.
+  for _ in $(seq 200); do
+    caught="$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$pid/status" 2> /dev/null)" || break
+    if [ -z "$caught" ] || (((16#${caught: -1} & 2) == 0)); then break; fi
+    sleep 0.01
+  done
   kill -INT "$pid" 2> /dev/null || true
   status=0
   wait "$pid" || status=$?
