@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -264,6 +265,37 @@ TEST(GltfLoader, WarnsWhenAMaterialsTexturesReadDifferentCoordinates) {
     EXPECT_TRUE(holds(texCoords(s), {0.5f, 0.75f}));
     EXPECT_TRUE(hasWarning(s, "occlusionTexture of material 'material 0' (and maybe others) reads other coordinates"))
         << s.warnings.size() << " warnings";
+}
+
+// A vector so small that its squares are subnormal floats has a length rounded to a few bits:
+// divided by it, a normal came out 0.994 long (fuzz_glb found it). Generated flat normals, file
+// normals and file tangents are unit all the same.
+TEST(GltfLoader, TinyTrianglesNormalsAndTangentsComeOutUnitLength) {
+    const auto expectUnit = [](const std::vector<float>& x, const std::vector<float>& y, const std::vector<float>& z,
+                               const char* what) {
+        ASSERT_FALSE(x.empty()) << what;
+        for (std::size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(std::hypot(x[i], y[i], z[i]), 1.0f, 1e-6f) << what << " " << i;
+    };
+    Doc doc;
+    const float e = 1e-11f; // twice the area 1e-22, whose square is subnormal
+    const std::string p = std::to_string(doc.accessor(doc.view(raw<float>({0, 0, 0, e, 0, 0, 0, e, 0})), kFloat, 3, "VEC3"));
+    const Scene flat = load(doc.json(oneMesh("{\"attributes\":{\"POSITION\":" + p + "}}")));
+    expectUnit(flat.meshes.at(0)->mesh.nx, flat.meshes.at(0)->mesh.ny, flat.meshes.at(0)->mesh.nz, "flat normal");
+
+    const float t = 3e-23f; // squared, 9e-46: below the smallest subnormal
+    const int n = doc.accessor(doc.view(raw<float>({t, 0, t, t, 0, t, t, 0, t})), kFloat, 3, "VEC3");
+    const int tangent = doc.accessor(doc.view(raw<float>({t, t, 0, 1, t, t, 0, 1, t, t, 0, 1})), kFloat, 3, "VEC4");
+    const int uv = doc.accessor(doc.view(raw<float>({0, 0, 1, 0, 0, 1})), kFloat, 3, "VEC2");
+    const Scene read = load(doc.json(oneMesh(
+        "{\"attributes\":{\"POSITION\":" + p + ",\"NORMAL\":" + std::to_string(n) + ",\"TANGENT\":" + std::to_string(tangent) +
+            ",\"TEXCOORD_0\":" + std::to_string(uv) + "},\"material\":0}",
+        ",\"materials\":[{\"normalTexture\":{\"index\":0}}],\"textures\":[{\"source\":0}],\"images\":[{\"uri\":\"missing.png\"}]")));
+    EXPECT_FALSE(hasWarning(read, "NORMAL")) << "a tiny normal is still a direction";
+    const Mesh& m = read.meshes.at(0)->mesh;
+    expectUnit(m.nx, m.ny, m.nz, "file normal");
+    expectUnit(m.tx, m.ty, m.tz, "file tangent");
+    EXPECT_FLOAT_EQ(m.nx[0], std::sqrt(0.5f));
+    EXPECT_FLOAT_EQ(m.tx[0], std::sqrt(0.5f));
 }
 
 TEST(GltfLoader, RefusesAnIndexOutOfRangeNamingItsJsonPath) {

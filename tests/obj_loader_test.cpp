@@ -351,6 +351,13 @@ TEST(ObjLoader, FileNormalsAreNormalised) {
     const Model m = load(kSquare + "vn 0 0 6.283185\nf 1//1 2//1 3//1\n");
     ASSERT_EQ(m.mesh.nz.size(), 3u);
     for (std::size_t i = 0; i < 3; ++i) EXPECT_FLOAT_EQ(m.mesh.nz[i], 1.0f);
+    // So small that its squares are subnormal (or zero): still a direction, made unit exactly.
+    for (const char* tiny : {"vn 1e-20 0 1e-20\n", "vn 3e-23 0 3e-23\n"}) {
+        const Model t = load(kSquare + tiny + "f 1//1 2//1 3//1\n");
+        EXPECT_TRUE(t.warnings.empty()) << warningList(t);
+        for (std::size_t i = 0; i < t.mesh.nx.size(); ++i)
+            EXPECT_NEAR(std::hypot(t.mesh.nx[i], t.mesh.nz[i]), 1.0f, 1e-6f) << tiny;
+    }
 }
 
 TEST(ObjLoader, MixedFaceFormatsShareOneMeshWithGeneratedNormals) {

@@ -7,6 +7,7 @@
 #include "asset/warning_log.h"
 #include "core/error.h"
 #include "core/lighting.h"
+#include "core/mesh.h"
 
 #include <tiny_gltf.h>
 
@@ -83,9 +84,7 @@ void flatNormals(Primitive& prim) {
         const glm::vec3 a(prim.p[3 * c[0]], prim.p[3 * c[0] + 1], prim.p[3 * c[0] + 2]);
         const glm::vec3 b(prim.p[3 * c[1]], prim.p[3 * c[1] + 1], prim.p[3 * c[1] + 2]);
         const glm::vec3 d(prim.p[3 * c[2]], prim.p[3 * c[2] + 1], prim.p[3 * c[2] + 2]);
-        glm::vec3 normal = glm::cross(b - a, d - a);
-        const float length = glm::length(normal);
-        normal = length > 0.0f && std::isfinite(length) ? normal / length : glm::vec3(0.0f, 1.0f, 0.0f);
+        const glm::vec3 normal = unitVector(glm::cross(b - a, d - a)).value_or(glm::vec3(0.0f, 1.0f, 0.0f));
         for (int k = 0; k < 3; ++k) {
             gather(prim.p, out.p, c[k], 3);
             gather(prim.uv, out.uv, c[k], 2);
@@ -479,10 +478,9 @@ void GltfBuilder::readAttributes(const tinygltf::Primitive& prim, const std::str
 
     bool badNormal = false, badUv = false, badTangent = false;
     for (std::size_t i = 0; i < out.n.size() && !badNormal; i += 3) {
-        const glm::vec3 v(out.n[i], out.n[i + 1], out.n[i + 2]);
-        const float length = glm::length(v);
-        badNormal = !(length > 0.0f && std::isfinite(length));
-        for (int k = 0; k < 3 && !badNormal; ++k) out.n[i + std::size_t(k)] /= length;
+        const std::optional<glm::vec3> unit = unitVector({out.n[i], out.n[i + 1], out.n[i + 2]});
+        badNormal = !unit;
+        for (int k = 0; k < 3 && unit; ++k) out.n[i + std::size_t(k)] = (*unit)[k];
     }
     if (badNormal) {
         warn(path + ": a NORMAL is not finite or has zero length; flat normals are used instead");
@@ -508,9 +506,9 @@ void GltfBuilder::readAttributes(const tinygltf::Primitive& prim, const std::str
             out.color.push_back(linearToSrgb(std::isfinite(c) ? c : 1.0f)); // glTF's are linear
         }
     for (std::size_t i = 0; i < out.tangent.size() && !badTangent; i += 4) {
-        const float length = glm::length(glm::vec3(out.tangent[i], out.tangent[i + 1], out.tangent[i + 2]));
-        badTangent = !(length > 0.0f && std::isfinite(length)) || !std::isfinite(out.tangent[i + 3]);
-        for (int k = 0; k < 3 && !badTangent; ++k) out.tangent[i + std::size_t(k)] /= length;
+        const std::optional<glm::vec3> unit = unitVector({out.tangent[i], out.tangent[i + 1], out.tangent[i + 2]});
+        badTangent = !unit || !std::isfinite(out.tangent[i + 3]);
+        for (int k = 0; k < 3 && !badTangent; ++k) out.tangent[i + std::size_t(k)] = (*unit)[k];
         if (!badTangent) out.tangent[i + 3] = out.tangent[i + 3] < 0.0f ? -1.0f : 1.0f;
     }
     if (badTangent) out.tangent.clear();

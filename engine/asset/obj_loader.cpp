@@ -10,6 +10,7 @@
 #include "asset/triangulate.h"
 #include "asset/warning_log.h"
 #include "core/error.h"
+#include "core/mesh.h"
 #include "host/thread_pool.h"
 
 #include <algorithm>
@@ -318,9 +319,8 @@ void ObjParser::normal(text::Tokens& tokens) {
 
 // Stored unit length: some exporters write unnormalised normals (Meshlab's |n| = 2 pi).
 void ObjParser::storeNormal(glm::vec3 n) {
-    const float length = glm::length(n);
-    if (length > 0.0f && std::isfinite(length)) { // NaN components make the length NaN
-        n /= length;
+    if (const std::optional<glm::vec3> unit = unitVector(n)) {
+        n = *unit;
     } else {
         warn(WarningKind::BadValue, "normal " + std::to_string(normals_.size() / 3 + 1) +
                                         " is not finite or has zero length; corners using it get a generated one");

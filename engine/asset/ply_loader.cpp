@@ -6,6 +6,7 @@
 #include "asset/triangulate.h"
 #include "asset/warning_log.h"
 #include "core/error.h"
+#include "core/mesh.h"
 
 #include <algorithm>
 #include <cmath>
@@ -737,10 +738,9 @@ void PlyParser::checkVertices() {
             continue;
         }
         if (hasNormals_ && !badNormal) {
-            glm::vec3 n(mesh.nx[i], mesh.ny[i], mesh.nz[i]);
-            const float length = glm::length(n);
-            badNormal = !(length > 0.0f && std::isfinite(length));
-            n = badNormal ? n : n / length;
+            const std::optional<glm::vec3> unit = unitVector({mesh.nx[i], mesh.ny[i], mesh.nz[i]});
+            badNormal = !unit;
+            const glm::vec3 n = unit.value_or(glm::vec3(mesh.nx[i], mesh.ny[i], mesh.nz[i]));
             mesh.nx[i] = n.x;
             mesh.ny[i] = n.y;
             mesh.nz[i] = n.z;

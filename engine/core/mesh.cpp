@@ -8,21 +8,20 @@
 
 namespace facet {
 
+std::optional<glm::vec3> unitVector(glm::vec3 v) {
+    const bool finite = std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+    const float len = glm::length(v);
+    const float largest = std::max(std::fabs(v.x), std::max(std::fabs(v.y), std::fabs(v.z)));
+    if (finite && len > 1e-15f && std::isfinite(len)) return v / len;
+    if (finite && largest > 0.0f) return glm::normalize(v / largest);
+    return std::nullopt;
+}
+
 namespace {
 
-// A vertex's normal from the sum of its faces' normals. A sum whose length is tiny (its squares
-// subnormal: dividing by the rounded length gave normals of length 0.999, fuzz_stl found it) or
-// overflows is scaled by its largest component first; every other sum is divided by its length
-// as it always was, so the normals of ordinary meshes keep their bits. Huge triangles overflow
-// to inf or NaN (inf - inf): no direction to give, so (0, 1, 0).
-glm::vec3 unitNormal(glm::vec3 s) {
-    const bool finite = std::isfinite(s.x) && std::isfinite(s.y) && std::isfinite(s.z);
-    const float len = glm::length(s);
-    const float largest = std::max(std::fabs(s.x), std::max(std::fabs(s.y), std::fabs(s.z)));
-    if (finite && len > 1e-15f && std::isfinite(len)) return s / len;
-    if (finite && largest > 0.0f) return glm::normalize(s / largest);
-    return {0.0f, 1.0f, 0.0f};
-}
+// A vertex's normal from the sum of its faces' normals; huge triangles overflow to inf or NaN
+// (inf - inf): no direction to give, so (0, 1, 0).
+glm::vec3 unitNormal(glm::vec3 s) { return unitVector(s).value_or(glm::vec3(0.0f, 1.0f, 0.0f)); }
 
 // |cross| is twice the triangle's area, so summing it weights each face by its area.
 glm::vec3 faceNormal(const Mesh& mesh, std::uint32_t ia, std::uint32_t ib, std::uint32_t ic) {
@@ -102,12 +101,9 @@ void generateTangents(Mesh& mesh) {
     }
     for (std::vector<float>* a : {&mesh.tx, &mesh.ty, &mesh.tz, &mesh.tw}) a->assign(n, 0.0f);
     for (std::size_t k = 0; k < n; ++k) {
-        const glm::vec3 normal(mesh.nx[k], mesh.ny[k], mesh.nz[k]);
-        const float nl = glm::length(normal);
-        const glm::vec3 unitN = nl > 0.0f && std::isfinite(nl) ? normal / nl : glm::vec3(0.0f, 1.0f, 0.0f);
+        const glm::vec3 unitN = unitNormal({mesh.nx[k], mesh.ny[k], mesh.nz[k]});
         const glm::vec3 along = sumU[k] - unitN * glm::dot(unitN, sumU[k]);
-        const float len = glm::length(along);
-        const glm::vec3 t = len > 1e-20f && std::isfinite(len) ? along / len : anyOrthogonal(unitN);
+        const glm::vec3 t = unitVector(along).value_or(anyOrthogonal(unitN));
         mesh.tx[k] = t.x;
         mesh.ty[k] = t.y;
         mesh.tz[k] = t.z;

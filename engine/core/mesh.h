@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,13 @@ struct Mesh {
     bool hasVertexColors() const { return !cr.empty() && cr.size() == px.size(); }
     bool hasTangents() const { return !tx.empty() && tx.size() == px.size(); }
 };
+
+// The unit vector along v, or nothing where v is zero or not finite. A v whose length is tiny (its
+// squares subnormal: dividing by the rounded length gave normals of length 0.994, fuzz_stl and
+// fuzz_glb found it) or overflows is scaled by its largest component first; every other v is
+// divided by its length, so the normals of ordinary meshes keep their bits. Every normal facet
+// makes unit, read or generated, goes through it.
+std::optional<glm::vec3> unitVector(glm::vec3 v);
 
 // Fills nx/ny/nz with area-weighted vertex normals (the sum of the unnormalised face normals
 // cross(b - a, c - a) around each vertex). Vertices on no triangle get (0, 1, 0).
