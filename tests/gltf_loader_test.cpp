@@ -286,10 +286,14 @@ TEST(GltfLoader, TinyTrianglesNormalsAndTangentsComeOutUnitLength) {
     const int n = doc.accessor(doc.view(raw<float>({t, 0, t, t, 0, t, t, 0, t})), kFloat, 3, "VEC3");
     const int tangent = doc.accessor(doc.view(raw<float>({t, t, 0, 1, t, t, 0, 1, t, t, 0, 1})), kFloat, 3, "VEC4");
     const int uv = doc.accessor(doc.view(raw<float>({0, 0, 1, 0, 0, 1})), kFloat, 3, "VEC2");
+    Image flatMap; // a normal map, so that the file's tangents are kept
+    flatMap.width = flatMap.height = 1;
+    flatMap.pixels.assign(1, 0xFFFF8080u);
+    writePng(scratch() / "flat.png", flatMap);
     const Scene read = load(doc.json(oneMesh(
         "{\"attributes\":{\"POSITION\":" + p + ",\"NORMAL\":" + std::to_string(n) + ",\"TANGENT\":" + std::to_string(tangent) +
             ",\"TEXCOORD_0\":" + std::to_string(uv) + "},\"material\":0}",
-        ",\"materials\":[{\"normalTexture\":{\"index\":0}}],\"textures\":[{\"source\":0}],\"images\":[{\"uri\":\"missing.png\"}]")));
+        ",\"materials\":[{\"normalTexture\":{\"index\":0}}],\"textures\":[{\"source\":0}],\"images\":[{\"uri\":\"flat.png\"}]")));
     EXPECT_FALSE(hasWarning(read, "NORMAL")) << "a tiny normal is still a direction";
     const Mesh& m = read.meshes.at(0)->mesh;
     expectUnit(m.nx, m.ny, m.nz, "file normal");
