@@ -1,6 +1,6 @@
 // What every loader promises the renderer, checked on whatever a fuzz target's loader returned:
-// a mesh validateMesh accepts, finite positions and unit normals, colours in [0, 1], and every
-// material's texture present. A broken promise aborts, which libFuzzer reports as a crash.
+// a mesh validateMesh accepts, finite positions, unit normals and tangents, colours in [0, 1], and
+// every texture a material names present. A broken promise aborts, which libFuzzer reports as a crash.
 #pragma once
 
 #include "asset/image.h"
@@ -37,12 +37,19 @@ inline void checkModel(const facet::Model& model) {
             !std::isfinite(mesh.u[i]) || !std::isfinite(mesh.v[i]) || !(std::fabs(length - 1.0f) < 1e-3f))
             std::abort();
     }
+    if (mesh.hasTangents())
+        for (std::size_t i = 0; i < n; ++i)
+            if (!(std::fabs(std::hypot(mesh.tx[i], mesh.ty[i], mesh.tz[i]) - 1.0f) < 1e-3f) ||
+                (mesh.tw[i] != 1.0f && mesh.tw[i] != -1.0f))
+                std::abort();
     for (const std::vector<float>* c : {&mesh.cr, &mesh.cg, &mesh.cb})
         for (const float x : *c)
             if (!(x >= 0.0f && x <= 1.0f)) std::abort();
     if (mesh.triangleCount() > 0 && mesh.ranges.empty()) std::abort();
     for (const facet::Material& m : model.materials)
-        if (m.texture >= 0 && static_cast<std::size_t>(m.texture) >= model.textures.size()) std::abort();
+        for (const std::int32_t map : {m.texture, m.specularMap, m.shininessMap, m.emissionMap, m.alphaMap, m.bumpMap,
+                                       m.pbr.metalRoughMap, m.pbr.occlusionMap})
+            if (map >= 0 && static_cast<std::size_t>(map) >= model.textures.size()) std::abort();
 }
 
 } // namespace fuzz
