@@ -7,6 +7,7 @@
 #include "asset/gltf_loader.h"
 #include "asset/image.h"
 #include "core/names.h"
+#include "core/lighting.h"
 #include "core/texture_sampling.h"
 #include "gl_support.h"
 #include "renderer.h"
@@ -16,7 +17,9 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -48,11 +51,46 @@ TEST(TextureWrap, TexelIndicesWrapAsOpenGlDefinesThem) {
         for (int size = 1; size <= 7; ++size) {
             for (int i = -40; i <= 40; ++i)
                 ASSERT_EQ(wrapTexel(i, size, wrap), glWrap(i, size, wrap)) << nameOf(wrap) << " " << i << " of " << size;
-            // A NaN coordinate truncates to INT_MIN on x86, and its neighbour is INT_MIN + 1.
+            // Indices at int's ends (a huge coordinate's) wrap as well.
             for (int i : {INT_MIN, INT_MIN + 1, INT_MAX})
                 EXPECT_EQ(wrapTexel(i, size, wrap), glWrap(i, size, wrap))
                     << nameOf(wrap) << " " << i << " of " << size;
         }
+}
+
+// A GPU converts a NaN to the integer 0 and saturates the rest; C++ leaves both undefined and x86
+// gives INT_MIN. So every conversion that can meet a NaN goes through truncateToInt, and a NaN
+// or infinite coordinate reads texel (0, 0) here as the kernels do on a GPU (the edge texel
+// where clamped), under every filter (the vector paths are held to these functions by
+// CpuRasterEquivalence).
+TEST(TextureWrap, NonFiniteCoordinatesReadTheTexelAGpuReads) {
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    EXPECT_EQ(truncateToInt(nan), 0);
+    EXPECT_EQ(truncateToInt(-nan), 0);
+    EXPECT_EQ(truncateToInt(inf), INT_MAX);
+    EXPECT_EQ(truncateToInt(3e9f), INT_MAX);
+    EXPECT_EQ(truncateToInt(-inf), INT_MIN);
+    EXPECT_EQ(truncateToInt(-2147483648.0f), INT_MIN);
+    EXPECT_EQ(truncateToInt(2147483520.0f), 2147483520);
+    EXPECT_EQ(truncateToInt(-2.75f), -2);
+
+    std::vector<std::uint32_t> texels(16 + 4 + 1);
+    for (std::size_t i = 0; i < texels.size(); ++i) texels[i] = 0xFF000000u | std::uint32_t(i * 11 + 1);
+    const MipLevel levels[] = {{4, 4, 0}, {2, 2, 16}, {1, 1, 20}};
+    for (Wrap wrap : kAllWraps) {
+        const TextureView view{texels.data(), levels, 3, wrap, wrap};
+        for (float u : {nan, inf, -inf}) {
+            const bool clamped = wrap == Wrap::ClampToEdge && u == inf;
+            const std::uint32_t expected = clamped ? texels[15] : texels[0];
+            const glm::vec2 uv = clamped ? glm::vec2(u) : glm::vec2(u, nan);
+            for (TextureFilter filter : kFilters)
+                EXPECT_EQ(sampleTexture8(view, filter, uv, 0.0f), expected)
+                    << nameOf(wrap) << " " << nameOf(filter) << " at " << u;
+            EXPECT_EQ(nearestIndex(view, 0, uv), clamped ? 15u : 0u) << nameOf(wrap) << " at " << u;
+        }
+    }
+    EXPECT_EQ(packRgba8(glm::vec4(nan, 300.0f, -1.0f, 127.4f)), 0x7F00FF00u);
+    EXPECT_TRUE(std::isnan(exp2Shared(nan)));
 }
 
 // The 4x4 image, top row first as glTF's images are: every texel its own colour.

@@ -45,7 +45,7 @@ FACET_HD float exp2Shared(float x) {
     const float series =
         1.0f + t * (1.0f + t * (0.5f + t * (0.166666667f + t * (0.0416666667f + t * (0.00833333333f +
                                                                                        t * 0.00138888889f)))));
-    return series * bitsFloat(static_cast<std::uint32_t>(static_cast<int>(i) + 127) << 23);
+    return series * bitsFloat(static_cast<std::uint32_t>(truncateToInt(i) + 127) << 23); // NaN x: NaN
 }
 
 // x^e for x >= 0 and e >= 0 (0^0 = 1), as GLSL's pow for those; x^e = 2^(e log2 x).

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/material.h"
+#include "core/to_int.h"
 
 #include <cstdint>
 #if defined(__SSE4_1__) && !defined(__CUDA_ARCH__)
@@ -35,9 +36,10 @@ FACET_HD glm::vec4 unpackRgba8(std::uint32_t c) {
 #endif
 }
 
-// Channels in [0, 255], rounded to nearest.
+// Channels in [0, 255], rounded to nearest; a NaN channel is 0.
 FACET_HD std::uint32_t packRgba8(glm::vec4 c) {
-    const glm::vec4 k = glm::clamp(c, 0.0f, 255.0f) + 0.5f;
+    const glm::vec4 k(clampOrLow(c.x, 0.0f, 255.0f) + 0.5f, clampOrLow(c.y, 0.0f, 255.0f) + 0.5f,
+                      clampOrLow(c.z, 0.0f, 255.0f) + 0.5f, clampOrLow(c.w, 0.0f, 255.0f) + 0.5f);
     return static_cast<std::uint32_t>(k.x) | (static_cast<std::uint32_t>(k.y) << 8) |
            (static_cast<std::uint32_t>(k.z) << 16) | (static_cast<std::uint32_t>(k.w) << 24);
 }
@@ -100,8 +102,8 @@ FACET_HD float texelCoordinate(float u, std::uint32_t size, Wrap wrap) {
 // The texel GL_NEAREST reads at uv, as its place in t.texels, and the texel itself.
 FACET_HD std::uint32_t nearestIndex(const TextureView& t, int level, glm::vec2 uv) {
     const MipLevel& l = t.levels[level];
-    const int x = static_cast<int>(glm::floor(texelCoordinate(uv.x, l.width, t.wrapS)));
-    const int y = static_cast<int>(glm::floor(texelCoordinate(uv.y, l.height, t.wrapT)));
+    const int x = truncateToInt(glm::floor(texelCoordinate(uv.x, l.width, t.wrapS)));
+    const int y = truncateToInt(glm::floor(texelCoordinate(uv.y, l.height, t.wrapT)));
     return texelIndex(t, level, x, y);
 }
 
@@ -128,7 +130,7 @@ FACET_HD BilinearTexels bilinearTexels(const TextureView& t, int level, glm::vec
     const float s = texelCoordinate(uv.x, l.width, t.wrapS) - 0.5f;
     const float r = texelCoordinate(uv.y, l.height, t.wrapT) - 0.5f;
     const float fs = glm::floor(s), fr = glm::floor(r);
-    const int x0 = static_cast<int>(fs), y0 = static_cast<int>(fr);
+    const int x0 = truncateToInt(fs), y0 = truncateToInt(fr); // a NaN uv reads texel 0
     // The same texels as four texelIndex reads, wrapping each row and column only once: the
     // neighbours x0 + 1 and y0 + 1 wrap as their own indices (clamped to the edge, or mirrored).
     const int w = static_cast<int>(l.width), h = static_cast<int>(l.height);

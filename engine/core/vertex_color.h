@@ -26,7 +26,8 @@ FACET_HD bool hasVertexColors(const TriangleColors* side) { return side && side-
 
 // A colour in [0, 1] as RGBA8: each channel rounded to the nearest of 0..255, alpha 255.
 FACET_HD std::uint32_t packVertexColor(glm::vec3 c) {
-    const glm::vec3 k = glm::clamp(c, 0.0f, 1.0f) * 255.0f + 0.5f;
+    const glm::vec3 k(clampOrLow(c.x, 0.0f, 1.0f) * 255.0f + 0.5f, clampOrLow(c.y, 0.0f, 1.0f) * 255.0f + 0.5f,
+                      clampOrLow(c.z, 0.0f, 1.0f) * 255.0f + 0.5f);
     return static_cast<std::uint32_t>(k.x) | (static_cast<std::uint32_t>(k.y) << 8) |
            (static_cast<std::uint32_t>(k.z) << 16) | 0xFF000000u;
 }

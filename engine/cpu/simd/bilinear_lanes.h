@@ -116,7 +116,7 @@ template <bool kRepeats = false, class F, class I>
 
     // wrapTexel of x0, x0 + 1, y0 and y0 + 1. The common case, both axes repeating, tests both
     // at once: for a finite coordinate, s lies in [-0.5, size - 0.5], so x0 in [-1, size - 1].
-    // Anything else (a NaN or infinite uv truncates to INT_MIN) takes wrapTexel lane by lane.
+    // Anything else takes wrapTexel lane by lane (a NaN or infinite uv truncates to 0).
     I col0, col1, row0, row1;
     const bool repeats = wrapS == Wrap::Repeat && wrapT == Wrap::Repeat;
     if (repeats && all((x0 > I(-2)) & (y0 > I(-2)))) {
@@ -150,7 +150,7 @@ template <class I> inline Split<I> splitChannels(I c) { return {c & I(0x00FF00FF
 
 template <class I> inline I joinChannels(const Split<I>& c) { return c.rb | lowBytesUp(c.ga); }
 
-// filterWeight per lane (a NaN truncates to INT_MIN, which gives 0 as there), in both 16-bit
+// filterWeight per lane (a NaN truncates to 0, as there), in both 16-bit
 // halves of its lane.
 template <class F> inline auto filterWeights(F f) {
     const auto i = laneMax(truncate(f * F(256.0f) + F(0.5f)), decltype(truncate(f))(0));

@@ -31,7 +31,10 @@ inline F32x8 floor(F32x8 x) { return F32x8(_mm256_floor_ps(x.v)); }
 inline F32x8 clampUnit(F32x8 x) {
     return F32x8(_mm256_min_ps(_mm256_set1_ps(1.0f), _mm256_max_ps(_mm256_setzero_ps(), x.v)));
 }
-inline I32x8 truncate(F32x8 x) { return I32x8(_mm256_cvttps_epi32(x.v)); }
+// truncateToInt where it matters here: a NaN lane is 0 (finite inputs stay in int's range).
+inline I32x8 truncate(F32x8 x) {
+    return I32x8(_mm256_cvttps_epi32(_mm256_and_ps(x.v, _mm256_cmp_ps(x.v, x.v, _CMP_ORD_Q))));
+}
 inline F32x8 toFloat(I32x8 x) { return F32x8(_mm256_cvtepi32_ps(x.v)); }
 inline I32x8 lowWordsUp(I32x8 a) { return I32x8(_mm256_slli_epi32(a.v, 16)); }
 inline I32x8 addWords(I32x8 a, I32x8 b) { return I32x8(_mm256_add_epi16(a.v, b.v)); }
@@ -148,8 +151,8 @@ inline Rgba4 unpack4(__m128i c) {
             _mm_cvtepi32_ps(_mm_and_si128(_mm_srli_epi32(c, 16), byte)), _mm_cvtepi32_ps(_mm_srli_epi32(c, 24))};
 }
 
-// packRgba8 on four colours: clamp to [0, 255], + 0.5, truncate. A NaN channel gives 0, as the
-// scalar cast does on x86-64 (the 64-bit truncation's low bits), hence the mask of the low byte.
+// packRgba8 on four colours: clamp to [0, 255], + 0.5, truncate. A NaN channel gives 0, as
+// there: the NaN is kept by the clamp and truncates to INT_MIN, whose low byte the mask keeps.
 inline __m128i pack4(const Rgba4& c) {
     const __m128 zero = _mm_setzero_ps(), top = _mm_set1_ps(255.0f), half = _mm_set1_ps(0.5f);
     const __m128i byte = _mm_set1_epi32(0xFF);
@@ -323,7 +326,9 @@ inline __m128i nearestIndex4(const TextureView& t, __m128 u, __m128 v) {
     const __m128 x = _mm_floor_ps(_mm_mul_ps(_mm_sub_ps(u, _mm_floor_ps(u)), _mm_set1_ps(static_cast<float>(l.width))));
     const __m128 y =
         _mm_floor_ps(_mm_mul_ps(_mm_sub_ps(v, _mm_floor_ps(v)), _mm_set1_ps(static_cast<float>(l.height))));
-    const __m128i xi = _mm_cvttps_epi32(x), yi = _mm_cvttps_epi32(y);
+    // truncateToInt: a NaN coordinate (from a NaN or infinite uv) reads texel 0.
+    const __m128i xi = _mm_cvttps_epi32(_mm_and_ps(x, _mm_cmpord_ps(x, x)));
+    const __m128i yi = _mm_cvttps_epi32(_mm_and_ps(y, _mm_cmpord_ps(y, y)));
     const __m128i w = _mm_set1_epi32(int(l.width)), h = _mm_set1_epi32(int(l.height));
     __m128i col, row;
     // A finite coordinate gives x in [0, size] (size when u - floor(u) rounds up to 1).
