@@ -102,6 +102,7 @@ void expectValid(const Model& m) {
     ASSERT_EQ(m.mesh.u.size(), m.mesh.vertexCount());
     for (std::size_t i = 0; i < m.mesh.vertexCount(); ++i) {
         EXPECT_TRUE(std::isfinite(m.mesh.px[i]) && std::isfinite(m.mesh.py[i]) && std::isfinite(m.mesh.pz[i]));
+        EXPECT_TRUE(std::isfinite(m.mesh.u[i]) && std::isfinite(m.mesh.v[i])) << "vertex " << i;
         EXPECT_NEAR(std::hypot(m.mesh.nx[i], m.mesh.ny[i], m.mesh.nz[i]), 1.0, 1e-5);
     }
 }
@@ -366,6 +367,21 @@ TEST(PlyLoader, NonFiniteVertexDropsItsFacesAsInObj) {
     const auto line = std::find_if(m.warnings.begin(), m.warnings.end(),
                                    [](const Warning& w) { return w.message.find("face 3 with") != std::string::npos; });
     EXPECT_EQ(line->line, 17u) << "ascii warnings carry the face's line";
+}
+
+// Found by fuzz_ply: a NaN texture coordinate was kept, for the sampler to convert to an index.
+TEST(PlyLoader, NonFiniteTexCoordsAreTakenAsZero) {
+    const Model m = ply(plyHeader("ascii", "element vertex 3\n" + kXyz + "property float s\nproperty float t\n"
+                                                                         "element face 1\nproperty list uchar int vertex_indices\n") +
+                        "0 0 0 0.5 nan\n1 0 0 inf 1\n0 1 0 0.25 0.75\n3 0 1 2\n");
+    expectValid(m);
+    ASSERT_TRUE(m.mesh.hasTexCoords);
+    EXPECT_EQ(m.mesh.u[0], 0.5f);
+    EXPECT_EQ(m.mesh.v[0], 0.0f);
+    EXPECT_EQ(m.mesh.u[1], 0.0f);
+    EXPECT_EQ(m.mesh.v[2], 0.75f);
+    EXPECT_TRUE(hasWarning(m, "vertex index 0 (and maybe others) has a non-finite texture coordinate; it is taken as 0"))
+        << warningList(m);
 }
 
 TEST(PlyLoader, ABadNormalMeansGeneratedNormals) {

@@ -726,16 +726,24 @@ bool finitePosition(const Mesh& mesh, std::size_t i) {
 }
 
 // Positions that are not finite are warned about (faces using them are dropped when
-// triangulating); the file's normals are kept only if every usable vertex has one, as in OBJ,
+// triangulating), texture coordinates that are not finite taken as 0; the file's normals are kept only if every usable vertex has one, as in OBJ,
 // so given and generated normals never meet at a seam; colours are clamped into [0, 1].
 void PlyParser::checkVertices() {
     Mesh& mesh = model_.mesh;
-    bool badNormal = false, clamped = false;
+    bool badNormal = false, clamped = false, badUv = false;
     for (std::size_t i = 0; i < mesh.vertexCount(); ++i) {
         if (!finitePosition(mesh, i)) {
             warn(WarningKind::BadValue, 0, "vertex index " + std::to_string(i) +
                                                " has a non-finite coordinate; faces using it are dropped");
             continue;
+        }
+        for (std::vector<float>* c : {&mesh.u, &mesh.v}) {
+            if (!hasUvs_ || std::isfinite((*c)[i])) continue;
+            if (!badUv)
+                warn(WarningKind::BadValue, 0, "vertex index " + std::to_string(i) +
+                                                   " (and maybe others) has a non-finite texture coordinate; it is taken as 0");
+            badUv = true;
+            (*c)[i] = 0.0f;
         }
         if (hasNormals_ && !badNormal) {
             const std::optional<glm::vec3> unit = unitVector({mesh.nx[i], mesh.ny[i], mesh.nz[i]});
