@@ -57,7 +57,7 @@ struct EdgeStepper {
     I value[3];
     I stepX[3], stepY[3];
 
-    FACET_HD EdgeStepper(const ScreenTriangle& tri, int x, int y, const SamplePoint& s = pixelCentreSample()) {
+    FACET_HD_INLINED EdgeStepper(const ScreenTriangle& tri, int x, int y, const SamplePoint& s = pixelCentreSample()) {
         const FixedPoint2 p{x * kSubpixelOne + s.fx, y * kSubpixelOne + s.fy};
         FACET_UNROLL
         for (int i = 0; i < 3; ++i) {
@@ -111,7 +111,7 @@ FACET_HD bool quadRange(const ScreenTriangle& tri, const TileRect& rect, int qua
 struct DepthSlope {
     float dzdx, dzdy;
 
-    FACET_HD explicit DepthSlope(const ScreenTriangle& t) {
+    FACET_HD_INLINED explicit DepthSlope(const ScreenTriangle& t) {
         const float e1 = t.v[1].depth - t.v[0].depth, e2 = t.v[2].depth - t.v[0].depth;
         dzdx = t.db1.x * e1 + t.db2.x * e2;
         dzdy = t.db1.y * e1 + t.db2.y * e2;
@@ -274,9 +274,13 @@ FACET_WALK_INLINE V bySample(const T (&v)[L::kSamples]) {
 }
 
 // Edge i's value at sample point p of a pixel less its value at the pixel's corner: exact,
-// since the steps are whole multiples of kSubpixelOne.
+// since the steps are whole multiples of kSubpixelOne. It, EdgeStepper's and DepthSlope's
+// constructors, edgeFunction, wrapTexel and TileBuffers::at are always inlined: the AVX-512
+// files (cpu/visibility/sample_pair_walk.cpp, cpu/simd/wide_filter.cpp) must never emit a copy
+// another object's callers could be linked to, and clang at -O1 leaves them out of line
+// otherwise (Build.*SharesNoCode).
 template <class I>
-FACET_HD I sampleOffset(const EdgeStepper<I>& edges, int i, const SamplePoint& p) {
+FACET_HD_INLINED I sampleOffset(const EdgeStepper<I>& edges, int i, const SamplePoint& p) {
     return static_cast<I>(edges.stepX[i] / kSubpixelOne * p.fx + edges.stepY[i] / kSubpixelOne * p.fy);
 }
 

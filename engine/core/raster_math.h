@@ -32,8 +32,9 @@ struct FixedPoint2 {
 // up to 2^23 sub-pixels never overflow. Positive when p lies to the right of a->b as seen on
 // screen, i.e. inside a triangle whose edges all give positive values. (32 bits, I =
 // std::int32_t, only where the caller has bounded the values: see kSmallTriangleExtent.)
+// (Always inlined: see sampleOffset in core/coverage_walk.h.)
 template <class I = std::int64_t>
-FACET_HD I edgeFunction(FixedPoint2 a, FixedPoint2 b, FixedPoint2 p) {
+FACET_HD_INLINED I edgeFunction(FixedPoint2 a, FixedPoint2 b, FixedPoint2 p) {
     return static_cast<I>(b.x - a.x) * static_cast<I>(p.y - a.y) - static_cast<I>(b.y - a.y) * static_cast<I>(p.x - a.x);
 }
 
