@@ -70,7 +70,8 @@ FACET_HD bool repeats(const TextureView& t) { return t.wrapS == Wrap::Repeat && 
 
 // Texel index i on an axis of `size` texels wrapped by `wrap`. An index in range is its own
 // under every wrap, so the common case tests no wrap and divides nothing.
-FACET_HD_INLINED int wrapTexel(int i, int size, Wrap wrap) { // (always inlined: see sampleOffset)
+// (Always inlined: see sampleOffset in core/coverage_walk.h.)
+FACET_HD_INLINED int wrapTexel(int i, int size, Wrap wrap) {
     if (static_cast<unsigned>(i) < static_cast<unsigned>(size)) return i;
     if (wrap == Wrap::ClampToEdge) return wrapClampToEdge(i, size);
     if (wrap == Wrap::MirroredRepeat) return wrapMirroredRepeat(i, size);

@@ -69,7 +69,10 @@ struct TileBuffers {
     float* farthest = nullptr;
 
     // Pixel (x, y)'s element in each buffer.
-    [[gnu::always_inline]] std::size_t at(int x, int y) const { // (always inlined: see sampleOffset) return std::size_t((y - originY) * kTileBufferStride + (x - originX)); }
+    // (Always inlined: see sampleOffset in core/coverage_walk.h.)
+    [[gnu::always_inline]] std::size_t at(int x, int y) const {
+        return std::size_t((y - originY) * kTileBufferStride + (x - originX));
+    }
 };
 
 // Pixel k's element of the quad whose pixel 0 is element `at` of a tile buffer.
