@@ -1,7 +1,8 @@
 // Float to int the same on every backend. C++ leaves converting NaN, infinities and values out
 // of int's range undefined: x86 gives INT_MIN, a GPU's cvt.rzi.s32.f32 gives 0 for NaN and
 // saturates the rest. So a NaN texture coordinate could fetch another texel on each backend (and
-// UBSan stops on it). Every conversion of a value that may not be finite goes through here.
+// UBSan stops on it). Every scalar conversion of a value that may not be finite goes through
+// here; the CPU's vector paths convert with cvttps and take its INT_MIN as 0 where it can come.
 #pragma once
 
 #include "core/hd.h"
@@ -11,7 +12,7 @@
 namespace facet {
 
 // Toward zero, as static_cast; NaN is 0, and values beyond int's range its nearest end, as the
-// GPU converts. The CPU's vector paths mirror it where their inputs can be NaN (lanes::truncate).
+// GPU converts.
 FACET_HD int truncateToInt(float x) {
     if (x != x) return 0;
     if (x >= 2147483648.0f) return INT_MAX;

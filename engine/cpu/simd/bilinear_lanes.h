@@ -17,6 +17,7 @@
 
 #include "core/texture_sampling.h"
 
+#include <climits>
 #include <cstdint>
 
 namespace facet::lanes {
@@ -35,7 +36,8 @@ template <class F, class I> struct BilinearPlan {
 };
 
 // wrapTexel of every lane's x0, x0 + 1, y0 and y0 + 1, lane by lane: planBilinear's rare case,
-// through the lanes' wrapOutOfRange.
+// through the lanes' wrapOutOfRange. A NaN coordinate truncated to INT_MIN (no finite one does,
+// reduced by wrapCoordinate) is taken as truncateToInt takes it: 0.
 template <class I>
 [[gnu::always_inline]] inline void wrapLanes(I x0, I y0, const LevelLanes<I>& l, I& col0, I& col1, I& row0, I& row1) {
     constexpr int n = I::kLanes;
@@ -45,6 +47,8 @@ template <class I>
     store(ws, l.width);
     store(hs, l.height);
     for (int k = 0; k < n; ++k) {
+        xs[k] = xs[k] == INT_MIN ? 0 : xs[k];
+        ys[k] = ys[k] == INT_MIN ? 0 : ys[k];
         c0[k] = wrapTexel(xs[k], ws[k], l.wrapS);
         c1[k] = wrapTexel(xs[k] + 1, ws[k], l.wrapS);
         r0[k] = wrapTexel(ys[k], hs[k], l.wrapT);
@@ -116,7 +120,7 @@ template <bool kRepeats = false, class F, class I>
 
     // wrapTexel of x0, x0 + 1, y0 and y0 + 1. The common case, both axes repeating, tests both
     // at once: for a finite coordinate, s lies in [-0.5, size - 0.5], so x0 in [-1, size - 1].
-    // Anything else takes wrapTexel lane by lane (a NaN or infinite uv truncates to 0).
+    // Anything else takes wrapTexel lane by lane (a NaN or infinite uv truncates to INT_MIN).
     I col0, col1, row0, row1;
     const bool repeats = wrapS == Wrap::Repeat && wrapT == Wrap::Repeat;
     if (repeats && all((x0 > I(-2)) & (y0 > I(-2)))) {
@@ -150,7 +154,7 @@ template <class I> inline Split<I> splitChannels(I c) { return {c & I(0x00FF00FF
 
 template <class I> inline I joinChannels(const Split<I>& c) { return c.rb | lowBytesUp(c.ga); }
 
-// filterWeight per lane (a NaN truncates to 0, as there), in both 16-bit
+// filterWeight per lane (a NaN truncates to INT_MIN, which gives 0 as there), in both 16-bit
 // halves of its lane.
 template <class F> inline auto filterWeights(F f) {
     const auto i = laneMax(truncate(f * F(256.0f) + F(0.5f)), decltype(truncate(f))(0));

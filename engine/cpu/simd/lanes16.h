@@ -56,7 +56,7 @@ inline F32x16 clampUnit(F32x16 x) {
 }
 inline I32x16 operator-(I32x16 a, I32x16 b) { return I32x16(_mm512_sub_epi32(a.v, b.v)); }
 inline I32x16 laneMin(I32x16 a, I32x16 b) { return I32x16(_mm512_min_epi32(a.v, b.v)); }
-inline I32x16 truncate(F32x16 x) { return I32x16(_mm512_maskz_cvttps_epi32(_mm512_cmp_ps_mask(x.v, x.v, _CMP_ORD_Q), x.v)); }
+inline I32x16 truncate(F32x16 x) { return I32x16(_mm512_cvttps_epi32(x.v)); } // see lanes::truncate (simd_quad.h)
 inline F32x16 toFloat(I32x16 x) { return F32x16(_mm512_cvtepi32_ps(x.v)); }
 inline I32x16 operator&(I32x16 a, I32x16 b) { return I32x16(_mm512_and_si512(a.v, b.v)); }
 inline I32x16 operator|(I32x16 a, I32x16 b) { return I32x16(_mm512_or_si512(a.v, b.v)); }

@@ -24,7 +24,8 @@ inline F32x8 laneSqrt(F32x8 x) { return F32x8(_mm256_sqrt_ps(x.v)); }
 inline F32x8 laneMin(F32x8 x, F32x8 y) { return F32x8(_mm256_min_ps(y.v, x.v)); }
 inline F32x8 laneMax(F32x8 x, F32x8 y) { return F32x8(_mm256_max_ps(y.v, x.v)); }
 
-// exp2Shared on eight lanes (a NaN x truncates to 0 there: NaN either way).
+// exp2Shared on eight lanes. A NaN x truncates to INT_MIN here, to 0 there (truncateToInt), and
+// (INT_MIN + 127) << 23 is 127 << 23 all the same: 1.0f, times a NaN series.
 inline __m256 exp2Lanes(F32x8 x) {
     x = laneMin(laneMax(x, F32x8(-126.0f)), F32x8(127.0f));
     const __m256 i = _mm256_floor_ps(_mm256_add_ps(x.v, _mm256_set1_ps(0.5f)));
@@ -36,7 +37,7 @@ inline __m256 exp2Lanes(F32x8 x) {
     series = step(0.5f, series);
     series = step(1.0f, series);
     series = step(1.0f, series);
-    const __m256i scale = _mm256_slli_epi32(_mm256_add_epi32(lanes::truncate(F32x8(i)).v, _mm256_set1_epi32(127)), 23);
+    const __m256i scale = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvttps_epi32(i), _mm256_set1_epi32(127)), 23);
     return _mm256_mul_ps(series, _mm256_castsi256_ps(scale));
 }
 
