@@ -726,8 +726,9 @@ bool finitePosition(const Mesh& mesh, std::size_t i) {
 }
 
 // Positions that are not finite are warned about (faces using them are dropped when
-// triangulating), texture coordinates that are not finite taken as 0; the file's normals are kept only if every usable vertex has one, as in OBJ,
-// so given and generated normals never meet at a seam; colours are clamped into [0, 1].
+// triangulating), texture coordinates that are not finite taken as 0; the file's normals are
+// kept only if every usable vertex has one, as in OBJ, so given and generated normals never meet
+// at a seam; colours are clamped into [0, 1].
 void PlyParser::checkVertices() {
     Mesh& mesh = model_.mesh;
     bool badNormal = false, clamped = false, badUv = false;
