@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Sets facet up (scripts/setup.sh) and runs the whole test suite through CTest, in three passes:
+# Sets facet up (scripts/setup.sh) and runs the whole test suite through CTest, in four passes:
 #   1. the suite on the normal build (build/), then the Python module's pytest suite;
 #   2. a short libFuzzer run of each loader (build-fuzz/, clang; skipped with a message where
 #      clang or libFuzzer is missing, or with FACET_SKIP_FUZZ=1);
-#   3. the suite again under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/, without
-#      CUDA; FACET_SKIP_SANITIZERS=1 skips it), with the viewer's monkey test;
+#   3. the suite again under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/, clang
+#      where it builds ASan programs, without CUDA; FACET_SKIP_SANITIZERS=1 skips it), with the
+#      viewer's monkey test;
 #   4. the tests that run threads under ThreadSanitizer (build-tsan/, without CUDA; also skipped
 #      by FACET_SKIP_SANITIZERS=1), then the Python module's threading tests with that tree's
 #      TSan-built module (the interpreter with the compiler's TSan runtime preloaded).
@@ -85,19 +86,16 @@ export FACET_REQUIRE_GL=1 FACET_REQUIRE_DISPLAY=1
 # kernels) and Dask (setup.sh's python3-distributed) are there too: a test missing one fails.
 if $ci; then export FACET_REQUIRE_CORPUS=1 FACET_REQUIRE_KERNELS=1 FACET_REQUIRE_DASK=1; fi
 
-# Builds an empty program under ASan and UBSan with clang; prints why not where it cannot.
-clang_asan_probe() {
+# Builds the one-line program SOURCE with clang++ and FLAGS...; prints why not where it cannot.
+clang_probe() {
+  local source="$1"; shift
   command -v clang++ > /dev/null || { echo "clang++ is not installed"; return 1; }
-  echo 'int main() { return 0; }' |
-    clang++ -x c++ -fsanitize=address,undefined - -o "${TMPDIR:-/tmp}/facet-clang-asan-probe" 2>&1
+  echo "$source" | clang++ -x c++ "$@" - -o "${TMPDIR:-/tmp}/facet-clang-probe" 2>&1
 }
-
-# Builds an empty fuzz target; prints why not where it cannot.
 libfuzzer_probe() {
-  command -v clang++ > /dev/null || { echo "clang++ is not installed"; return 1; }
-  echo 'extern "C" int LLVMFuzzerTestOneInput(const char*, unsigned long) { return 0; }' |
-    clang++ -x c++ -fsanitize=fuzzer - -o "${TMPDIR:-/tmp}/facet-libfuzzer-probe" 2>&1
+  clang_probe 'extern "C" int LLVMFuzzerTestOneInput(const char*, unsigned long) { return 0; }' -fsanitize=fuzzer
 }
+clang_asan_probe() { clang_probe 'int main() { return 0; }' -fsanitize=address,undefined; }
 
 # Every pass writes a JUnit report, and scripts/check_skips.py lists its skips with their
 # reasons: under CI=true a skip not on its allow-list (no GPU, no AVX-512, ...) fails the run, as

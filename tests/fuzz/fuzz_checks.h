@@ -1,6 +1,7 @@
 // What every loader promises the renderer, checked on whatever a fuzz target's loader returned:
-// a mesh validateMesh accepts, finite positions, unit normals and tangents, colours in [0, 1], and
-// every texture a material names present. A broken promise aborts, which libFuzzer reports as a crash.
+// a mesh validateMesh accepts, material ranges covering every triangle once, finite positions
+// and texture coordinates, unit normals and tangents, colours in [0, 1], and every texture a
+// material names present. A broken promise aborts, which libFuzzer reports as a crash.
 #pragma once
 
 #include "asset/image.h"
@@ -45,7 +46,12 @@ inline void checkModel(const facet::Model& model) {
     for (const std::vector<float>* c : {&mesh.cr, &mesh.cg, &mesh.cb})
         for (const float x : *c)
             if (!(x >= 0.0f && x <= 1.0f)) std::abort();
-    if (mesh.triangleCount() > 0 && mesh.ranges.empty()) std::abort();
+    std::size_t covered = 0; // the ranges cover every triangle once, in order, without gaps (core/mesh.h)
+    for (const facet::MaterialRange& r : mesh.ranges) {
+        if (r.firstTriangle != covered) std::abort();
+        covered += r.triangleCount;
+    }
+    if (covered != mesh.triangleCount()) std::abort();
     for (const facet::Material& m : model.materials)
         for (const std::int32_t map : {m.texture, m.specularMap, m.shininessMap, m.emissionMap, m.alphaMap, m.bumpMap,
                                        m.pbr.metalRoughMap, m.pbr.occlusionMap})

@@ -84,33 +84,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const Outcome lexed = load(text, true);
     if (!sameOutcome(lexed, load(text, false))) std::abort();
     if (!lexed.error.empty()) return 0; // a clear rejection is a correct answer to a bad file
-    {
-        const facet::Model& model = lexed.model;
-        // What the loader promises the renderer: indices in range, finite positions and normals, every
-        // triangle in exactly one material range that names an existing material.
-        const facet::Mesh& mesh = model.mesh;
-        const std::size_t vertices = mesh.px.size();
-        if (mesh.indices.size() % 3 != 0) std::abort();
-        for (const std::uint32_t i : mesh.indices)
-            if (i >= vertices) std::abort();
-        for (std::size_t i = 0; i < vertices; ++i)
-            if (!std::isfinite(mesh.px[i]) || !std::isfinite(mesh.py[i]) || !std::isfinite(mesh.pz[i]) ||
-                !std::isfinite(mesh.nx[i]) || !std::isfinite(mesh.ny[i]) || !std::isfinite(mesh.nz[i]))
-                std::abort();
-        std::size_t covered = 0;
-        for (const facet::MaterialRange& r : mesh.ranges) {
-            if (r.firstTriangle != covered || r.material >= model.materials.size()) std::abort();
-            covered += r.triangleCount;
-        }
-        if (covered != mesh.indices.size() / 3) std::abort();
-        if (mesh.hasTangents())
-            for (std::size_t i = 0; i < vertices; ++i)
-                if (!std::isfinite(mesh.tx[i]) || !std::isfinite(mesh.ty[i]) || !std::isfinite(mesh.tz[i]) ||
-                    (mesh.tw[i] != 1.0f && mesh.tw[i] != -1.0f))
-                    std::abort();
-        for (const facet::Material& m : model.materials)
-            for (const std::int32_t map : {m.texture, m.specularMap, m.shininessMap, m.emissionMap, m.alphaMap, m.bumpMap})
-                if (map >= 0 && static_cast<std::size_t>(map) >= model.textures.size()) std::abort();
-    }
+    fuzz::checkModel(lexed.model);
     return 0;
 }
