@@ -1,8 +1,9 @@
 // The raster kernel (kernels.h, 4. rasterQuad): both halves of the raster stage, visibility
-// (visibility.h, and the device's band list, visibility.cuh) and shading (shading.h), in one
-// kernel, a thread per quad.
+// (visibility.h, and the block's band list, visibility_device.h) and shading (shading.h), in
+// one kernel, a thread per quad.
+#include "shaders_cuda/cuda_block.cuh"
 #include "shaders_cuda/kernels.h"
-#include "shaders_cuda/visibility.cuh"
+#include "shaders_cuda/visibility_device.h"
 
 #include <cuda_runtime_api.h>
 
@@ -12,17 +13,14 @@ namespace {
 
 // The raster kernel, one for one-sample frames and one for multisampled ones (rasterQuadThread):
 // kRasterBlock threads a block (launchBlocks), the band's list in 4 KB of static shared memory
-// and, with one sample, its quads' keys in 8 KB (only the one-sample walk takes pairs). A band
-// past the picture returns whole, before any barrier.
+// and, with one sample, its quads' keys in 8 KB (only the one-sample walk takes pairs).
 template <bool Multisampled>
 __global__ void rasterKernel(RasterParams params) {
     __shared__ std::uint32_t ids[kBandChunk];
-    __shared__ std::uint32_t warpTotals[kWarps];
-    __shared__ unsigned long long keys[Multisampled ? 1 : kRasterBlock * 4];
-    const RasterBand band = rasterBand(params, blockIdx.x);
-    if (!band.live) return;
-    DeviceBand list(params, band, blockDrawsForward(params, band), ids, warpTotals, keys);
-    rasterQuadThread<Multisampled>(params, blockIdx.x * kRasterBlock + threadIdx.x, list);
+    __shared__ std::uint32_t warpTotals[kRasterWarps];
+    __shared__ std::uint64_t keys[Multisampled ? 1 : kRasterBlock * 4];
+    CudaBlock block;
+    rasterBlockThread<Multisampled>(block, params, BandShared{ids, warpTotals, keys});
 }
 
 // The raster pipeline launches whole tiles (kQuadsPerTile threads each), so every block is whole.

@@ -1,6 +1,6 @@
 // The CUDA pipeline's raster stage, its visibility half (see kernels.h), beside the CPU's
 // (engine/cpu/visibility/): the raster kernel's parameters, its blocks' bands of a tile
-// (HostBand here, the device's DeviceBand in visibility.cuh) and each quad's nearest triangle
+// (HostBand here, the device's DeviceBand in visibility_device.h) and each quad's nearest triangle
 // per pixel. Its shading half is shading.h.
 #pragma once
 
@@ -106,7 +106,7 @@ FACET_HD bool frameMayDrawForward(const RasterParams& p) { return p.plan.forward
 
 // Whether the tile is drawn forward: the frame may draw forward, and the tile holds such a
 // triangle. Decided once a band: the device's block scans the list together
-// (blockDrawsForward, visibility.cuh), the host executor in cullBand; every thread scanning the whole list cost
+// (blockDrawsForward, visibility_device.h), the host executor in cullBand; every thread scanning the whole list cost
 // a lit frame a walk of the tile's list per quad.
 FACET_HD bool tileDrawsForward(const RasterParams& p, std::uint32_t tile) {
     if (!frameMayDrawForward(p)) return false;
@@ -122,7 +122,7 @@ struct BandChunk {
 };
 
 // The band's list as the host executor holds it: every chunk culled before the band's threads
-// run one after another (cullBand). The device's (DeviceBand, visibility.cuh) fills each chunk in shared
+// run one after another (cullBand). The device's (DeviceBand, visibility_device.h) fills each chunk in shared
 // memory between barriers; both give a thread the same chunks.
 struct HostBand {
     const std::uint32_t* ids;      // every chunk's survivors, one after another

@@ -185,7 +185,7 @@ double sideRecordBytes(const FrameFacts& f) {
 
 // rasterQuad at one sample per pixel. A warp runs a step once for all 32 lanes, so operations
 // are counted per warp times 32 (the peak rates count lanes). Per live block and chunk of its
-// tile's list, the cull (frame_kernels.cu's DeviceBand): each of its threads tests kBandSlots
+// tile's list, the cull (DeviceBand::load, visibility_device.h): each of its threads tests kBandSlots
 // entries, whether or not they exist (the entry and the triangle's bounds, through the L2: every
 // block of the tile reads them; the four bound tests and the mask, about 10 integer operations a
 // slot) and takes part in the compaction (a shuffle scan of five steps, the warps' totals, the

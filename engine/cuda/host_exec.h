@@ -8,12 +8,15 @@
 #pragma once
 
 #include "cuda/buffer_growth.h"
+#include "cuda/warp_emulation.h"
 #include "host/thread_pool.h"
+#include "shaders_cuda/visibility.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <numeric>
 #include <utility>
 #include <vector>
@@ -58,13 +61,36 @@ public:
     // From now on each step of a frame is appended to `log` (null: no logging, the default).
     void logLaunches(std::vector<LaunchRecord>* log) { log_ = log; }
 
+    // From now on (on: true) the raster kernel's blocks run as the device runs them, their
+    // threads in lockstep under warp emulation (cuda/warp_emulation.h), rather than each band
+    // culled first and its threads run one after another (HostBand). Slower; for the tests.
+    void emulateWarps(bool on) {
+        emulators_.clear();
+        if (on)
+            for (int t = 0; t < pool_.threadCount(); ++t) emulators_.push_back(std::make_unique<WarpEmulator>(kRasterBlock));
+    }
+    // The emulators' steps so far, summed: warps released together, and blocks (see WarpEmulator).
+    std::uint64_t emulatedWarpSteps() const {
+        std::uint64_t n = 0;
+        for (const auto& e : emulators_) n += e->warpSteps();
+        return n;
+    }
+    std::uint64_t emulatedBlockSteps() const {
+        std::uint64_t n = 0;
+        for (const auto& e : emulators_) n += e->blockSteps();
+        return n;
+    }
+
     template <class Params>
     void launch(const Params& params, std::uint32_t threads) {
         const Clock::time_point t0 = Clock::now();
-        pool_.run((threads + kBlock - 1) / kBlock, [&](std::size_t block, int) {
+        pool_.run((threads + kBlock - 1) / kBlock, [&](std::size_t block, int thread) {
             const auto begin = static_cast<std::uint32_t>(block) * kBlock;
             // The last block runs whole, as on a GPU: every per-thread function bounds-checks.
-            runHostBlock(params, begin, begin + kBlock);
+            if (emulators_.empty())
+                runHostBlock(params, begin, begin + kBlock);
+            else
+                runHostBlock(params, begin, begin + kBlock, *emulators_[std::size_t(thread)]);
         });
         record(kernelName(params), threads, 0.0, t0);
     }
@@ -127,6 +153,7 @@ private:
 
     ThreadPool& pool_;
     std::vector<LaunchRecord>* log_ = nullptr;
+    std::vector<std::unique_ptr<WarpEmulator>> emulators_; // one per pool thread while emulating
     std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;
     Clock::time_point marks_[4];
 };
