@@ -274,12 +274,7 @@ TEST(Gpu, MultisampledPicturesEqualTheCpu) {
 // (Views.KernelsDrawEveryViewAsTheCpu).
 TEST(Gpu, EveryViewEqualsTheCpu) {
     FACET_REQUIRE_GPU();
-    Camera inside;
-    inside.eye = glm::vec3(0.0f, 1.5f, 2.0f);
-    inside.yawDegrees = 40.0f;
-    inside.pitchDegrees = -10.0f;
-    inside.nearPlane = 0.05f;
-    inside.farPlane = 100.0f;
+    const Camera inside = test::insideDefaultScene();
     const Scene defaultOne = sceneOf(defaultScene()), materialOne = sceneOf(materialScene());
     GpuAgainstCpu onDefault(defaultOne), onMaterials(materialOne);
     for (std::size_t i = 0; i < nameCount<View>(); ++i) {

@@ -122,6 +122,18 @@ inline ViewParams facingView() {
     return camera.view(1.0f);
 }
 
+// A camera inside the default scene, near the ground, looking across it: near-plane clipping
+// fans triangles out (the views' tests).
+inline Camera insideDefaultScene() {
+    Camera inside;
+    inside.eye = glm::vec3(0.0f, 1.5f, 2.0f);
+    inside.yawDegrees = 40.0f;
+    inside.pitchDegrees = -10.0f;
+    inside.nearPlane = 0.05f;
+    inside.farPlane = 100.0f;
+    return inside;
+}
+
 // The tests' default-scene camera: facet-render's framing, or with `low` a view close to the
 // ground (near-plane clipping and guard-band triangles).
 inline Camera sceneCamera(const Mesh& mesh, float aspect, bool low) {

@@ -286,12 +286,7 @@ Model defaultScene() { return loadModel(test::sourceDir() / "assets/default_scen
 // that colour pixels by their winners do not (litMaterialsShown).
 TEST(Views, KernelsDrawEveryViewAsTheCpu) {
     const Model scene = defaultScene();
-    Camera inside;
-    inside.eye = glm::vec3(0.0f, 1.5f, 2.0f);
-    inside.yawDegrees = 40.0f;
-    inside.pitchDegrees = -10.0f;
-    inside.nearPlane = 0.05f;
-    inside.farPlane = 100.0f;
+    const Camera inside = test::insideDefaultScene();
     struct Case {
         const Model* model;
         ViewParams view;

@@ -1,10 +1,11 @@
 // The CUDA pipeline's executor for the CPU: each "kernel launch" runs the kernel's per-thread
 // function for every thread index on the thread pool (blocks of threads as pool tasks, in any
-// order and concurrently, as on a GPU, so the libcu++ atomics are exercised; a block's
-// threads one after another, after the raster kernel's block-wide step: runHostBlock). Scans and the
-// stable sort are the standard library's, with the results cub gives on the device. (thrust's
-// host policy would do as well, but binds a reference to a null pointer inside, which the
-// UndefinedBehaviorSanitizer pass of the tests rightly refuses.) See kernel_pipeline.h.
+// order and concurrently, as on a GPU, so the libcu++ atomics are exercised; a block's threads
+// one after another, after the raster kernel's block-wide step: runHostBlock; or, the raster
+// kernel's under warp emulation, in lockstep as the device runs them: emulateWarps). Scans and
+// the stable sort are the standard library's, with the results cub gives on the device.
+// (thrust's host policy would do as well, but binds a reference to a null pointer inside, which
+// the UndefinedBehaviorSanitizer pass of the tests rightly refuses.) See kernel_pipeline.h.
 #pragma once
 
 #include "cuda/buffer_growth.h"

@@ -1,5 +1,6 @@
 #include "cuda/warp_emulation.h"
 
+#include "core/names.h"
 #include "shaders_cuda/visibility_device.h"
 
 #include <algorithm>
@@ -57,25 +58,13 @@ void finishSwitch(void* fakeStack, const void** oldBottom, std::size_t* oldSize)
 
 } // namespace
 
-const char* nameOf(WarpOp op) {
-    switch (op) {
-    case WarpOp::None:
-        return "nothing";
-    case WarpOp::SyncThreads:
-        return "__syncthreads";
-    case WarpOp::SyncThreadsOr:
-        return "__syncthreads_or";
-    case WarpOp::SyncWarp:
-        return "__syncwarp";
-    case WarpOp::Shuffle:
-        return "__shfl_sync";
-    case WarpOp::ShuffleUp:
-        return "__shfl_up_sync";
-    case WarpOp::Ballot:
-        return "__ballot_sync";
-    }
-    return "?";
-}
+template <>
+struct Names<WarpOp> {
+    static constexpr std::array<std::pair<WarpOp, const char*>, 7> table{
+        {{WarpOp::None, "nothing"}, {WarpOp::SyncThreads, "__syncthreads"}, {WarpOp::SyncThreadsOr, "__syncthreads_or"},
+         {WarpOp::SyncWarp, "__syncwarp"}, {WarpOp::Shuffle, "__shfl_sync"}, {WarpOp::ShuffleUp, "__shfl_up_sync"},
+         {WarpOp::Ballot, "__ballot_sync"}}};
+};
 
 std::uint32_t EmulatedThread::arrive(WarpOp op, std::uint32_t value, unsigned arg) {
     op_ = op;

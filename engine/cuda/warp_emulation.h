@@ -28,9 +28,9 @@ namespace facet {
 struct RasterParams;
 class WarpEmulator;
 
-// The primitives a Block offers (visibility_device.h), as an emulated thread's request.
+// The primitives a Block offers (visibility_device.h), as an emulated thread's request (named
+// as CUDA spells them, for the divergence report: warp_emulation.cpp).
 enum class WarpOp : std::uint8_t { None, SyncThreads, SyncThreadsOr, SyncWarp, Shuffle, ShuffleUp, Ballot };
-const char* nameOf(WarpOp op);
 
 // One emulated thread: the Block of visibility_device.h on the CPU.
 class EmulatedThread {
