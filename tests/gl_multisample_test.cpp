@@ -64,12 +64,8 @@ Model randomTriangles() {
         std::uniform_real_distribution<float> d(-size, size);
         const float cx = centre(rng), cy = centre(rng), z = depth(rng);
         for (int k = 0; k < 3; ++k) {
-            model.mesh.px.push_back((cx + d(rng)) * z);
-            model.mesh.py.push_back((cy + d(rng)) * z);
-            model.mesh.pz.push_back(z);
-            model.mesh.u.push_back(0.0f);
-            model.mesh.v.push_back(0.0f);
-            model.mesh.indices.push_back(std::uint32_t(3 * t + k));
+            const float x = (cx + d(rng)) * z, y = (cy + d(rng)) * z;
+            test::appendCorner(model.mesh, {x, y, z});
         }
     }
     model.materials.push_back(Material{"white", glm::vec3(1.0f), -1});

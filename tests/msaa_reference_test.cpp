@@ -56,12 +56,8 @@ Model redAndGreenTriangles() {
         const float cx = centre(rng), cy = centre(rng);
         for (int k = 0; k < 3; ++k) {
             const float z = depth(rng); // each corner its own depth: triangles cross each other
-            model.mesh.px.push_back((cx + d(rng)) * z);
-            model.mesh.py.push_back((cy + d(rng)) * z);
-            model.mesh.pz.push_back(z);
-            model.mesh.u.push_back(0.0f);
-            model.mesh.v.push_back(0.0f);
-            model.mesh.indices.push_back(std::uint32_t(3 * t + k));
+            const float x = (cx + d(rng)) * z, y = (cy + d(rng)) * z;
+            test::appendCorner(model.mesh, {x, y, z});
         }
     }
     model.materials.push_back(Material{"red", glm::vec3(1.0f, 0.0f, 0.0f), -1});

@@ -209,6 +209,17 @@ inline Agreement agreement(const Frame& a, const Frame& b, bool sameRed = false)
     return {double(same) / double(a.color.size()), mse > 0.0 ? 10.0 * std::log10(255.0 * 255.0 / mse) : 99.0};
 }
 
+// Appends a corner of its own at `p` (texture coordinates 0) as the next triangle corner: the
+// crafted triangle soups of the multisampling tests.
+inline void appendCorner(Mesh& mesh, const glm::vec3& p) {
+    mesh.px.push_back(p.x);
+    mesh.py.push_back(p.y);
+    mesh.pz.push_back(p.z);
+    mesh.u.push_back(0.0f);
+    mesh.v.push_back(0.0f);
+    mesh.indices.push_back(static_cast<std::uint32_t>(mesh.indices.size()));
+}
+
 // A square facing a camera at the origin looking down +Z: corners x0..x1, y0..y1 at depth z,
 // u from 0 (x0) to 1 (x1) and v from 0 (y1) to 1 (y0), two triangles of material 0.
 inline Mesh texturedQuadMesh(float x0, float y0, float x1, float y1, float z) {
