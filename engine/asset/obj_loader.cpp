@@ -11,6 +11,7 @@
 #include "asset/warning_log.h"
 #include "core/error.h"
 #include "core/mesh.h"
+#include "host/huge_pages.h"
 #include "host/thread_pool.h"
 
 #include <algorithm>
@@ -556,6 +557,8 @@ void ObjParser::buildVertices() {
     Mesh& mesh = model_.mesh;
     const std::vector<Corner>& vertices = vertices_.vertices();
     const std::size_t n = vertices.size();
+    for (std::vector<float>* a : {&mesh.px, &mesh.py, &mesh.pz, &mesh.u, &mesh.v, &mesh.nx, &mesh.ny, &mesh.nz})
+        reserveOnHugePages(*a, n);
     for (std::vector<float>* a : {&mesh.px, &mesh.py, &mesh.pz, &mesh.u, &mesh.v}) a->resize(n);
     bool allNormals = true;
     for (std::size_t i = 0; i < n; ++i) {
@@ -585,7 +588,10 @@ void ObjParser::buildVertices() {
         generateNormals(mesh);
     }
     if (hasColors_) {
-        for (std::vector<float>* a : {&mesh.cr, &mesh.cg, &mesh.cb}) a->resize(n);
+        for (std::vector<float>* a : {&mesh.cr, &mesh.cg, &mesh.cb}) {
+            reserveOnHugePages(*a, n);
+            a->resize(n);
+        }
         for (std::size_t i = 0; i < n; ++i) {
             const float* rgb = &colors_[3 * std::size_t(vertices[i].p)];
             mesh.cr[i] = rgb[0];

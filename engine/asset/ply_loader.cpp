@@ -7,6 +7,7 @@
 #include "asset/warning_log.h"
 #include "core/error.h"
 #include "core/mesh.h"
+#include "host/huge_pages.h"
 
 #include <algorithm>
 #include <cmath>
@@ -551,7 +552,7 @@ void PlyParser::readVertices(BodyReader& body, const Element& e) {
     }
     const std::size_t reserve = body.plausibleCount(e);
     for (int r = 0; r < kRoles; ++r)
-        if (keep[r]) arrays[r]->reserve(reserve);
+        if (keep[r]) reserveOnHugePages(*arrays[r], reserve);
     for (std::uint64_t i = 0; i < e.count; ++i) {
         body.start(e, i);
         double values[kRoles] = {};
@@ -629,8 +630,8 @@ void PlyParser::readFaces(BodyReader& body, const Element& e) {
     }
     faces_.cornerUvs = texcoords != nullptr;
     const std::size_t reserve = body.plausibleCount(e);
-    faces_.starts.reserve(reserve + 1);
-    faces_.corners.reserve(3 * reserve);
+    reserveOnHugePages(faces_.starts, reserve + 1);
+    reserveOnHugePages(faces_.corners, 3 * reserve);
     std::uint64_t f = 0;
     if (!body.ascii() && e.properties.size() == 1 && !body.swapped() && indices->countType == Scalar::Uint8 &&
         (indices->type == Scalar::Int32 || indices->type == Scalar::Uint32))
@@ -780,7 +781,7 @@ void PlyParser::triangulate() {
     const Mesh& mesh = model_.mesh;
     std::vector<glm::vec3> points;
     std::vector<std::uint32_t> local;
-    triangleCorners_.reserve(3 * faces_.count()); // exact for triangles, a start for polygons
+    reserveOnHugePages(triangleCorners_, 3 * faces_.count()); // exact for triangles, a start for polygons
     for (std::size_t f = 0; f < faces_.count(); ++f) {
         const std::size_t line = faces_.lines.empty() ? 0 : faces_.lines[f];
         const std::size_t begin = faces_.starts[f], n = faces_.starts[f + 1] - begin;
@@ -923,7 +924,11 @@ void PlyParser::finishMesh() {
     Mesh& mesh = model_.mesh;
     const std::size_t vertices = mesh.vertexCount();
     mesh.indices.clear();
-    mesh.indices.reserve(triangleCorners_.size());
+    reserveOnHugePages(mesh.indices, triangleCorners_.size());
+    if (!hasNormals_)
+        for (std::vector<float>* a : {&mesh.nx, &mesh.ny, &mesh.nz}) reserveOnHugePages(*a, vertices);
+    if (!hasUvs_)
+        for (std::vector<float>* a : {&mesh.u, &mesh.v}) reserveOnHugePages(*a, vertices);
     for (const std::uint32_t corner : triangleCorners_) mesh.indices.push_back(faces_.corners[corner]);
     if (!hasNormals_) generateNormals(mesh);
     if (faces_.cornerUvs) {

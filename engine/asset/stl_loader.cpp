@@ -4,6 +4,7 @@
 #include "asset/text_scan.h"
 #include "asset/warning_log.h"
 #include "core/error.h"
+#include "host/huge_pages.h"
 
 #include <cctype>
 #include <cmath>
@@ -45,9 +46,9 @@ public:
 
     void reserve(std::size_t facets, bool colors) {
         Mesh& mesh = model_.mesh;
-        for (std::vector<float>* a : {&mesh.px, &mesh.py, &mesh.pz}) a->reserve(3 * facets);
+        for (std::vector<float>* a : {&mesh.px, &mesh.py, &mesh.pz}) reserveOnHugePages(*a, 3 * facets);
         if (colors)
-            for (std::vector<float>* a : {&mesh.cr, &mesh.cg, &mesh.cb}) a->reserve(3 * facets);
+            for (std::vector<float>* a : {&mesh.cr, &mesh.cg, &mesh.cb}) reserveOnHugePages(*a, 3 * facets);
     }
 
     // Adds a facet; one with a non-finite corner is dropped with a warning at `line`, or at
@@ -95,6 +96,8 @@ private:
 void StlBuilder::finish() {
     Mesh& mesh = model_.mesh;
     const std::size_t n = mesh.vertexCount();
+    reserveOnHugePages(mesh.indices, n);
+    for (std::vector<float>* a : {&mesh.u, &mesh.v, &mesh.nx, &mesh.ny, &mesh.nz}) reserveOnHugePages(*a, n);
     mesh.indices.resize(n);
     for (std::size_t i = 0; i < n; ++i) mesh.indices[i] = static_cast<std::uint32_t>(i);
     mesh.u.assign(n, 0.0f);

@@ -1,5 +1,7 @@
 #include "asset/text_file.h"
 
+#include "host/huge_pages.h"
+
 #include "core/error.h"
 
 #include <algorithm>
@@ -78,7 +80,9 @@ std::unique_ptr<std::FILE, int (*)(std::FILE*)> openFile(const std::filesystem::
 std::string readFileBytes(const std::filesystem::path& path) {
     const std::size_t size = checkedSize(path);
     const auto file = openFile(path);
-    std::string bytes(size, '\0');
+    std::string bytes;
+    reserveOnHugePages(bytes, size);
+    bytes.resize(size);
     const std::size_t got = std::fread(bytes.data(), 1, bytes.size(), file.get());
     if (got != bytes.size()) throw Error(path.string() + ": read " + std::to_string(got) + " of " +
                                          std::to_string(bytes.size()) + " bytes");
