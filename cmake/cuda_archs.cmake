@@ -1,6 +1,7 @@
 # Which GPUs the CUDA kernels are compiled for, from FACET_CUDA_ARCHS. Each architecture costs
-# a full compile of every kernel file (shaders_cuda/raster.cu alone takes about 7 minutes of
-# CPU per architecture on a 2-core Zen 1), so the default builds only what the machine needs:
+# a full compile of every kernel file (the raster kernels, shaders_cuda/raster.cu and
+# raster_multisampled.cu, take about 7 minutes of CPU per architecture on a 2-core Zen 1), so
+# the default builds only what the machine needs:
 #
 #   auto    native where nvidia-smi sees a GPU, else check (the default)
 #   native  this machine's GPUs (CMake's "native")
