@@ -514,6 +514,64 @@ TEST(StlLoader, FlatNormalsAreGenerateNormalsBitForBit) {
     }
 }
 
+// A binary file of 40,000 facets is read, and its normals, indices and bounds made, on two
+// threads, each writing its half in place: the model must be the bytes of the one-thread path
+// (positions in file order, generateFlatNormals, computeBounds), signed zeros at the bounds'
+// ends included, and a non-finite vertex in the second half still drops its facet alone.
+TEST(StlLoader, TwoThreadBinaryPathGivesTheOneThreadModel) {
+    std::vector<std::array<float, 9>> facets(40000);
+    std::uint32_t state = 7u;
+    for (std::size_t f = 0; f < facets.size(); ++f)
+        for (int k = 0; k < 9; ++k) {
+            state = state * 1664525u + 1013904223u;
+            // x and y in [-8, 8), exact; z a zero of either sign, so the z bounds are the first
+            // zero met: -0 in the first half's first facet, +0 in the second's.
+            facets[f][std::size_t(k)] = k % 3 == 2 ? ((state & 1u) ? -0.0f : 0.0f) : float(int(state >> 20) - 2048) / 256.0f;
+        }
+    for (int c = 0; c < 3; ++c) {
+        facets[0][std::size_t(3 * c + 2)] = -0.0f;
+        facets[facets.size() / 2][std::size_t(3 * c + 2)] = 0.0f;
+    }
+    const auto bitsOf = [](const std::vector<float>& a) {
+        std::vector<std::uint32_t> b(a.size());
+        std::memcpy(b.data(), a.data(), 4 * a.size());
+        return b;
+    };
+    const auto expectOneThreadModel = [&](const Model& m, const std::vector<std::array<float, 9>>& kept, const char* what) {
+        Mesh reference;
+        for (const auto& f : kept)
+            for (int c = 0; c < 3; ++c) {
+                reference.px.push_back(f[3 * c]);
+                reference.py.push_back(f[3 * c + 1]);
+                reference.pz.push_back(f[3 * c + 2]);
+                reference.indices.push_back(std::uint32_t(reference.indices.size()));
+            }
+        generateFlatNormals(reference);
+        computeBounds(reference);
+        EXPECT_EQ(m.mesh.indices, reference.indices) << what;
+        for (const auto member : {&Mesh::px, &Mesh::py, &Mesh::pz, &Mesh::nx, &Mesh::ny, &Mesh::nz})
+            EXPECT_EQ(bitsOf(m.mesh.*member), bitsOf(reference.*member)) << what;
+        EXPECT_EQ(bitsOf({m.mesh.bounds.min.x, m.mesh.bounds.min.y, m.mesh.bounds.min.z, m.mesh.bounds.max.x,
+                          m.mesh.bounds.max.y, m.mesh.bounds.max.z}),
+                  bitsOf({reference.bounds.min.x, reference.bounds.min.y, reference.bounds.min.z, reference.bounds.max.x,
+                          reference.bounds.max.y, reference.bounds.max.z}))
+            << what;
+        EXPECT_EQ(m.mesh.u, std::vector<float>(reference.px.size(), 0.0f)) << what;
+        EXPECT_EQ(m.mesh.v, std::vector<float>(reference.px.size(), 0.0f)) << what;
+    };
+    const Model m = stl(binaryStl("big", facets), "big.stl");
+    expectValid(m);
+    EXPECT_TRUE(m.warnings.empty()) << warningList(m);
+    expectOneThreadModel(m, facets, "all finite");
+    std::vector<std::array<float, 9>> withNan = facets;
+    withNan[30000][4] = std::numeric_limits<float>::quiet_NaN();
+    const Model dropped = stl(binaryStl("big", withNan), "nan.stl");
+    ASSERT_EQ(dropped.warnings.size(), 1u) << warningList(dropped);
+    EXPECT_NE(dropped.warnings[0].message.find("facet 30001 dropped"), std::string::npos) << warningList(dropped);
+    withNan.erase(withNan.begin() + 30000);
+    expectOneThreadModel(dropped, withNan, "one facet dropped");
+}
+
 TEST(StlLoader, AsciiWithSeveralSolidsTabsCrlfAndCapitals) {
     std::string text = "solid\tfirst part\r\n" + asciiFacet({0, 0, 0}, {1, 0, 0}, {0, 1, 0}) + "endsolid\tfirst part\r\n" +
                        "SOLID second\r\nFACET NORMAL 0 0 1\r\n\tOUTER LOOP\r\n\t\tVERTEX 0 0 1\r\n\t\tVERTEX 1 0 1\r\n"

@@ -6,6 +6,7 @@
 
 #include <glm/glm.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -100,13 +101,14 @@ struct Format {
     const char* name;
     const char* extension;
     void (*write)(const fs::path&, const Sphere&);
-    bool threaded; // its loader uses every thread (ObjLoadOptions::threads)
+    bool threaded;   // its loader uses every thread (ObjLoadOptions::threads)
+    int ownThreads;  // otherwise, the threads its loader takes by itself where the machine has them
 };
 
 constexpr Format kFormats[] = {
-    {"obj", ".obj", writeObj, true},
-    {"ply", ".ply", writePly, false},
-    {"stl", ".stl", writeStl, false},
+    {"obj", ".obj", writeObj, true, 1},
+    {"ply", ".ply", writePly, false, 1},
+    {"stl", ".stl", writeStl, false, 2}, // from 32,768 facets (stl_loader.cpp's kTwoThreadFacets)
 };
 
 // A temporary folder, removed with what it holds.
@@ -155,14 +157,15 @@ void runLoadSection(const Options& o, const Machine& machine, std::vector<Record
             const fs::path path = scratch.path() / (std::string("sphere_") + caseName + format.extension);
             format.write(path, sphere);
             const auto bytes = static_cast<std::uint64_t>(fs::file_size(path));
-            std::vector<int> threadCounts{1};
+            const int own = sphere.triangles() >= 32768 ? std::min(format.ownThreads, machine.hardwareThreads) : 1;
+            std::vector<int> threadCounts{format.threaded ? 1 : own};
             if (format.threaded && allThreads > 1) threadCounts.push_back(allThreads);
             for (const int threads : threadCounts) {
                 std::vector<double> ms;
                 loadMs(path, format, threads); // warm: the file in the page cache
                 for (int run = 0; run < runs; ++run) ms.push_back(loadMs(path, format, threads));
                 Record r = measured("load", std::string(format.name) + "_" + caseName, "threads_" + std::to_string(threads),
-                                    std::string(format.name) + ", " + pluralThreads(format.threaded ? threads : 1),
+                                    std::string(format.name) + ", " + pluralThreads(threads),
                                     bytes, summarise(ms),
                                     std::to_string(sphere.triangles()) + " triangles, file in the page cache");
                 r.item = "byte";

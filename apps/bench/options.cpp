@@ -30,8 +30,8 @@ writes bench.csv and bench.json (plot them with scripts/plot_bench.py).
   --quick            a tiny configuration (seconds): sweep 10^3..10^4, few calls, the default
                      scene, the plaza view and the textured sheet at 160x90, 3 frames
   --sections LIST    vertex,raster,load (default all): load times loading OBJ (1 thread and
-                     all), binary PLY and binary STL files of 100k, 1M and 4M triangles (10k with
-                     --quick), in MB of file a second
+                     all), binary PLY and binary STL (on 2 threads from 32k facets) files of
+                     100k, 1M and 4M triangles (10k with --quick), in MB of file a second
   --scenes LIST      only these raster scenes (comma-separated: default, grid_10k, grid_100k,
                      grid_1m, grid_4m, quads_200, plaza_close, textured_sheet, instances_1k,
                      instances_1k_merged; default all)

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <string_view>
+#include <thread>
 
 namespace facet {
 
@@ -19,6 +20,24 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::size_t kHeaderBytes = 80, kFirstFacet = 84, kFacetBytes = 50;
+
+// Below this many facets a binary file's passes run on one thread: a second costs more to start
+// than it saves.
+constexpr std::size_t kTwoThreadFacets = 1 << 15;
+
+// f(begin, end) over [0, n): the first half on this thread, the second on another where n is at
+// least `twoFrom` and the machine has two threads. Each of the binary STL's passes is a sweep over
+// up to hundreds of MB, each element on its own. f must not throw.
+template <class F>
+void onTwoThreads(std::size_t n, std::size_t twoFrom, const F& f) {
+    if (n < twoFrom || std::thread::hardware_concurrency() < 2) {
+        f(std::size_t(0), n);
+        return;
+    }
+    std::thread second([&] { f(n / 2, n); });
+    f(std::size_t(0), n / 2);
+    second.join();
+}
 
 std::uint32_t readU32(std::string_view bytes, std::size_t at) {
     const auto b = [&](std::size_t i) { return std::uint32_t(static_cast<unsigned char>(bytes[at + i])); };
@@ -71,6 +90,10 @@ public:
         return true;
     }
 
+    // Every facet of a binary body at once, two threads writing their halves in place: true if
+    // every vertex was finite. Otherwise nothing is kept (false), and the facets are to be added
+    // one by one, which drops the non-finite ones with their warnings.
+    bool allFacets(std::string_view bytes, std::size_t facets);
     void color(const glm::vec3& rgb) {
         Mesh& mesh = model_.mesh;
         for (int k = 0; k < 3; ++k) {
@@ -91,18 +114,52 @@ private:
     std::size_t facets_ = 0;
 };
 
+bool StlBuilder::allFacets(std::string_view bytes, std::size_t facets) {
+    Mesh& mesh = model_.mesh;
+    for (std::vector<float>* a : {&mesh.px, &mesh.py, &mesh.pz}) a->resize(3 * facets);
+    bool finite[2] = {true, true};
+    onTwoThreads(facets, kTwoThreadFacets, [&](std::size_t begin, std::size_t end) {
+        bool all = true;
+        for (std::size_t f = begin; f < end; ++f) {
+            const std::size_t at = kFirstFacet + kFacetBytes * f + 12;
+            for (std::size_t c = 0; c < 3; ++c) {
+                const float x = readF32(bytes, at + 12 * c), y = readF32(bytes, at + 12 * c + 4),
+                            z = readF32(bytes, at + 12 * c + 8);
+                all = all && std::isfinite(x) && std::isfinite(y) && std::isfinite(z);
+                mesh.px[3 * f + c] = x;
+                mesh.py[3 * f + c] = y;
+                mesh.pz[3 * f + c] = z;
+            }
+        }
+        finite[begin == 0 ? 0 : 1] = all;
+    });
+    if (!finite[0] || !finite[1]) {
+        for (std::vector<float>* a : {&mesh.px, &mesh.py, &mesh.pz}) a->clear();
+        return false;
+    }
+    facets_ += facets;
+    return true;
+}
+
 // Every vertex is on one facet, so the generated normals are the facets' own: flat shading,
 // as STL means it. No texture coordinates; the one default material as an OBJ without mtllib.
+// The passes over the vertices share two threads, as the facets' did (allFacets).
 void StlBuilder::finish() {
     Mesh& mesh = model_.mesh;
     const std::size_t n = mesh.vertexCount();
     reserveOnHugePages(mesh.indices, n);
     for (std::vector<float>* a : {&mesh.u, &mesh.v, &mesh.nx, &mesh.ny, &mesh.nz}) reserveOnHugePages(*a, n);
     mesh.indices.resize(n);
-    for (std::size_t i = 0; i < n; ++i) mesh.indices[i] = static_cast<std::uint32_t>(i);
-    mesh.u.assign(n, 0.0f);
-    mesh.v.assign(n, 0.0f);
-    generateFlatNormals(mesh);
+    mesh.u.resize(n);
+    mesh.v.resize(n);
+    for (std::vector<float>* a : {&mesh.nx, &mesh.ny, &mesh.nz}) a->resize(n);
+    Bounds bounds[2];
+    onTwoThreads(n / 3, kTwoThreadFacets, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = 3 * begin; i < 3 * end; ++i) mesh.indices[i] = static_cast<std::uint32_t>(i);
+        writeFlatNormals(mesh, begin, end);
+        bounds[begin == 0 ? 0 : 1] = boundsOf(mesh, 3 * begin, 3 * end);
+    });
+    bounds[0].merge(bounds[1]);
     const auto triangles = static_cast<std::uint32_t>(mesh.triangleCount());
     if (triangles > 0) {
         mesh.ranges = {MaterialRange{0, triangles, 0}};
@@ -112,7 +169,7 @@ void StlBuilder::finish() {
     }
     // An STL declares a normal with every facet (not read) and no shared vertices.
     model_.fileCounts = FileCounts{3 * facets_, 0, facets_, facets_};
-    computeBounds(mesh);
+    mesh.bounds = bounds[0];
     warnings_.summarise(name_);
 }
 
@@ -142,6 +199,7 @@ struct FacetColors {
 void loadBinary(std::string_view bytes, std::size_t facets, StlBuilder& out) {
     const FacetColors colors(bytes.substr(0, kHeaderBytes));
     out.reserve(facets, colors.present);
+    if (!colors.present && out.allFacets(bytes, facets)) return;
     for (std::size_t f = 0; f < facets; ++f) {
         const std::size_t at = kFirstFacet + kFacetBytes * f;
         glm::vec3 corners[3];

@@ -15,6 +15,12 @@ struct Bounds {
         min = glm::min(min, p);
         max = glm::max(max, p);
     }
+    // The bounds of this range's points followed by `later`'s: the very values extend() reaches
+    // point by point (glm::min and max keep the earlier of equal values, -0 and +0 included).
+    void merge(const Bounds& later) {
+        min = glm::min(min, later.min);
+        max = glm::max(max, later.max);
+    }
     bool empty() const { return !(min.x <= max.x && min.y <= max.y && min.z <= max.z); }
     glm::vec3 center() const { return 0.5f * (min + max); }
     glm::vec3 size() const { return max - min; }

@@ -58,7 +58,11 @@ void generateFlatNormals(Mesh& mesh) {
     mesh.nx.resize(n);
     mesh.ny.resize(n);
     mesh.nz.resize(n);
-    for (std::size_t t = 0; 3 * t < n; ++t) {
+    writeFlatNormals(mesh, 0, n / 3);
+}
+
+void writeFlatNormals(Mesh& mesh, std::size_t first, std::size_t end) {
+    for (std::size_t t = first; t < end; ++t) {
         const auto i = static_cast<std::uint32_t>(3 * t);
         // The one face added to a zero sum, as generateNormals does (which makes -0 into +0).
         const glm::vec3 unit = unitNormal(glm::vec3(0.0f) + faceNormal(mesh, i, i + 1, i + 2));
@@ -153,9 +157,12 @@ void validateMeshLayout(const Mesh& mesh, std::size_t materialCount, const std::
     }
 }
 
-void computeBounds(Mesh& mesh) {
-    mesh.bounds = Bounds{};
-    for (std::size_t i = 0; i < mesh.vertexCount(); ++i) mesh.bounds.extend(mesh.position(i));
+void computeBounds(Mesh& mesh) { mesh.bounds = boundsOf(mesh, 0, mesh.vertexCount()); }
+
+Bounds boundsOf(const Mesh& mesh, std::size_t first, std::size_t end) {
+    Bounds bounds;
+    for (std::size_t i = first; i < end; ++i) bounds.extend(mesh.position(i));
+    return bounds;
 }
 
 } // namespace facet

@@ -52,6 +52,10 @@ void generateNormals(Mesh& mesh);
 // on triangle i / 3, as STL's): the same normals, bit for bit, without the accumulation.
 void generateFlatNormals(Mesh& mesh);
 
+// generateFlatNormals's normals of triangles [first, end) alone, into nx/ny/nz already sized:
+// ranges filled on threads of their own give the whole's bits.
+void writeFlatNormals(Mesh& mesh, std::size_t first, std::size_t end);
+
 // Fills tx/ty/tz/tw with per-vertex tangents for normal mapping, from the texture coordinates:
 // each triangle's dP/du (and dP/dv, for the handedness) summed around its vertices, then made
 // orthogonal to the vertex normal (Gram-Schmidt) and unit length; tw is +1 where dP/dv points
@@ -80,5 +84,8 @@ void requireIndex(std::uint32_t highest, std::size_t vertexCount, const std::str
 
 // Recomputes mesh.bounds from the positions.
 void computeBounds(Mesh& mesh);
+
+// The bounds of vertices [first, end); merged in order (Bounds::merge), computeBounds's.
+Bounds boundsOf(const Mesh& mesh, std::size_t first, std::size_t end);
 
 } // namespace facet
