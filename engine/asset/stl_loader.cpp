@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <string_view>
+#include <system_error>
 #include <thread>
 
 namespace facet {
@@ -27,14 +28,21 @@ constexpr std::size_t kTwoThreadFacets = 1 << 15;
 
 // f(begin, end) over [0, n): the first half on this thread, the second on another where n is at
 // least `twoFrom` and the machine has two threads. Each of the binary STL's passes is a sweep over
-// up to hundreds of MB, each element on its own. f must not throw.
+// up to hundreds of MB, each element on its own. f must not throw. Where no thread can be
+// started (a process at its limit), all of it runs here.
 template <class F>
 void onTwoThreads(std::size_t n, std::size_t twoFrom, const F& f) {
-    if (n < twoFrom || std::thread::hardware_concurrency() < 2) {
+    std::thread second;
+    if (n >= twoFrom && std::thread::hardware_concurrency() >= 2) {
+        try {
+            second = std::thread([&] { f(n / 2, n); });
+        } catch (const std::system_error&) {
+        }
+    }
+    if (!second.joinable()) {
         f(std::size_t(0), n);
         return;
     }
-    std::thread second([&] { f(n / 2, n); });
     f(std::size_t(0), n / 2);
     second.join();
 }
