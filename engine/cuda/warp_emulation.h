@@ -87,7 +87,7 @@ private:
 
 // Runs blocks of `threads` emulated threads (whole warps) on the calling CPU thread, one block
 // at a time. Holds a stack per thread (mapped once, with a guard page below each), so one
-// emulator serves every block a CPU thread runs. Move-free: fibers point into it.
+// emulator serves every block a CPU thread runs. Neither copied nor moved: its fibers point into it.
 class WarpEmulator {
 public:
     explicit WarpEmulator(unsigned threads);
