@@ -43,7 +43,8 @@ long anonHugeKbAt(const void* address) {
 TEST(HugePages, ALargeReservedArrayIsBackedByHugePages) {
     const std::string mode = firstLine("/sys/kernel/mm/transparent_hugepage/enabled");
     if (mode.empty() || mode.find("[never]") != std::string::npos)
-        GTEST_SKIP() << "transparent huge pages are off here (" << (mode.empty() ? "no THP in this kernel" : mode) << ")";
+        GTEST_SKIP() << "transparent huge pages are off here ("
+                     << (mode.empty() ? "no THP in this kernel" : mode) << ")";
     std::vector<float> values;
     reserveOnHugePages(values, std::size_t(16) << 20); // 64 MB
     values.resize(values.capacity(), 1.0f);

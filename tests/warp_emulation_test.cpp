@@ -144,9 +144,9 @@ void expectSamePicture(const test::Frame& a, const test::Frame& b, const std::st
     for (std::size_t i = 0; i < a.color.size(); ++i)
         if (a.color[i] != b.color[i] || std::memcmp(&a.depth[i], &b.depth[i], sizeof(float)) != 0) {
             if (++diffs <= 3)
-                first << " (" << i % std::size_t(a.width) << ", " << i / std::size_t(a.width) << "): colour " << std::hex
-                      << a.color[i] << " vs " << b.color[i] << std::dec << ", depth " << a.depth[i] << " vs "
-                      << b.depth[i] << ";";
+                first << " (" << i % std::size_t(a.width) << ", " << i / std::size_t(a.width) << "): colour "
+                      << std::hex << a.color[i] << " vs " << b.color[i] << std::dec << ", depth " << a.depth[i]
+                      << " vs " << b.depth[i] << ";";
         }
     EXPECT_EQ(diffs, 0u) << what << ":" << first.str();
 }

@@ -68,7 +68,8 @@ public:
     void emulateWarps(bool on) {
         emulators_.clear();
         if (on)
-            for (int t = 0; t < pool_.threadCount(); ++t) emulators_.push_back(std::make_unique<WarpEmulator>(kRasterBlock));
+            for (int t = 0; t < pool_.threadCount(); ++t)
+                emulators_.push_back(std::make_unique<WarpEmulator>(kRasterBlock));
     }
     // The emulators' steps so far, summed: warps released together, and blocks (see WarpEmulator).
     std::uint64_t emulatedWarpSteps() const {

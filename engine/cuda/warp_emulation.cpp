@@ -82,7 +82,8 @@ WarpEmulator::WarpEmulator(unsigned threads) : threads_(threads), fibers_(thread
     stackBytes_ = kStackBytes;
     const std::size_t slot = page + stackBytes_; // a guard page below each stack
     mappedBytes_ = slot * threads;
-    void* mapped = mmap(nullptr, mappedBytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void* mapped =
+        mmap(nullptr, mappedBytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (mapped == MAP_FAILED)
         throw Error("warp emulation: cannot map " + std::to_string(mappedBytes_ >> 20) + " MB for its threads' stacks");
     stacks_ = mapped;
@@ -226,8 +227,8 @@ std::string WarpEmulator::stuckReport() const {
             const EmulatedThread& a = fibers_[w * kWarp];
             const EmulatedThread& b = fibers_[w * kWarp + l];
             if (a.state_ != b.state_ || a.op_ != b.op_) {
-                out << "in warp " << w << ", thread " << a.index_ << " " << where(a) << " but thread " << b.index_ << " "
-                    << where(b);
+                out << "in warp " << w << ", thread " << a.index_ << " " << where(a) << " but thread " << b.index_
+                    << " " << where(b);
                 return out.str();
             }
         }

@@ -14,7 +14,8 @@ void adviseHugePages(void* data, std::size_t bytes) {
     if (bytes < kHugePageMinBytes) return;
     const auto begin = reinterpret_cast<std::uintptr_t>(data);
     const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1), last = (begin + bytes) & ~(kHuge - 1);
-    if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE); // advice: failure is harmless
+    // Advice: where it fails, the pages are ordinary ones.
+    if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
 #else
     (void)data, (void)bytes;
 #endif
