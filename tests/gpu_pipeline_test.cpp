@@ -108,27 +108,6 @@ using test::Frame;
 Frame gpuFrame(int w, int h) { return Frame(w, h, 0xDEADBEEFu, -7.0f); }
 Frame cpuFrame(int w, int h) { return Frame(w, h, 0x12345678u, -3.0f); }
 
-// Every pixel's colour and depth bits equal, no tolerance: the kernels and the CPU share their
-// arithmetic (level-of-detail log2 and pow included, contraction off on both sides). On failure,
-// the first few differences, `gpu`'s value first.
-void expectSameBytes(const Frame& gpu, const Frame& cpu, const std::string& what) {
-    std::size_t colour = 0, depth = 0;
-    std::ostringstream first;
-    first << std::setprecision(9); // a depth one ulp away shows
-    for (std::size_t i = 0; i < cpu.color.size(); ++i) {
-        const bool c = gpu.color[i] != cpu.color[i];
-        const bool d = std::memcmp(&gpu.depth[i], &cpu.depth[i], sizeof(float)) != 0;
-        colour += c;
-        depth += d;
-        if ((c || d) && colour + depth <= 3)
-            first << " (" << i % std::size_t(cpu.width) << ", " << i / std::size_t(cpu.width) << "): colour "
-                  << std::hex << gpu.color[i] << " vs " << cpu.color[i] << std::dec << ", depth " << gpu.depth[i]
-                  << " vs " << cpu.depth[i] << ";";
-    }
-    EXPECT_EQ(colour, 0u) << what << ": pixels of another colour:" << first.str();
-    EXPECT_EQ(depth, 0u) << what << ": pixels of another depth:" << first.str();
-}
-
 // One scene resident on the GPU and set on the CPU backend (two threads): each frame drawn by
 // both, as the front door plans it, must be the same bytes, from the same triangle counts.
 class GpuAgainstCpu {
@@ -142,7 +121,7 @@ public:
         Frame a = gpuFrame(w, h), b = cpuFrame(w, h);
         const KernelFrameStats gs = gpu_.renderToHost(view, plan(view, settings, w, h), a.view());
         const CpuFrameStats cs = cpu_.render(view, plan(view, settings, w, h), b.view());
-        expectSameBytes(a, b, what);
+        test::expectSameBytes(a, b, what);
         EXPECT_EQ(gs.trianglesIn, cs.trianglesIn) << what;
         EXPECT_EQ(gs.trianglesClipped, cs.trianglesClipped) << what;
         EXPECT_EQ(gs.trianglesCulled, cs.trianglesCulled) << what;
@@ -216,7 +195,7 @@ TEST(Gpu, DefaultScenePictureEqualsTheCpu) {
     Frame a = gpuFrame(640, 360), b = cpuFrame(640, 360);
     both.gpu().renderToHost(view, test::planFor(model, view, settings, a.view()), a.view());
     both.gpu().renderToHost(view, test::planFor(model, view, settings, b.view()), b.view());
-    expectSameBytes(a, b, "the same frame twice");
+    test::expectSameBytes(a, b, "the same frame twice");
 }
 
 // The material scene lit (cut-outs, the blended pane's tiles drawn forward, the bump-mapped
@@ -333,11 +312,11 @@ TEST(Gpu, MixedStagesEqualTheCpu) {
     const FrameInstances frame = frameInstances(scene, {0}, view, makeClipPlanes(view, 400, 200));
     gpu.cameraSpaceToHost(frame, dx.data(), dy.data(), dz.data());
     test::drawWith(cpu, model, view, RenderSettings{}, gpuVertex.view(), CameraSpacePositions{dx.data(), dy.data(), dz.data()});
-    expectSameBytes(gpuVertex, reference, "vertex gpu, raster cpu");
+    test::expectSameBytes(gpuVertex, reference, "vertex gpu, raster cpu");
     transformVertices(model.mesh, view, 0, n, dx.data(), dy.data(), dz.data());
     gpu.renderToHost(view, test::planFor(model, view, RenderSettings{}, cpuVertex.view()), cpuVertex.view(),
                      CameraSpacePositions{dx.data(), dy.data(), dz.data()});
-    expectSameBytes(cpuVertex, reference, "vertex cpu, raster gpu");
+    test::expectSameBytes(cpuVertex, reference, "vertex cpu, raster gpu");
 }
 
 // An offscreen OpenGL context, or none with the reason in `why`.

@@ -16,7 +16,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <memory>
 #include <sstream>
 #include <utility>
@@ -32,24 +31,6 @@ struct Picture : test::Frame {
     Picture(int w, int h) : test::Frame(w, h, 0xDEADBEEFu, -7.0f) {}
 };
 
-// Every pixel's colour and depth bits equal; on failure, the first few differences.
-void expectSamePicture(const Picture& a, const Picture& b, const std::string& what) {
-    std::size_t colorDiffs = 0, depthDiffs = 0;
-    std::ostringstream first;
-    for (std::size_t i = 0; i < a.color.size(); ++i) {
-        const bool c = a.color[i] != b.color[i];
-        const bool d = std::memcmp(&a.depth[i], &b.depth[i], sizeof(float)) != 0;
-        colorDiffs += c;
-        depthDiffs += d;
-        if ((c || d) && colorDiffs + depthDiffs <= 3)
-            first << " (" << i % std::size_t(a.width) << ", " << i / std::size_t(a.width) << "): colour " << std::hex
-                  << a.color[i] << " vs " << b.color[i] << std::dec << ", depth " << a.depth[i] << " vs "
-                  << b.depth[i] << ";";
-    }
-    EXPECT_EQ(colorDiffs, 0u) << what << ":" << first.str();
-    EXPECT_EQ(depthDiffs, 0u) << what << ":" << first.str();
-}
-
 void expectSameAsCpu(const Model& model, const ViewParams& view, const RenderSettings& settings, int width,
                      int height, const std::string& what, int threads = 2) {
     CpuRenderer cpu(threads);
@@ -57,7 +38,7 @@ void expectSameAsCpu(const Model& model, const ViewParams& view, const RenderSet
     Picture a(width, height), b(width, height);
     const CpuFrameStats cs = test::drawWith(cpu, model, view, settings, a.view());
     const KernelFrameStats ks = test::drawWith(kernels, model, view, settings, b.view());
-    expectSamePicture(a, b, what);
+    test::expectSameBytes(a, b, what);
     EXPECT_EQ(cs.trianglesIn, ks.trianglesIn) << what;
     EXPECT_EQ(cs.trianglesClipped, ks.trianglesClipped) << what;
     EXPECT_EQ(cs.trianglesCulled, ks.trianglesCulled) << what;
@@ -118,7 +99,7 @@ TEST(KernelPipeline, SameBytesEveryTime) {
     Picture a(200, 100), b(200, 100);
     test::drawWith(kernels, model, view, RenderSettings{}, a.view());
     test::drawWith(kernels, model, view, RenderSettings{}, b.view());
-    expectSamePicture(a, b, "two frames");
+    test::expectSameBytes(a, b, "two frames");
 }
 
 TEST(KernelPipeline, CorpusMeshesEqualTheCpuRenderer) {
@@ -225,7 +206,7 @@ TEST(KernelPipeline, EveryFrameCountsFromZero) {
         Picture p(150, 100);
         const KernelFrameStats ks = test::drawWith(kernels, scene, inside, RenderSettings{}, p.view());
         const std::string what = "inside the default scene, frame " + std::to_string(frame);
-        expectSamePicture(want, p, what);
+        test::expectSameBytes(want, p, what);
         EXPECT_EQ(ks.trianglesClipped, cs.trianglesClipped) << what;
         EXPECT_EQ(ks.trianglesCulled, cs.trianglesCulled) << what;
     }

@@ -421,10 +421,7 @@ void expectKernelsEqualCpu(const Model& model, const ViewParams& view, const Ren
     test::Frame a(width, height, 0xDEADBEEFu, -7.0f), b(width, height, 0xDEADBEEFu, -7.0f);
     test::drawWith(cpu, model, view, settings, a.view());
     test::drawWith(kernels, model, view, settings, b.view());
-    std::size_t differ = 0;
-    for (std::size_t i = 0; i < a.color.size(); ++i)
-        differ += a.color[i] != b.color[i] || std::memcmp(&a.depth[i], &b.depth[i], sizeof(float)) != 0;
-    EXPECT_EQ(differ, 0u) << what;
+    test::expectSameBytes(a, b, what);
 }
 
 TEST(Multisample, KernelsEqualTheCpuAtEverySampleCount) {

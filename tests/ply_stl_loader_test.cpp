@@ -520,6 +520,7 @@ TEST(StlLoader, FlatNormalsAreGenerateNormalsBitForBit) {
 // ends included, and a non-finite vertex in the second half still drops its facet alone.
 TEST(StlLoader, TwoThreadBinaryPathGivesTheOneThreadModel) {
     std::vector<std::array<float, 9>> facets(40000);
+    ASSERT_GE(facets.size(), kStlTwoThreadFacets) << "the file must be read on two threads";
     std::uint32_t state = 7u;
     for (std::size_t f = 0; f < facets.size(); ++f)
         for (int k = 0; k < 9; ++k) {

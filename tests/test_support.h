@@ -25,8 +25,13 @@
 #include "core/mesh.h"
 #include "core/shading.h"
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <iomanip>
+#include <sstream>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -207,6 +212,27 @@ inline Agreement agreement(const Frame& a, const Frame& b, bool sameRed = false)
     }
     const double mse = both ? squared / double(3 * both) : 0.0;
     return {double(same) / double(a.color.size()), mse > 0.0 ? 10.0 * std::log10(255.0 * 255.0 / mse) : 99.0};
+}
+
+// Every pixel's colour and depth bits equal, no tolerance (the backends that run the same
+// arithmetic: the CPU, the CUDA kernels on the CPU or a GPU, the device path under warp
+// emulation). On failure, the first few differences, `a`'s value first.
+inline void expectSameBytes(const Frame& a, const Frame& b, const std::string& what) {
+    std::size_t colour = 0, depth = 0;
+    std::ostringstream first;
+    first << std::setprecision(9); // a depth one ulp away shows
+    for (std::size_t i = 0; i < b.color.size(); ++i) {
+        const bool c = a.color[i] != b.color[i];
+        const bool d = std::memcmp(&a.depth[i], &b.depth[i], sizeof(float)) != 0;
+        colour += c;
+        depth += d;
+        if ((c || d) && colour + depth <= 3)
+            first << " (" << i % std::size_t(b.width) << ", " << i / std::size_t(b.width) << "): colour " << std::hex
+                  << a.color[i] << " vs " << b.color[i] << std::dec << ", depth " << a.depth[i] << " vs " << b.depth[i]
+                  << ";";
+    }
+    EXPECT_EQ(colour, 0u) << what << ": pixels of another colour:" << first.str();
+    EXPECT_EQ(depth, 0u) << what << ": pixels of another depth:" << first.str();
 }
 
 // Appends a corner of its own at `p` (texture coordinates 0) as the next triangle corner: the

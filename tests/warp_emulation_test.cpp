@@ -16,8 +16,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstring>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -137,20 +135,6 @@ TEST(WarpEmulation, AThreadsExceptionReachesTheCaller) {
     EXPECT_EQ(done, 32);
 }
 
-// Every pixel's colour and depth bits equal; on failure, the first few differences.
-void expectSamePicture(const test::Frame& a, const test::Frame& b, const std::string& what) {
-    std::size_t diffs = 0;
-    std::ostringstream first;
-    for (std::size_t i = 0; i < a.color.size(); ++i)
-        if (a.color[i] != b.color[i] || std::memcmp(&a.depth[i], &b.depth[i], sizeof(float)) != 0) {
-            if (++diffs <= 3)
-                first << " (" << i % std::size_t(a.width) << ", " << i / std::size_t(a.width) << "): colour "
-                      << std::hex << a.color[i] << " vs " << b.color[i] << std::dec << ", depth " << a.depth[i]
-                      << " vs " << b.depth[i] << ";";
-        }
-    EXPECT_EQ(diffs, 0u) << what << ":" << first.str();
-}
-
 // The frame drawn by the host executor's raster blocks (HostBand) and by the device's code under
 // warp emulation (DeviceBand): the same bytes, and the emulated frame did step warps and blocks.
 void expectDevicePathEqualsHostPath(const Model& model, const ViewParams& view, const RenderSettings& settings,
@@ -160,9 +144,9 @@ void expectDevicePathEqualsHostPath(const Model& model, const ViewParams& view, 
     test::Frame a(width, height, 0xDEADBEEFu, -7.0f), b(width, height, 0x12345678u, -3.0f);
     test::drawWith(host, model, view, settings, a.view());
     test::drawWith(device, model, view, settings, b.view());
-    expectSamePicture(a, b, what);
-    EXPECT_GT(device.executor().emulatedWarpSteps(), 0u) << what;
-    EXPECT_GT(device.executor().emulatedBlockSteps(), 0u) << what;
+    test::expectSameBytes(a, b, what);
+    EXPECT_GT(device.executor().emulatedSteps().warps, 0u) << what;
+    EXPECT_GT(device.executor().emulatedSteps().blocks, 0u) << what;
 }
 
 Model defaultScene() { return loadModel(test::sourceDir() / "assets/default_scene/scene.obj"); }

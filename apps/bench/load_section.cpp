@@ -2,6 +2,7 @@
 
 #include "asset/load_model.h"
 #include "asset/obj_loader.h"
+#include "asset/stl_loader.h"
 #include "cli.h"
 
 #include <glm/glm.hpp>
@@ -108,7 +109,7 @@ struct Format {
 constexpr Format kFormats[] = {
     {"obj", ".obj", writeObj, true, 1},
     {"ply", ".ply", writePly, false, 1},
-    {"stl", ".stl", writeStl, false, 2}, // from 32,768 facets (stl_loader.cpp's kTwoThreadFacets)
+    {"stl", ".stl", writeStl, false, 2}, // from kStlTwoThreadFacets facets
 };
 
 // A temporary folder, removed with what it holds.
@@ -157,7 +158,8 @@ void runLoadSection(const Options& o, const Machine& machine, std::vector<Record
             const fs::path path = scratch.path() / (std::string("sphere_") + caseName + format.extension);
             format.write(path, sphere);
             const auto bytes = static_cast<std::uint64_t>(fs::file_size(path));
-            const int own = sphere.triangles() >= 32768 ? std::min(format.ownThreads, machine.hardwareThreads) : 1;
+            const int own =
+                sphere.triangles() >= kStlTwoThreadFacets ? std::min(format.ownThreads, machine.hardwareThreads) : 1;
             std::vector<int> threadCounts{format.threaded ? 1 : own};
             if (format.threaded && allThreads > 1) threadCounts.push_back(allThreads);
             for (const int threads : threadCounts) {

@@ -22,10 +22,6 @@ namespace fs = std::filesystem;
 
 constexpr std::size_t kHeaderBytes = 80, kFirstFacet = 84, kFacetBytes = 50;
 
-// Below this many facets a binary file's passes run on one thread: a second costs more to start
-// than it saves.
-constexpr std::size_t kTwoThreadFacets = 1 << 15;
-
 // f(begin, end) over [0, n): the first half on this thread, the second on another where n is at
 // least `twoFrom` and the machine has two threads. Each of the binary STL's passes is a sweep over
 // up to hundreds of MB, each element on its own. f must not throw. Where no thread can be
@@ -126,7 +122,7 @@ bool StlBuilder::allFacets(std::string_view bytes, std::size_t facets) {
     Mesh& mesh = model_.mesh;
     for (std::vector<float>* a : {&mesh.px, &mesh.py, &mesh.pz}) a->resize(3 * facets);
     bool finite[2] = {true, true};
-    onTwoThreads(facets, kTwoThreadFacets, [&](std::size_t begin, std::size_t end) {
+    onTwoThreads(facets, kStlTwoThreadFacets, [&](std::size_t begin, std::size_t end) {
         bool all = true;
         for (std::size_t f = begin; f < end; ++f) {
             const std::size_t at = kFirstFacet + kFacetBytes * f + 12;
@@ -162,7 +158,7 @@ void StlBuilder::finish() {
     mesh.v.resize(n);
     for (std::vector<float>* a : {&mesh.nx, &mesh.ny, &mesh.nz}) a->resize(n);
     Bounds bounds[2];
-    onTwoThreads(n / 3, kTwoThreadFacets, [&](std::size_t begin, std::size_t end) {
+    onTwoThreads(n / 3, kStlTwoThreadFacets, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = 3 * begin; i < 3 * end; ++i) mesh.indices[i] = static_cast<std::uint32_t>(i);
         writeFlatNormals(mesh, begin, end);
         bounds[begin == 0 ? 0 : 1] = boundsOf(mesh, 3 * begin, 3 * end);

@@ -6,10 +6,15 @@
 
 #include "asset/model.h"
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 
 namespace facet {
+
+// From this many facets a binary body is read, and its normals and bounds made, on two threads
+// where the machine has two (below, a second thread costs more to start than it saves).
+inline constexpr std::size_t kStlTwoThreadFacets = std::size_t(1) << 15;
 
 // Loads an STL file; a file with no facets loads with 0 triangles and a warning. Per-facet
 // colours are read from binary files whose header carries Materialise's "COLOR=". Throws

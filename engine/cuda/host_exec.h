@@ -72,15 +72,16 @@ public:
                 emulators_.push_back(std::make_unique<WarpEmulator>(kRasterBlock));
     }
     // The emulators' steps so far, summed: warps released together, and blocks (see WarpEmulator).
-    std::uint64_t emulatedWarpSteps() const {
-        std::uint64_t n = 0;
-        for (const auto& e : emulators_) n += e->warpSteps();
-        return n;
-    }
-    std::uint64_t emulatedBlockSteps() const {
-        std::uint64_t n = 0;
-        for (const auto& e : emulators_) n += e->blockSteps();
-        return n;
+    struct EmulatedSteps {
+        std::uint64_t warps = 0, blocks = 0;
+    };
+    EmulatedSteps emulatedSteps() const {
+        EmulatedSteps steps;
+        for (const auto& e : emulators_) {
+            steps.warps += e->warpSteps();
+            steps.blocks += e->blockSteps();
+        }
+        return steps;
     }
 
     template <class Params>

@@ -7,8 +7,6 @@
 #pragma once
 
 #include <cstddef>
-#include <string>
-#include <vector>
 
 namespace facet {
 
@@ -18,19 +16,13 @@ void adviseHugePages(void* data, std::size_t bytes);
 
 inline constexpr std::size_t kHugePageMinBytes = std::size_t(4) << 20;
 
-// Reserves room for n elements, on huge pages where large enough; an array already holding its
-// elements is left as it is (their pages are in).
-template <class T, class A>
-void reserveOnHugePages(std::vector<T, A>& v, std::size_t n) {
-    if (!v.empty() || v.capacity() >= n) return;
-    v.reserve(n);
-    adviseHugePages(v.data(), v.capacity() * sizeof(T));
-}
-
-inline void reserveOnHugePages(std::string& s, std::size_t n) {
-    if (!s.empty() || s.capacity() >= n) return;
-    s.reserve(n);
-    adviseHugePages(s.data(), s.capacity());
+// Reserves room for n elements of a std::vector or std::string, on huge pages where large
+// enough; one already holding elements is left as it is (their pages are in).
+template <class Container>
+void reserveOnHugePages(Container& c, std::size_t n) {
+    if (!c.empty() || c.capacity() >= n) return;
+    c.reserve(n);
+    adviseHugePages(c.data(), c.capacity() * sizeof(typename Container::value_type));
 }
 
 } // namespace facet
